@@ -1,0 +1,104 @@
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { registerGraphQL } from './graphql/yoga.js';
+import { registerHealthRoutes } from './modules/system/health.routes.js';
+import { featuresScriptRoute } from './modules/system/system.rest.js';
+import { sendError } from './rest/error-body.js';
+import type { RawRoute } from './rest/raw-route.js';
+import { restAdapter } from './rest/rest-adapter.js';
+import { createContextFactory } from './trpc/context.js';
+import { buildOpenApiDocument } from './trpc/openapi.js';
+import { type AppRouter, appRouter } from './trpc/router.js';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+}
+
+const codeForStatus: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE',
+};
+
+/** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
+export function rawRoutes(deps: AppDeps): RawRoute[] {
+  return [featuresScriptRoute(deps.config, deps.orm)];
+}
+
+/** Builds the whole server: REST /api/v4, tRPC /trpc, GraphQL /graphql, docs, health. Never listens. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    requestIdHeader: 'x-request-id',
+    routerOptions: { maxParamLength: 5000 },
+    bodyLimit: 10 * 1024 * 1024,
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendError(reply, 500, { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+    }
+    return sendError(reply, status, { code: codeForStatus[status] ?? 'BAD_REQUEST', message: error.message });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, { code: 'NOT_FOUND', message: `No endpoint ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  await app.register(cookie);
+  const createContext = createContextFactory(deps);
+
+  const raw = rawRoutes(deps);
+  const openApiDocument = buildOpenApiDocument(Object.assign({}, ...raw.map((route) => route.paths)));
+  const openApiRoute: RawRoute = {
+    paths: {},
+    plugin: async (scope) => {
+      scope.get('/openapi.json', async () => openApiDocument);
+    },
+  };
+
+  await app.register(restAdapter, {
+    prefix: '/api/v4',
+    router: appRouter,
+    createContext: (req, reply) => createContext(req, reply, 'rest'),
+    rawRoutes: [openApiRoute, ...raw].map((route) => route.plugin),
+    maxBodySize: 10 * 1024 * 1024,
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, res }) => createContext(req, res, 'trpc'),
+      onError: ({ error, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'tRPC call failed');
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  registerGraphQL(app, (req, reply) => createContext(req, reply, 'graphql'));
+
+  // The docs page is Swagger UI from npm, fed the same document as /api/v4/openapi.json.
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerHealthRoutes(app, deps.orm);
+  return app;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Every setting the server reads from its environment; parsed once at start-up so mistakes fail fast. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public address of the server, used to recognise `/client/{login}` referers; optional. */
+  BASE_URL: z.url().optional(),
+  DATABASE_URL: z.url().optional(),
+  /** Folder of the embedded PostgreSQL used when DATABASE_URL is absent. */
+  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  ELASTICSEARCH_URL: z.url().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  MULTI_TENANT: booleanFromEnv.default(false),
+  DEVELOPMENT: booleanFromEnv.default(false),
+  SESSION_TIMEOUT: z.coerce.number().int().min(60).default(1800),
+  MAX_PAGE_SIZE: z.coerce.number().int().min(1).default(500),
+  ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(15000),
+  MAX_FILE_SIZE: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+  FEEDBACK_MAX_FILE_SIZE: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  ALWAYS_WILDCARD: booleanFromEnv.default(false),
+  MULTIVALUED_SEPARATOR: z.string().min(1).default('|'),
+  /** ms epoch of the build; the Docker image sets it, otherwise the server's start time is reported. */
+  BUILD_DATETIME: z.coerce.number().int().optional(),
+  /** Password settings: every new password must match; `msg` explains the rule to users. */
+  PASSWORD_REGEXP: z
+    .string()
+    .default('^.{8,}$')
+    .refine((value) => {
+      try {
+        new RegExp(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a valid regular expression'),
+  PASSWORD_MESSAGE: z.string().default('A password needs at least 8 characters.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Parses the environment; throws one readable message listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

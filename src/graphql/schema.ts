@@ -1,0 +1,11 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.js';
+import './common.graphql.js';
+import '../modules/user/user.graphql.js';
+import '../modules/client/client.graphql.js';
+
+/** The GraphQL schema: one file per type registers its fields on the shared builder. */
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema/schema.graphql. */
+export const printSdl = (): string => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -1,0 +1,69 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { TRPCError } from '@trpc/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import type { Context } from '../trpc/context.js';
+import { appRouter } from '../trpc/router.js';
+import { createCallerFactory } from '../trpc/trpc.js';
+import type { GraphQLContext } from './builder.js';
+import { schema } from './schema.js';
+
+const createCaller = createCallerFactory(appRouter);
+const ourCode: Record<string, string> = { UNPROCESSABLE_CONTENT: 'UNPROCESSABLE' };
+
+/** Procedure errors keep their code in `extensions.code`; anything unexpected is masked. */
+function maskError(error: unknown): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof TRPCError && original.code !== 'INTERNAL_SERVER_ERROR') {
+    const zodIssues = (original.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)
+      ?.issues;
+    const message = zodIssues?.length
+      ? `Invalid input: ${zodIssues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`
+      : original.message;
+    return new GraphQLError(message, {
+      ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
+      extensions: { code: ourCode[original.code] ?? original.code },
+    });
+  }
+  if (error instanceof GraphQLError && !error.originalError) return error; // parse and validation errors
+  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */
+export function registerGraphQL(
+  app: FastifyInstance,
+  createContext: (req: FastifyRequest, reply: FastifyReply) => Context,
+): void {
+  const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    renderGraphiQL,
+    graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
+    maskedErrors: { maskError },
+    logging: {
+      debug: (...args) => app.log.debug(args),
+      info: (...args) => app.log.info(args),
+      warn: (...args) => app.log.warn(args),
+      error: (...args) => app.log.error(args),
+    },
+    context: ({ req, reply }) => {
+      const request = createContext(req, reply);
+      return { request, api: createCaller(request) };
+    },
+  });
+
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { InvocationResult } from '../../shared/common.schema.js';
+import type { Scope } from '../../shared/scope.js';
+import { JobTask } from './job-task.entity.js';
+
+export interface AsyncOutcome {
+  body: InvocationResult;
+  /** False when the job is still running and the caller got only its id. */
+  finished: boolean;
+}
+
+/**
+ * Runs an async-capable operation as a stored job task. The caller waits up to ASYNC_THRESHOLD_MS; a job
+ * that finishes in time answers its result, a longer one answers its jobTaskId and keeps running.
+ * The work gets its own entity manager, since it may outlive the request.
+ */
+export async function runAsJob(
+  scope: Scope,
+  type: string,
+  work: (em: EntityManager) => Promise<Record<string, boolean>>,
+): Promise<AsyncOutcome> {
+  const jobEm = scope.em.fork();
+  const job = jobEm.create(JobTask, {
+    clientId: scope.actor.clientId,
+    userId: scope.actor.userId,
+    type,
+    createdAt: new Date(),
+  });
+  await jobEm.flush();
+
+  const done = work(jobEm.fork()).then(
+    async (result) => {
+      await jobEm.nativeUpdate(JobTask, { id: job.id }, { status: 'DONE', result, finishedAt: new Date() });
+      return result;
+    },
+    async (error: unknown) => {
+      scope.log.error({ err: error, jobTaskId: job.id }, 'job task failed');
+      await jobEm.nativeUpdate(
+        JobTask,
+        { id: job.id },
+        { status: 'FAILED', message: error instanceof Error ? error.message : String(error), finishedAt: new Date() },
+      );
+      throw error;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), scope.config.ASYNC_THRESHOLD_MS);
+  });
+  try {
+    const outcome = await Promise.race([done, timeout]);
+    if (outcome === 'timeout') {
+      done.catch(() => {}); // logged above; the job row records the failure
+      return { body: { jobTaskId: job.id }, finished: false };
+    }
+    return { body: { result: outcome }, finished: true };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Jobs left RUNNING by a stopped server can never finish: mark them failed at start-up. */
+export async function failInterruptedJobs(em: EntityManager): Promise<number> {
+  return em.nativeUpdate(
+    JobTask,
+    { status: 'RUNNING' },
+    { status: 'FAILED', message: 'Interrupted by a server restart', finishedAt: new Date() },
+  );
+}

@@ -1,0 +1,42 @@
+import type { FastifyReply } from 'fastify';
+
+export interface ErrorIssue {
+  path: string;
+  message: string;
+}
+export interface ErrorBody {
+  code: string;
+  message: string;
+  issues?: ErrorIssue[];
+}
+
+/** tRPC's names for the codes where ours differ. */
+const ourCode: Record<string, string> = {
+  UNPROCESSABLE_CONTENT: 'UNPROCESSABLE',
+  PARSE_ERROR: 'BAD_REQUEST',
+};
+
+export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+interface TrpcErrorJson {
+  code?: string;
+  message?: string;
+  issues?: Array<{ path?: PropertyKey[]; message?: string }>;
+}
+
+/** Reshapes trpc-to-openapi's error JSON into our `{code, message, issues?}` body. */
+export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
+  if (status >= 500) return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
+  const code = json.code ? (ourCode[json.code] ?? json.code) : 'BAD_REQUEST';
+  if (json.issues?.length) {
+    const issues = json.issues.map((issue) => ({
+      path: (issue.path ?? []).map(String).join('.'),
+      message: issue.message ?? 'invalid',
+    }));
+    const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+    return { code, message: `Invalid input: ${summary.join('; ')}`, issues };
+  }
+  return { code, message: json.message ?? 'Request failed' };
+}

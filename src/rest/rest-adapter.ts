@@ -1,0 +1,177 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import type { Context } from '../trpc/context.js';
+import type { AppRouter } from '../trpc/router.js';
+import { sendError, toErrorBody } from './error-body.js';
+import { allowedMethods, buildRouteTable, findRoute, routerInRouteOrder } from './route-table.js';
+
+export interface RestAdapterOptions {
+  router: AppRouter;
+  createContext: (req: FastifyRequest, reply: FastifyReply) => Context;
+  /** REST-only routes (downloads, uploads, scripts): registered first, so they win over procedures. */
+  rawRoutes: FastifyPluginAsync[];
+  maxBodySize: number;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+interface CapturedResponse {
+  /** The context trpc-to-openapi created, to tell a deliberate status (failed login) from an error. */
+  context?: Context;
+  status: number;
+  headers: Record<string, string | string[] | number>;
+  body: string | undefined;
+}
+
+/** A stand-in for Node's ServerResponse that records what trpc-to-openapi answers, so we can reshape it. */
+function captureResponse(reply: FastifyReply, captured: CapturedResponse) {
+  const raw = reply.raw;
+  return {
+    get statusCode() {
+      return captured.status;
+    },
+    set statusCode(value: number) {
+      captured.status = value;
+    },
+    setHeader(name: string, value: string | string[] | number) {
+      captured.headers[name.toLowerCase()] = value;
+    },
+    end(data?: string) {
+      captured.body = data;
+    },
+    headersSent: false,
+    finished: false,
+    socket: raw.socket,
+    connection: raw.socket,
+    once: raw.once.bind(raw),
+    on: raw.on.bind(raw),
+    off: raw.off.bind(raw),
+    emit: raw.emit.bind(raw),
+    removeListener: raw.removeListener.bind(raw),
+  };
+}
+
+/**
+ * The Fastify request as trpc-to-openapi wants to see a Node request: the path relative to /api/v4 and
+ * the event methods of the raw request. A child object, so Fastify's own request stays untouched.
+ */
+function nodeRequest(request: FastifyRequest, url: string) {
+  const raw = request.raw;
+  return Object.create(request, {
+    url: { value: url },
+    socket: { value: raw.socket },
+    once: { value: raw.once.bind(raw) },
+    on: { value: raw.on.bind(raw) },
+    off: { value: raw.off.bind(raw) },
+    destroy: { value: raw.destroy.bind(raw) },
+  }) as FastifyRequest;
+}
+
+/**
+ * Prepares the body as trpc-to-openapi wants it: JSON only, so a form body (login) or no body at all
+ * (logout, extend-session) is handed over as a JSON object, and query parameters of POST/PUT
+ * (comments `entry-id`, undo `history-item-id`...) are merged in, the body winning on a clash.
+ */
+function prepareBody(request: FastifyRequest): void {
+  if (!BODY_METHODS.has(request.method)) return;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const body = request.body;
+  if (body === undefined || body === null || body === '') {
+    request.body = { ...query };
+  } else if (typeof body === 'object' && !Array.isArray(body)) {
+    request.body = { ...query, ...(body as Record<string, unknown>) };
+  }
+  request.headers['content-type'] = 'application/json';
+}
+
+/**
+ * The `/api/v4` scope: REST paths of every procedure with `meta.openapi`, through trpc-to-openapi, with
+ * the contract's conventions applied here once (see design.md for each gap this closes).
+ */
+export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: FastifyInstance, options) => {
+  await app.register(formbody);
+  // A JSON request with an empty body is legal here (POST without body on logout); Fastify would refuse it.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    const source = String(text).trim();
+    if (source === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(source));
+    } catch {
+      const error = Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'BAD_REQUEST' });
+      done(error, undefined);
+    }
+  });
+
+  for (const route of options.rawRoutes) await app.register(route);
+
+  const routes = buildRouteTable(options.router);
+  const successStatus = new Map(routes.map((route) => [route.procedurePath, route.meta.successStatus]));
+  const handler = createOpenApiNodeHttpHandler({
+    router: routerInRouteOrder(options.router, routes),
+    maxBodySize: options.maxBodySize,
+    createContext: ({ req, res }) => {
+      const response = res as unknown as { reply: FastifyReply; captured: CapturedResponse };
+      const context = options.createContext(req as unknown as FastifyRequest, response.reply);
+      response.captured.context = context;
+      return context;
+    },
+    responseMeta: ({ ctx, paths, errors }) => {
+      if (errors.length > 0) return {};
+      const status = (ctx as Context | undefined)?.responseStatus ?? successStatus.get(paths?.[0] ?? '');
+      return status ? { status } : {};
+    },
+    onError: ({ error, req }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        (req as unknown as FastifyRequest).log.error({ err: error.cause ?? error }, 'request failed');
+      }
+    },
+  });
+
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const relativeUrl = request.url.slice(app.prefix.length) || '/';
+      const path = `/${relativeUrl.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+      if (!findRoute(routes, request.method, path)) {
+        const allowed = allowedMethods(routes, path);
+        if (allowed.length > 0) {
+          reply.header('allow', allowed.join(', '));
+          return sendError(reply, 405, {
+            code: 'METHOD_NOT_SUPPORTED',
+            message: `${request.method} is not supported on ${path}; use ${allowed.join(' or ')}`,
+          });
+        }
+        return sendError(reply, 404, { code: 'NOT_FOUND', message: `No endpoint ${request.method} /api/v4${path}` });
+      }
+      prepareBody(request);
+      const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
+      const res = Object.assign(captureResponse(reply, captured), { reply, captured });
+      await handler(nodeRequest(request, relativeUrl) as never, res as never);
+      return finish(reply, captured);
+    },
+  });
+};
+
+/** Sends what trpc-to-openapi answered, with our error body and the 204 text/plain of the contract. */
+function finish(reply: FastifyReply, captured: CapturedResponse): FastifyReply {
+  for (const [name, value] of Object.entries(captured.headers)) {
+    if (name !== 'content-type' && name !== 'content-length') reply.header(name, value);
+  }
+  const deliberate = captured.context?.responseStatus === captured.status;
+  if (captured.status >= 400 && !deliberate) {
+    let json = {};
+    try {
+      json = captured.body ? JSON.parse(captured.body) : {};
+    } catch {
+      // keep the default body
+    }
+    return sendError(reply, captured.status, toErrorBody(captured.status, json));
+  }
+  if (captured.status === 204) return reply.code(204).type('text/plain; charset=utf-8').send('');
+  return reply
+    .code(captured.status)
+    .type('application/json; charset=utf-8')
+    .send(captured.body ?? 'null');
+}

@@ -1,0 +1,37 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { resolveDatabase } from './db/database.js';
+import { migrate, openOrm } from './db/orm.js';
+import { failInterruptedJobs } from './modules/jobs/job-runner.js';
+import { ensureDefaultClient } from './modules/system/bootstrap.js';
+
+const config = loadConfig();
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+const database = await resolveDatabase(config, log);
+const orm = await openOrm(database.url);
+const applied = await migrate(orm);
+if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
+const generatedPassword = await ensureDefaultClient(orm, config);
+if (generatedPassword) {
+  // Printed once, on the console only (never through the logger), as the first start's only chance to read it.
+  log(`Created the default client "admin" and its administrator "admin" with password: ${generatedPassword}`);
+}
+await failInterruptedJobs(orm.em.fork());
+
+const app = await buildApp({ config, orm });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  await app.close();
+  await orm.close(true);
+  await database.embedded?.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Who and when of a creation or change; time in ms epoch. */
+export const AuditInfoSchema = z.object({
+  id: z.number().int().nullable().describe('user id'),
+  name: z.string().nullable().describe('user login'),
+  fullName: z.string().nullable(),
+  time: z.number().int().describe('ms epoch'),
+  oid: z.string().nullable(),
+});
+export type AuditInfo = z.infer<typeof AuditInfoSchema>;
+
+/** Attributes most top-level objects carry. */
+export const commonDtoShape = {
+  id: z.number().int(),
+  oid: z.string().nullable(),
+  version: z.number().int(),
+  clientId: z.number().int(),
+  deleted: z.boolean(),
+  created: AuditInfoSchema,
+  changed: AuditInfoSchema,
+};
+
+export const IdParamSchema = z.object({ id: z.number().int().positive() });
+
+/** Result of an async-capable operation: the result map when done in time, otherwise the job task id. */
+export const InvocationResultSchema = z.object({
+  result: z.record(z.string(), z.boolean()).optional(),
+  jobTaskId: z.number().int().optional(),
+});
+export type InvocationResult = z.infer<typeof InvocationResultSchema>;
+
+/** The body of every 4xx/5xx answer on REST. */
+export const ErrorBodySchema = z.object({
+  code: z.string().describe('BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_SUPPORTED, CONFLICT, UNPROCESSABLE...'),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});

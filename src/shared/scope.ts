@@ -1,0 +1,35 @@
+import type { FilterOptions } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+
+/** The authenticated caller. `clientId` is the client the session acts in (switch-client moves it). */
+export interface Actor {
+  userId: number;
+  username: string;
+  fullName: string | null;
+  clientId: number;
+  homeClientId: number;
+  roles: readonly string[];
+  sessionId: number;
+}
+
+export const isSysadmin = (actor: Actor): boolean => actor.roles.includes('SYSADMIN');
+/** System administrators count as client administrators of whatever client they act in. */
+export const isClientAdmin = (actor: Actor): boolean => isSysadmin(actor) || actor.roles.includes('ADMIN');
+
+/** What every domain function receives: a request-scoped entity manager, the caller, settings, a logger. */
+export interface Scope {
+  em: EntityManager;
+  actor: Actor;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** `include-deleted` is honoured only for system and client administrators. */
+export const mayIncludeDeleted = (scope: Scope, requested: boolean): boolean =>
+  requested && isClientAdmin(scope.actor);
+
+/** ORM filter options that lift soft-deletion hiding when the caller asked and may. */
+export const deletedFilter = (scope: Scope, requested: boolean): FilterOptions =>
+  mayIncludeDeleted(scope, requested) ? { notDeleted: false } : {};

@@ -1,0 +1,32 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+
+export type Transport = 'rest' | 'trpc' | 'graphql';
+
+/** Per-request context of every surface. Procedures add `actor` and `scope` through the authed tier. */
+export interface Context {
+  transport: Transport;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  config: Config;
+  em: EntityManager;
+  /** Set by a procedure whose REST status depends on the outcome (202 for a running job, 401 for a failed login). */
+  responseStatus?: number;
+}
+
+export interface ContextDeps {
+  config: Config;
+  orm: MikroORM;
+}
+
+/** A fresh entity-manager fork per request: identity maps never leak between callers. */
+export function createContextFactory(deps: ContextDeps) {
+  return (req: FastifyRequest, reply: FastifyReply, transport: Transport): Context => ({
+    transport,
+    req,
+    reply,
+    config: deps.config,
+    em: deps.orm.em.fork(),
+  });
+}

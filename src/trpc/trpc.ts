@@ -1,0 +1,98 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { databaseErrorToAppError } from '../db/errors.js';
+import { authenticate, readToken } from '../modules/auth/auth.service.js';
+import { AppError, type AppErrorCode } from '../shared/errors.js';
+import { isClientAdmin, isSysadmin, type Scope } from '../shared/scope.js';
+import type { Context } from './context.js';
+
+/** `successStatus` gives a REST success status other than 200 (201 created, 204 no content). */
+export type ProcedureMeta = OpenApiMeta<{ successStatus?: 201 | 202 | 204 }>;
+
+const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_SUPPORTED',
+  CONFLICT: 'CONFLICT',
+  UNPROCESSABLE: 'UNPROCESSABLE_CONTENT',
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      // Internal errors never reach callers with their message or stack.
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        return { ...shape, message: 'Internal server error', data: { ...shape.data, stack: undefined } };
+      }
+      return { ...shape, data: { ...shape.data, stack: undefined } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Domain errors (and database errors callers can cause) become TRPCErrors with the matching code, once. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    const appError = cause instanceof AppError ? cause : databaseErrorToAppError(cause);
+    if (appError) {
+      throw new TRPCError({ code: trpcCodeOf[appError.code], message: appError.message, cause: appError });
+    }
+  }
+  return result;
+});
+
+/**
+ * trpc-to-openapi hands path parameters over still URL-encoded; decode them here, for REST calls only,
+ * using the parameter names of the procedure's path template.
+ */
+const decodePathParameters = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  const template = meta?.openapi?.path;
+  if (ctx.transport !== 'rest' || !template?.includes('{')) return next();
+  const names = Array.from(template.matchAll(/\{(.+?)\}/g), (match) => match[1] as string);
+  const raw = await getRawInput();
+  if (!raw || typeof raw !== 'object') return next();
+  const decoded: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const name of names) {
+    const value = decoded[name];
+    if (typeof value === 'string') {
+      try {
+        decoded[name] = decodeURIComponent(value);
+      } catch {
+        throw new TRPCError({ code: 'BAD_REQUEST', message: `Path parameter ${name} is not valid URL encoding` });
+      }
+    }
+  }
+  return next({ getRawInput: async () => decoded });
+});
+
+/** Open endpoints: login, features. Anything built on this tier must be listed in the README as open. */
+export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters);
+
+/** Requires a valid X-Auth-Token; adds the actor and the domain scope, with the tenant filter bound. */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const token = readToken(ctx.req);
+  if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
+  const actor = await authenticate(ctx.em, token, ctx.config);
+  if (!actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
+  ctx.em.setFilterParams('tenant', { clientId: actor.clientId });
+  const scope: Scope = { em: ctx.em, actor, config: ctx.config, log: ctx.req.log };
+  return next({ ctx: { actor, scope } });
+});
+
+export const clientAdminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!isClientAdmin(ctx.actor)) throw new TRPCError({ code: 'FORBIDDEN', message: 'Client administrators only' });
+  return next();
+});
+
+export const sysadminProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (!isSysadmin(ctx.actor)) throw new TRPCError({ code: 'FORBIDDEN', message: 'System administrators only' });
+  return next();
+});
