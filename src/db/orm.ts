@@ -19,6 +19,7 @@ export function ormOptions(clientUrl: string): Options {
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
     },
     // Requests always work on a fork; the global context is a bug.
     allowGlobalContext: false,

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { TEST_ADMIN_PASSWORD } from './constants.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  orm: MikroORM;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The whole server on the run's fresh database (see global-setup); not listening unless a test asks. */
+export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'),
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const orm = await openOrm(config.DATABASE_URL!);
+  const app = await buildApp({ config, orm });
+  await app.ready();
+  return {
+    app,
+    orm,
+    config,
+    close: async () => {
+      await app.close();
+      await orm.close(true);
+    },
+  };
+}
