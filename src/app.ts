@@ -2,12 +2,12 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
-import { featuresScriptRoute } from './modules/system/system.rest.js';
+import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { sendError } from './rest/error-body.js';
 import type { RawRoute } from './rest/raw-route.js';
 import { restAdapter } from './rest/rest-adapter.js';
@@ -32,6 +32,9 @@ const codeForStatus: Record<number, string> = {
   422: 'UNPROCESSABLE',
 };
 
+/** OpenAPI entries of the REST-only routes; static, so the committed document is generated without a server. */
+export const rawRoutePaths = { ...featuresScriptPaths };
+
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
 export function rawRoutes(deps: AppDeps): RawRoute[] {
   return [featuresScriptRoute(deps.config, deps.orm)];
@@ -43,7 +46,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      redact: ['req.headers["x-auth-token"]', 'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      redact: [
+        'req.headers["x-auth-token"]',
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+      ],
     },
     requestIdHeader: 'x-request-id',
     routerOptions: { maxParamLength: 5000 },
@@ -59,14 +67,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, status, { code: codeForStatus[status] ?? 'BAD_REQUEST', message: error.message });
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, { code: 'NOT_FOUND', message: `No endpoint ${request.method} ${request.url.split('?')[0]}` }),
+    sendError(reply, 404, {
+      code: 'NOT_FOUND',
+      message: `No endpoint ${request.method} ${request.url.split('?')[0]}`,
+    }),
   );
 
   await app.register(cookie);
   const createContext = createContextFactory(deps);
 
   const raw = rawRoutes(deps);
-  const openApiDocument = buildOpenApiDocument(Object.assign({}, ...raw.map((route) => route.paths)));
+  const openApiDocument = buildOpenApiDocument(rawRoutePaths);
   const openApiRoute: RawRoute = {
     paths: {},
     plugin: async (scope) => {
@@ -88,7 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       router: appRouter,
       createContext: ({ req, res }) => createContext(req, res, 'trpc'),
       onError: ({ error, req }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'tRPC call failed');
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          req.log.error({ err: error.cause ?? error }, 'tRPC call failed');
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });

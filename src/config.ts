@@ -21,8 +21,16 @@ export const ConfigSchema = z.object({
   SESSION_TIMEOUT: z.coerce.number().int().min(60).default(1800),
   MAX_PAGE_SIZE: z.coerce.number().int().min(1).default(500),
   ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(15000),
-  MAX_FILE_SIZE: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
-  FEEDBACK_MAX_FILE_SIZE: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  MAX_FILE_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 * 1024),
+  FEEDBACK_MAX_FILE_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 * 1024),
   ALWAYS_WILDCARD: booleanFromEnv.default(false),
   MULTIVALUED_SEPARATOR: z.string().min(1).default('|'),
   /** ms epoch of the build; the Docker image sets it, otherwise the server's start time is reported. */

@@ -22,7 +22,9 @@ export const commonProperties = () => ({
 });
 
 /** Soft-deleted rows are hidden unless a caller allowed to see them lifts this filter. */
-export const notDeletedFilter = { notDeleted: { name: 'notDeleted', cond: { deleted: false }, default: true } };
+export const notDeletedFilter = {
+  notDeleted: { name: 'notDeleted', cond: { deleted: false }, default: true },
+};
 
 export interface AuditedRow {
   id: number;

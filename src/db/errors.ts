@@ -15,7 +15,10 @@ export function databaseErrorToAppError(error: unknown): AppError | undefined {
     return new AppError('CONFLICT', 'The object was changed by someone else meanwhile; reload it and retry');
   }
   if (error instanceof ForeignKeyConstraintViolationException) {
-    return new AppError('BAD_REQUEST', 'The request refers to an object that does not exist or is still in use');
+    return new AppError(
+      'BAD_REQUEST',
+      'The request refers to an object that does not exist or is still in use',
+    );
   }
   if (error instanceof NotNullConstraintViolationException) {
     return new AppError('BAD_REQUEST', 'A required attribute is missing');

@@ -1,5 +1,5 @@
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 

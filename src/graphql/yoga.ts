@@ -1,8 +1,7 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { createGraphQLError, createYoga } from 'graphql-yoga';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
@@ -12,22 +11,37 @@ import { schema } from './schema.js';
 const createCaller = createCallerFactory(appRouter);
 const ourCode: Record<string, string> = { UNPROCESSABLE_CONTENT: 'UNPROCESSABLE' };
 
+interface GraphQLErrorLike {
+  message: string;
+  originalError?: unknown;
+  path?: ReadonlyArray<string | number>;
+}
+
+// Structural checks: graphql can be loaded twice (ESM and CJS builds), which breaks instanceof.
+const isGraphQLErrorLike = (error: unknown): error is GraphQLErrorLike =>
+  typeof error === 'object' && error !== null && 'message' in error && 'originalError' in error;
+const isTrpcError = (error: unknown): error is TRPCError =>
+  error instanceof TRPCError || (error instanceof Error && error.name === 'TRPCError');
+
 /** Procedure errors keep their code in `extensions.code`; anything unexpected is masked. */
 function maskError(error: unknown): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof TRPCError && original.code !== 'INTERNAL_SERVER_ERROR') {
-    const zodIssues = (original.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined)
-      ?.issues;
+  const original = isGraphQLErrorLike(error) ? error.originalError : error;
+  const path = isGraphQLErrorLike(error) ? error.path : undefined;
+  if (isTrpcError(original) && original.code !== 'INTERNAL_SERVER_ERROR') {
+    const zodIssues = (
+      original.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined
+    )?.issues;
     const message = zodIssues?.length
       ? `Invalid input: ${zodIssues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`
       : original.message;
-    return new GraphQLError(message, {
-      ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
+    return createGraphQLError(message, {
+      ...(path ? { path } : {}),
       extensions: { code: ourCode[original.code] ?? original.code },
     });
   }
-  if (error instanceof GraphQLError && !error.originalError) return error; // parse and validation errors
-  return new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  // Parse and validation errors of the query itself carry no original error and are safe to show.
+  if (isGraphQLErrorLike(error) && !error.originalError) return error as unknown as Error;
+  return createGraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
 }
 
 /** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */

@@ -1,13 +1,13 @@
 import formbody from '@fastify/formbody';
+import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
-import type { AppRouter } from '../trpc/router.js';
 import { sendError, toErrorBody } from './error-body.js';
 import { allowedMethods, buildRouteTable, findRoute, routerInRouteOrder } from './route-table.js';
 
 export interface RestAdapterOptions {
-  router: AppRouter;
+  router: AnyRouter;
   createContext: (req: FastifyRequest, reply: FastifyReply) => Context;
   /** REST-only routes (downloads, uploads, scripts): registered first, so they win over procedures. */
   rawRoutes: FastifyPluginAsync[];
@@ -98,7 +98,10 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
     try {
       done(null, JSON.parse(source));
     } catch {
-      const error = Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'BAD_REQUEST' });
+      const error = Object.assign(new Error('Request body is not valid JSON'), {
+        statusCode: 400,
+        code: 'BAD_REQUEST',
+      });
       done(error, undefined);
     }
   });
@@ -108,7 +111,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
   const routes = buildRouteTable(options.router);
   const successStatus = new Map(routes.map((route) => [route.procedurePath, route.meta.successStatus]));
   const handler = createOpenApiNodeHttpHandler({
-    router: routerInRouteOrder(options.router, routes),
+    router: routerInRouteOrder(options.router, routes) as OpenApiRouter,
     maxBodySize: options.maxBodySize,
     createContext: ({ req, res }) => {
       const response = res as unknown as { reply: FastifyReply; captured: CapturedResponse };
@@ -143,7 +146,10 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
             message: `${request.method} is not supported on ${path}; use ${allowed.join(' or ')}`,
           });
         }
-        return sendError(reply, 404, { code: 'NOT_FOUND', message: `No endpoint ${request.method} /api/v4${path}` });
+        return sendError(reply, 404, {
+          code: 'NOT_FOUND',
+          message: `No endpoint ${request.method} /api/v4${path}`,
+        });
       }
       prepareBody(request);
       const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
@@ -169,7 +175,8 @@ function finish(reply: FastifyReply, captured: CapturedResponse): FastifyReply {
     }
     return sendError(reply, captured.status, toErrorBody(captured.status, json));
   }
-  if (captured.status === 204) return reply.code(204).type('text/plain; charset=utf-8').send('');
+  // No payload at all: Fastify then keeps the text/plain Content-Type the contract asks for.
+  if (captured.status === 204) return reply.code(204).type('text/plain; charset=utf-8').send();
   return reply
     .code(captured.status)
     .type('application/json; charset=utf-8')

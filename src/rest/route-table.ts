@@ -32,7 +32,13 @@ export function buildRouteTable(router: AnyRouter): RestRoute[] {
     if (!openapi || openapi.enabled === false) continue;
     const template = normalize(openapi.path);
     const source = template.replace(/\{(.+?)\}/g, (_, name: string) => `(?<${name}>[^/]+)`);
-    routes.push({ method: openapi.method, template, pattern: new RegExp(`^${source}$`, 'i'), procedurePath, meta });
+    routes.push({
+      method: openapi.method,
+      template,
+      pattern: new RegExp(`^${source}$`, 'i'),
+      procedurePath,
+      meta,
+    });
   }
   return routes.sort((a, b) => specificity(a.template).localeCompare(specificity(b.template)));
 }

@@ -32,7 +32,11 @@ export type InvocationResult = z.infer<typeof InvocationResultSchema>;
 
 /** The body of every 4xx/5xx answer on REST. */
 export const ErrorBodySchema = z.object({
-  code: z.string().describe('BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_SUPPORTED, CONFLICT, UNPROCESSABLE...'),
+  code: z
+    .string()
+    .describe(
+      'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_SUPPORTED, CONFLICT, UNPROCESSABLE...',
+    ),
   message: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });

@@ -37,7 +37,9 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
   });
 
   for (const route of buildRouteTable(appRouter)) {
-    const operation = document.paths?.[route.template]?.[route.method.toLowerCase() as 'get'] as Operation | undefined;
+    const operation = document.paths?.[route.template]?.[route.method.toLowerCase() as 'get'] as
+      | Operation
+      | undefined;
     if (!operation?.responses) continue;
     const responses = operation.responses;
     const success = route.meta.successStatus;

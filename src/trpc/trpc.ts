@@ -66,7 +66,10 @@ const decodePathParameters = t.middleware(async ({ ctx, meta, getRawInput, next 
       try {
         decoded[name] = decodeURIComponent(value);
       } catch {
-        throw new TRPCError({ code: 'BAD_REQUEST', message: `Path parameter ${name} is not valid URL encoding` });
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: `Path parameter ${name} is not valid URL encoding`,
+        });
       }
     }
   }
@@ -88,11 +91,13 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
 });
 
 export const clientAdminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!isClientAdmin(ctx.actor)) throw new TRPCError({ code: 'FORBIDDEN', message: 'Client administrators only' });
+  if (!isClientAdmin(ctx.actor))
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Client administrators only' });
   return next();
 });
 
 export const sysadminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (!isSysadmin(ctx.actor)) throw new TRPCError({ code: 'FORBIDDEN', message: 'System administrators only' });
+  if (!isSysadmin(ctx.actor))
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'System administrators only' });
   return next();
 });

@@ -22,7 +22,12 @@ export async function createTenant(
 ): Promise<TestTenant> {
   const suffix = uniqueSuffix();
   const adminPassword = `pw-${suffix}-secret`;
-  const body = { name: `Tenant ${suffix}`, loginName: `t${suffix}`, adminUser: { password: adminPassword }, ...overrides };
+  const body = {
+    name: `Tenant ${suffix}`,
+    loginName: `t${suffix}`,
+    adminUser: { password: adminPassword },
+    ...overrides,
+  };
   const response = await sysadmin.post<{ id: number; name: string; loginName: string; version: number }>(
     '/clients',
     body,

@@ -36,7 +36,9 @@ describe('GET /system/features', () => {
 
   it('answers for an existing client and 404 with a JSON body for an unknown one', async () => {
     expect((await anonymous.get('/system/features/client/admin')).status).toBe(200);
-    const unknown = await anonymous.get<{ code: string; message: string }>('/system/features/client/nosuchclient');
+    const unknown = await anonymous.get<{ code: string; message: string }>(
+      '/system/features/client/nosuchclient',
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('NOT_FOUND');
   });

@@ -2,7 +2,12 @@ import type {} from '@fastify/cookie';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
-import { ExtendResultSchema, LoginInputSchema, LoginResultSchema, ValidateResultSchema } from './auth.schema.js';
+import {
+  ExtendResultSchema,
+  LoginInputSchema,
+  LoginResultSchema,
+  ValidateResultSchema,
+} from './auth.schema.js';
 import * as auth from './auth.service.js';
 
 const tags = ['authentication'];
@@ -28,12 +33,19 @@ export const authRouter = router({
         ctx.responseStatus = 401;
         return outcome.result;
       }
-      ctx.reply.setCookie(auth.SESSION_COOKIE, outcome.cookie, { path: '/', httpOnly: true, sameSite: 'lax' });
+      ctx.reply.setCookie(auth.SESSION_COOKIE, outcome.cookie, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+      });
       return outcome.result;
     }),
 
   logout: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/logout', tags, summary: 'End the session of the token' }, successStatus: 204 })
+    .meta({
+      openapi: { method: 'POST', path: '/logout', tags, summary: 'End the session of the token' },
+      successStatus: 204,
+    })
     .input(z.void())
     .output(z.void())
     .mutation(async ({ ctx }) => {

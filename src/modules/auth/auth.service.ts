@@ -30,7 +30,9 @@ export interface LoginOutcome {
 
 /** A user may log in when active, not deleted, not past expDate, and the client is active. */
 function mayLogIn(user: User, client: Client, now: Date): boolean {
-  return user.active && !user.deleted && (!user.expDate || user.expDate > now) && client.active && !client.deleted;
+  return (
+    user.active && !user.deleted && (!user.expDate || user.expDate > now) && client.active && !client.deleted
+  );
 }
 
 /**
@@ -55,7 +57,9 @@ export async function login(
     : null;
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
   if (!client || !user || !passwordOk || !mayLogIn(user, client, now)) {
-    return { result: { token: null, errorMessage: LOGIN_FAILED, code: 'UNAUTHORIZED', message: LOGIN_FAILED } };
+    return {
+      result: { token: null, errorMessage: LOGIN_FAILED, code: 'UNAUTHORIZED', message: LOGIN_FAILED },
+    };
   }
   const token = newSecret();
   const cookie = newSecret();

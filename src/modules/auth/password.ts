@@ -10,7 +10,10 @@ export const hashPassword = (password: string): Promise<string> => hash(password
 let decoyHash: Promise<string> | undefined;
 
 /** Checks a password; with no stored hash it still spends the same time, revealing nothing. */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | null | undefined,
+  password: string,
+): Promise<boolean> {
   if (!storedHash) {
     decoyHash ??= hashPassword('decoy-password-for-timing');
     await verify(await decoyHash, password).catch(() => false);

@@ -125,7 +125,7 @@ builder.mutationFields((t) => ({
           maxUsers: input.maxUsers,
           maxGuests: input.maxGuests,
           maxConcurrentUsers: input.maxConcurrentUsers,
-          adminUser: adminUser ? defined({ ...adminUser }) as Record<string, string> : undefined,
+          adminUser: adminUser ? (defined({ ...adminUser }) as Record<string, string>) : undefined,
         }),
       ),
   }),

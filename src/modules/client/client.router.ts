@@ -30,7 +30,9 @@ export const clientRouter = router({
     .query(({ ctx, input }) => clients.listClients(ctx.scope, input)),
 
   rownum: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/clients/rownum/{id}', tags, summary: 'Row position of a client' } })
+    .meta({
+      openapi: { method: 'GET', path: '/clients/rownum/{id}', tags, summary: 'Row position of a client' },
+    })
     .input(ClientListInputSchema.extend(IdInput.shape))
     .output(z.number().int())
     .query(({ ctx, input }) => clients.clientRownum(ctx.scope, input.id, input)),
@@ -39,7 +41,9 @@ export const clientRouter = router({
     .meta({ openapi: { method: 'GET', path: '/clients/{id}', tags, summary: 'Get a client' } })
     .input(IdInput.extend({ format: FormatSchema, 'include-deleted': queryBoolean().default(false) }))
     .output(ClientOutputSchema)
-    .query(({ ctx, input }) => clients.getClient(ctx.scope, input.id, input.format, input['include-deleted'])),
+    .query(({ ctx, input }) =>
+      clients.getClient(ctx.scope, input.id, input.format, input['include-deleted']),
+    ),
 
   create: sysadminProcedure
     .meta({
@@ -51,19 +55,36 @@ export const clientRouter = router({
     .mutation(({ ctx, input }) => clients.createClient(ctx.scope, input)),
 
   update: sysadminProcedure
-    .meta({ openapi: { method: 'PUT', path: '/clients/{id}', tags, summary: 'Update a client (missing limits are erased)' } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/clients/{id}',
+        tags,
+        summary: 'Update a client (missing limits are erased)',
+      },
+    })
     .input(ClientUpdateInputSchema)
     .output(ClientOutputSchema)
     .mutation(({ ctx, input }) => clients.updateClient(ctx.scope, input, false)),
 
   patch: sysadminProcedure
-    .meta({ openapi: { method: 'PUT', path: '/clients/partial/{id}', tags, summary: 'Change some attributes of a client' } })
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/clients/partial/{id}',
+        tags,
+        summary: 'Change some attributes of a client',
+      },
+    })
     .input(ClientPatchInputSchema)
     .output(ClientOutputSchema)
     .mutation(({ ctx, input }) => clients.updateClient(ctx.scope, input, true)),
 
   delete: sysadminProcedure
-    .meta({ openapi: { method: 'DELETE', path: '/clients/{id}', tags, summary: 'Delete a client' }, successStatus: 204 })
+    .meta({
+      openapi: { method: 'DELETE', path: '/clients/{id}', tags, summary: 'Delete a client' },
+      successStatus: 204,
+    })
     .input(IdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => clients.deleteClient(ctx.scope, input.id)),
@@ -75,7 +96,8 @@ export const clientRouter = router({
         path: '/clients/async/{ids}',
         tags,
         summary: 'Delete several clients',
-        description: 'Answers 200 with the result map when done within the async threshold, otherwise 202 with jobTaskId.',
+        description:
+          'Answers 200 with the result map when done within the async threshold, otherwise 202 with jobTaskId.',
       },
     })
     .input(IdListInput)
@@ -88,7 +110,12 @@ export const clientRouter = router({
 
   generateNewApiKey: sysadminProcedure
     .meta({
-      openapi: { method: 'POST', path: '/clients/generate-new-api-key/{clientId}', tags, summary: 'Replace the API key' },
+      openapi: {
+        method: 'POST',
+        path: '/clients/generate-new-api-key/{clientId}',
+        tags,
+        summary: 'Replace the API key',
+      },
     })
     .input(z.object({ clientId: z.number().int(), format: FormatSchema }))
     .output(ClientOutputSchema)

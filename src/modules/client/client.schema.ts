@@ -62,7 +62,9 @@ export const ClientCreateInputSchema = z.object({
   loginName: LoginNameSchema,
   active: z.boolean().default(true),
   ...limitsShape,
-  adminUser: AdminUserInputSchema.optional().describe('the new client administrator: username, email, password'),
+  adminUser: AdminUserInputSchema.optional().describe(
+    'the new client administrator: username, email, password',
+  ),
   apiKey: z
     .unknown()
     .optional()

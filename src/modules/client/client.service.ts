@@ -1,15 +1,15 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { loadAuditUsers, commonDto, type AuditUsers } from '../../shared/audit.js';
+import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
-import { newSecret } from '../auth/tokens.js';
-import { Session } from '../auth/session.entity.js';
-import { runAsJob } from '../jobs/job-runner.js';
 import { hashPassword } from '../auth/password.js';
+import { Session } from '../auth/session.entity.js';
+import { newSecret } from '../auth/tokens.js';
+import { runAsJob } from '../jobs/job-runner.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
 import { Client } from './client.entity.js';
@@ -69,12 +69,15 @@ function listWhere(scope: Scope, input: ClientListInput): FilterQuery<Client> {
   const where: FilterQuery<Client>[] = [visibleClients(scope)];
   if (input.name) {
     // "name" covers both the name and the login name.
-    where.push({ $or: [{ name: { $ilike: likePrefix(input.name) } }, { loginName: { $ilike: likePrefix(input.name) } }] });
+    where.push({
+      $or: [{ name: { $ilike: likePrefix(input.name) } }, { loginName: { $ilike: likePrefix(input.name) } }],
+    });
   }
   if (input['name-eq']) where.push({ [lower('name')]: input['name-eq'].toLowerCase() });
   if (input['login-name']) where.push({ loginName: { $ilike: likePrefix(input['login-name']) } });
   if (input['login-name-eq']) where.push({ [lower('login_name')]: input['login-name-eq'].toLowerCase() });
-  if (input['max-concurrent-users'] !== undefined) where.push({ maxConcurrentUsers: input['max-concurrent-users'] });
+  if (input['max-concurrent-users'] !== undefined)
+    where.push({ maxConcurrentUsers: input['max-concurrent-users'] });
   if (input['max-user-accounts'] !== undefined) where.push({ maxUsers: input['max-user-accounts'] });
   return { $and: where };
 }
@@ -130,7 +133,8 @@ async function assertUnique(em: EntityManager, name: string, loginName: string, 
     ...(exceptId ? { id: { $ne: exceptId } } : {}),
   });
   if (clash) {
-    const what = clash.name.toLowerCase() === name.toLowerCase() ? `name "${name}"` : `login name "${loginName}"`;
+    const what =
+      clash.name.toLowerCase() === name.toLowerCase() ? `name "${name}"` : `login name "${loginName}"`;
     throw new AppError('UNPROCESSABLE', `A client with the ${what} already exists`);
   }
 }
@@ -175,14 +179,19 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
 }
 
 /** Full (PUT) or partial update of the attributes a system administrator may change. */
-export async function updateClient(scope: Scope, input: ClientUpdateInput | ClientPatchInput, partial: boolean) {
+export async function updateClient(
+  scope: Scope,
+  input: ClientUpdateInput | ClientPatchInput,
+  partial: boolean,
+) {
   await scope.em.transactional(async (em) => {
     const client = await em.findOne(Client, { id: input.id });
     if (!client) throw notFound('Client', input.id);
     assertVersion(client, input.version, 'Client');
     const name = input.name ?? client.name;
     const loginName = input.loginName ?? client.loginName;
-    if (name !== client.name || loginName !== client.loginName) await assertUnique(em, name, loginName, client.id);
+    if (name !== client.name || loginName !== client.loginName)
+      await assertUnique(em, name, loginName, client.id);
     client.name = name;
     client.loginName = loginName;
     if (input.active !== undefined) client.active = input.active;

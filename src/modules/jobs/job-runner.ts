@@ -38,7 +38,11 @@ export async function runAsJob(
       await jobEm.nativeUpdate(
         JobTask,
         { id: job.id },
-        { status: 'FAILED', message: error instanceof Error ? error.message : String(error), finishedAt: new Date() },
+        {
+          status: 'FAILED',
+          message: error instanceof Error ? error.message : String(error),
+          finishedAt: new Date(),
+        },
       );
       throw error;
     },

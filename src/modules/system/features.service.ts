@@ -7,7 +7,11 @@ import { Client } from '../client/client.entity.js';
 import type { Features } from './features.schema.js';
 
 /** The public feature switches; with a client login name, that client must exist. */
-export async function systemFeatures(em: EntityManager, config: Config, clientLogin?: string): Promise<Features> {
+export async function systemFeatures(
+  em: EntityManager,
+  config: Config,
+  clientLogin?: string,
+): Promise<Features> {
   if (clientLogin !== undefined) {
     const client = await em.findOne(Client, {
       [raw((alias) => `lower(${alias}.login_name)`)]: clientLogin.toLowerCase(),

@@ -26,7 +26,11 @@ export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM): void 
   });
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unknown',
+        status: String(reply.statusCode),
+      },
       reply.elapsedTime / 1000,
     );
   });

@@ -1,12 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import type { MikroORM } from '../../db/orm.js';
-import type { RawRoute } from '../../rest/raw-route.js';
 import { sendError } from '../../rest/error-body.js';
+import type { RawRoute } from '../../rest/raw-route.js';
 import { AppError } from '../../shared/errors.js';
 import { clientFromReferer, systemFeatures } from './features.service.js';
 
 const FEATURES_SCRIPT_PATH = '/system/features.js';
+
+export const featuresScriptPaths: ZodOpenApiPathsObject = {
+  [FEATURES_SCRIPT_PATH]: {
+    get: {
+      tags: ['system'],
+      summary: 'System features as a script setting window.serviceFeatures',
+      security: [],
+      responses: {
+        200: { description: 'script', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        404: { description: 'the client named by the referer does not exist' },
+      },
+    },
+  },
+};
 
 /**
  * The features as a script that sets `window.serviceFeatures`, for pages that load it with a script tag.
@@ -23,27 +38,11 @@ export function featuresScriptRoute(config: Config, orm: MikroORM): RawRoute {
           .header('cache-control', 'no-store')
           .send(`window.serviceFeatures = ${JSON.stringify(features)};\n`);
       } catch (error) {
-        if (error instanceof AppError) return sendError(reply, 404, { code: error.code, message: error.message });
+        if (error instanceof AppError)
+          return sendError(reply, 404, { code: error.code, message: error.message });
         throw error;
       }
     });
   };
-  return {
-    plugin,
-    paths: {
-      [FEATURES_SCRIPT_PATH]: {
-        get: {
-          tags: ['system'],
-          summary: 'System features as a script setting window.serviceFeatures',
-          security: [],
-          responses: {
-            200: {
-              description: 'script',
-              content: { 'text/javascript': { schema: { type: 'string' } } },
-            },
-          },
-        },
-      },
-    },
-  };
+  return { plugin, paths: featuresScriptPaths };
 }

@@ -7,7 +7,9 @@ const tags = ['system'];
 
 export const systemRouter = router({
   features: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/system/features', tags, protect: false, summary: 'System features' } })
+    .meta({
+      openapi: { method: 'GET', path: '/system/features', tags, protect: false, summary: 'System features' },
+    })
     .input(z.void())
     .output(FeaturesSchema)
     .query(({ ctx }) => systemFeatures(ctx.em, ctx.config)),

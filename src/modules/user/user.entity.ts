@@ -24,7 +24,9 @@ export const User = defineEntity({
     // On by default: a query made without a bound client fails instead of leaking another tenant's rows.
     tenant: {
       name: 'tenant',
-      cond: (args: { clientId: number }) => ({ client: args.clientId }), default: true },
+      cond: (args: { clientId: number }) => ({ client: args.clientId }),
+      default: true,
+    },
   },
   properties: {
     ...commonProperties(),

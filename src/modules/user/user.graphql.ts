@@ -18,7 +18,9 @@ export const UserSummaryRef = builder.loadableObjectRef<UserSummary, number>('Us
     const byId = new Map(users.map((user) => [user.id, user]));
     return ids.map((id): UserSummary | Error => {
       const user = byId.get(id);
-      return user ? { id, username: user.username, fullName: user.fullName ?? null } : new Error(`User ${id} not found`);
+      return user
+        ? { id, username: user.username, fullName: user.fullName ?? null }
+        : new Error(`User ${id} not found`);
     });
   },
 });
