@@ -121,7 +121,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
     },
     responseMeta: ({ ctx, paths, errors }) => {
       if (errors.length > 0) return {};
-      const status = (ctx as Context | undefined)?.responseStatus ?? successStatus.get(paths?.[0] ?? '');
+      const status = (ctx as Context | undefined)?.response.status ?? successStatus.get(paths?.[0] ?? '');
       return status ? { status } : {};
     },
     onError: ({ error, req }) => {
@@ -165,7 +165,7 @@ function finish(reply: FastifyReply, captured: CapturedResponse): FastifyReply {
   for (const [name, value] of Object.entries(captured.headers)) {
     if (name !== 'content-type' && name !== 'content-length') reply.header(name, value);
   }
-  const deliberate = captured.context?.responseStatus === captured.status;
+  const deliberate = captured.context?.response.status === captured.status;
   if (captured.status >= 400 && !deliberate) {
     let json = {};
     try {

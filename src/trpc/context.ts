@@ -11,8 +11,11 @@ export interface Context {
   reply: FastifyReply;
   config: Config;
   em: EntityManager;
-  /** Set by a procedure whose REST status depends on the outcome (202 for a running job, 401 for a failed login). */
-  responseStatus?: number;
+  /**
+   * Set by a procedure whose REST status depends on the outcome (202 for a running job, 401 for a failed
+   * login). An object, because tRPC copies the context when a tier extends it.
+   */
+  response: { status?: number };
 }
 
 export interface ContextDeps {
@@ -28,5 +31,6 @@ export function createContextFactory(deps: ContextDeps) {
     reply,
     config: deps.config,
     em: deps.orm.em.fork(),
+    response: {},
   });
 }

@@ -51,7 +51,7 @@ beforeAll(async () => {
     prefix: '/api/v4',
     router: probeRouter,
     createContext: (req, reply) =>
-      ({ transport: 'rest', req, reply, config: t.config, em: t.orm.em.fork() }) as Context,
+      ({ transport: 'rest', req, reply, config: t.config, em: t.orm.em.fork(), response: {} }) as Context,
     rawRoutes: [],
     maxBodySize: 1024 * 1024,
   });

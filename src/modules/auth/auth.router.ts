@@ -30,7 +30,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const outcome = await auth.login(ctx.em, ctx.config, input, ctx.req.ip);
       if (!outcome.cookie) {
-        ctx.responseStatus = 401;
+        ctx.response.status = 401;
         return outcome.result;
       }
       ctx.reply.setCookie(auth.SESSION_COOKIE, outcome.cookie, {

@@ -19,7 +19,7 @@ const IdListInput = z.object({
   ids: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'ids must be a comma-separated list of numbers')
-    .transform((ids) => ids.split(',').map(Number)),
+    .transform((ids) => [...new Set(ids.split(',').map(Number))]),
 });
 
 export const clientRouter = router({
@@ -104,7 +104,7 @@ export const clientRouter = router({
     .output(InvocationResultSchema)
     .mutation(async ({ ctx, input }) => {
       const outcome = await clients.deleteClientsAsync(ctx.scope, input.ids);
-      if (!outcome.finished) ctx.responseStatus = 202;
+      if (!outcome.finished) ctx.response.status = 202;
       return outcome.body;
     }),
 
