@@ -14,6 +14,7 @@ import {
 import * as clients from './client.service.js';
 
 const tags = ['clients'];
+const writeErrors = [400, 401, 403, 404, 409, 422];
 const IdInput = z.object({ id: z.number().int() });
 const IdListInput = z.object({
   ids: z
@@ -47,7 +48,13 @@ export const clientRouter = router({
 
   create: sysadminProcedure
     .meta({
-      openapi: { method: 'POST', path: '/clients', tags, summary: 'Create a client with its administrator' },
+      openapi: {
+        method: 'POST',
+        path: '/clients',
+        tags,
+        summary: 'Create a client with its administrator',
+        errorResponses: [400, 401, 403, 422],
+      },
       successStatus: 201,
     })
     .input(ClientCreateInputSchema)
@@ -61,6 +68,7 @@ export const clientRouter = router({
         path: '/clients/{id}',
         tags,
         summary: 'Update a client (missing limits are erased)',
+        errorResponses: writeErrors,
       },
     })
     .input(ClientUpdateInputSchema)
@@ -74,6 +82,7 @@ export const clientRouter = router({
         path: '/clients/partial/{id}',
         tags,
         summary: 'Change some attributes of a client',
+        errorResponses: writeErrors,
       },
     })
     .input(ClientPatchInputSchema)
