@@ -883,6 +883,15 @@ describe('DELETE /clients/async/{ids}', () => {
       expect((await getClient(sysadmin, client.id)).status).toBe(404);
     });
 
+    it('reports an id listed twice once, as deleted', async () => {
+      const client = await tenant();
+      const response = await sysadmin.delete<{ result: Record<string, boolean> }>(
+        `/clients/async/${client.id},${client.id}`,
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ result: { [client.id]: true } });
+    });
+
     it('answers 202 Accepted while the job is still running', async () => {
       const client = await tenant();
       const response = await admin.delete<{ jobTaskId: number }>(`/clients/async/${client.id}`);

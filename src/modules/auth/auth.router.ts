@@ -50,7 +50,7 @@ export const authRouter = router({
     .output(z.void())
     .mutation(async ({ ctx }) => {
       await auth.logout(ctx.em, ctx.actor.sessionId);
-      ctx.reply.clearCookie(auth.SESSION_COOKIE, { path: '/' });
+      ctx.reply.clearCookie(auth.SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     }),
 
   validate: publicProcedure

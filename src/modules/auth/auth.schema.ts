@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const LoginInputSchema = z.object({
   client: z.string().max(64).optional().describe('client login name; default: the default client'),
-  username: z.string().min(1).max(128),
+  username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(1024),
   language: z.string().max(16).optional().describe('interface language, default eng'),
 });
