@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
+import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import { Client } from '../client/client.entity.js';
@@ -47,11 +48,11 @@ export async function login(
 ): Promise<LoginOutcome> {
   const now = new Date();
   const clientLogin = input.client?.trim() || DEFAULT_CLIENT_LOGIN;
-  const client = await em.findOne(Client, { loginName: { $ilike: clientLogin.replace(/[\\%_]/g, '\\$&') } });
+  const client = await em.findOne(Client, { [lowerOf('login_name')]: clientLogin.toLowerCase() });
   const user = client
     ? await em.findOne(
         User,
-        { client, username: { $ilike: input.username.replace(/[\\%_]/g, '\\$&') } },
+        { client, [lowerOf('username')]: input.username.toLowerCase() },
         { filters: { tenant: false } },
       )
     : null;

@@ -1,5 +1,5 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
@@ -38,8 +38,6 @@ const SORTABLE = {
   modified: 'changedAt',
 } as const;
 
-const lower = (column: string) => raw((alias) => `lower(${alias}.${column})`);
-
 /** System administrators see every client; everyone else only the client of their session. */
 function visibleClients(scope: Scope): FilterQuery<Client> {
   return isSysadmin(scope.actor) ? {} : { id: scope.actor.clientId };
@@ -73,9 +71,9 @@ function listWhere(scope: Scope, input: ClientListInput): FilterQuery<Client> {
       $or: [{ name: { $ilike: likePrefix(input.name) } }, { loginName: { $ilike: likePrefix(input.name) } }],
     });
   }
-  if (input['name-eq']) where.push({ [lower('name')]: input['name-eq'].toLowerCase() });
+  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
   if (input['login-name']) where.push({ loginName: { $ilike: likePrefix(input['login-name']) } });
-  if (input['login-name-eq']) where.push({ [lower('login_name')]: input['login-name-eq'].toLowerCase() });
+  if (input['login-name-eq']) where.push({ [lowerOf('login_name')]: input['login-name-eq'].toLowerCase() });
   if (input['max-concurrent-users'] !== undefined)
     where.push({ maxConcurrentUsers: input['max-concurrent-users'] });
   if (input['max-user-accounts'] !== undefined) where.push({ maxUsers: input['max-user-accounts'] });
@@ -129,7 +127,7 @@ export async function getClient(scope: Scope, id: number, format: Format, includ
 /** Refuses a name or login name another live client already has (422). */
 async function assertUnique(em: EntityManager, name: string, loginName: string, exceptId?: number) {
   const clash = await em.findOne(Client, {
-    $or: [{ [lower('name')]: name.toLowerCase() }, { [lower('login_name')]: loginName.toLowerCase() }],
+    $or: [{ [lowerOf('name')]: name.toLowerCase() }, { [lowerOf('login_name')]: loginName.toLowerCase() }],
     ...(exceptId ? { id: { $ne: exceptId } } : {}),
   });
   if (clash) {

@@ -1,6 +1,6 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
+import { lowerOf } from '../../db/sql.js';
 import { notFound } from '../../shared/errors.js';
 import { PROCESS_START, VERSION } from '../../version.js';
 import { Client } from '../client/client.entity.js';
@@ -14,7 +14,7 @@ export async function systemFeatures(
 ): Promise<Features> {
   if (clientLogin !== undefined) {
     const client = await em.findOne(Client, {
-      [raw((alias) => `lower(${alias}.login_name)`)]: clientLogin.toLowerCase(),
+      [lowerOf('login_name')]: clientLogin.toLowerCase(),
       active: true,
     });
     if (!client) throw notFound('Client', clientLogin);
