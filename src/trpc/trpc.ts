@@ -83,7 +83,7 @@ export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParamete
 export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const token = readToken(ctx.req);
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
-  const actor = await authenticate(ctx.em, token, ctx.config);
+  const actor = await authenticate(ctx.em, token);
   if (!actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
   ctx.em.setFilterParams('tenant', { clientId: actor.clientId });
   const scope: Scope = { em: ctx.em, actor, config: ctx.config, log: ctx.req.log };

@@ -85,7 +85,8 @@ async function liveSession(em: EntityManager, token: string, now: Date) {
   const session = await em.findOne(
     Session,
     { tokenHash: hashSecret(token), endedAt: null, expiresAt: { $gt: now } },
-    { populate: ['user', 'client'], filters: { tenant: false } },
+    // One joined query: this runs on every authenticated request.
+    { populate: ['user', 'client'], strategy: 'joined', filters: { tenant: false } },
   );
   if (!session) return null;
   const user = session.user.getEntity();
@@ -94,7 +95,7 @@ async function liveSession(em: EntityManager, token: string, now: Date) {
 }
 
 /** Resolves a token to the acting user, or null when unknown, ended or expired. */
-export async function authenticate(em: EntityManager, token: string, _config: Config): Promise<Actor | null> {
+export async function authenticate(em: EntityManager, token: string): Promise<Actor | null> {
   const now = new Date();
   const session = await liveSession(em, token, now);
   if (!session) return null;
