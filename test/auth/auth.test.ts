@@ -52,6 +52,17 @@ async function loginOk(form: Record<string, string>) {
   };
 }
 
+/** A fresh user of the test tenant, logged in: its ids and password plus the login's token and cookie. */
+async function loginNewUser() {
+  const user = await createUser(t.orm, tenant.id);
+  const session = await loginOk({
+    client: tenant.loginName,
+    username: user.username,
+    password: user.password,
+  });
+  return { user, ...session };
+}
+
 function setCookies(response: RestResponse): string[] {
   const header = response.headers['set-cookie'];
   if (header === undefined) return [];
@@ -116,12 +127,7 @@ describe('POST /login', () => {
   });
 
   it('defaults the language to eng', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     expect((await sessionRow(token))?.language).toBe('eng');
   });
 
@@ -281,12 +287,7 @@ describe('POST /login', () => {
 
 describe('stored secrets', () => {
   it('keeps only SHA-256 hashes of the token and the cookie in the sessions table', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token, cookie } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token, cookie } = await loginNewUser();
     const [row] = await sql<{ token_hash: string; cookie_hash: string; whole: string }>(
       'select token_hash, cookie_hash, to_jsonb(s)::text as whole from sessions s where token_hash = ?',
       [sha256(token)],
@@ -340,12 +341,7 @@ describe('token checks on authed calls', () => {
   });
 
   it('does not accept the token hash in place of the token', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(200);
     expect((await anonymous.withToken(sha256(token)).get('/clients')).status).toBe(401);
   });
@@ -353,12 +349,7 @@ describe('token checks on authed calls', () => {
 
 describe('GET /validate', () => {
   it('says true for a live token and false for an unknown one', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     const valid = await anonymous.withToken(token).get<{ tokenValid: boolean }>('/validate');
     expect(valid.status).toBe(200);
     expect(valid.body).toEqual({ tokenValid: true });
@@ -378,12 +369,7 @@ describe('GET /validate', () => {
 
 describe('POST /extend-session', () => {
   it('pushes the expiry SESSION_TIMEOUT seconds ahead, with no body and no content type', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token, expirationTime } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token, expirationTime } = await loginNewUser();
     // Pull the expiry close, so that a new one is clearly later.
     await sql("update sessions set expires_at = now() + interval '30 seconds' where token_hash = ?", [
       sha256(token),
@@ -421,12 +407,7 @@ describe('POST /extend-session', () => {
   });
 
   it('does not revive an expired session', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     await sql("update sessions set expires_at = now() - interval '1 second' where token_hash = ?", [
       sha256(token),
     ]);
@@ -437,12 +418,7 @@ describe('POST /extend-session', () => {
 
 describe('POST /logout', () => {
   it('answers 204 text/plain without a body and ends the session', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     const client = anonymous.withToken(token);
     expect((await client.get('/clients')).status).toBe(200);
     expect((await sessionRow(token))!.ended_at).toBeNull();
@@ -495,12 +471,7 @@ describe('POST /logout', () => {
 
 describe('session end by time or account state', () => {
   it('rejects a token whose session has expired', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { token } = await loginNewUser();
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(200);
     await sql("update sessions set expires_at = now() - interval '1 second' where token_hash = ?", [
       sha256(token),
@@ -512,12 +483,7 @@ describe('session end by time or account state', () => {
   });
 
   it('rejects the live token of a user who is deactivated', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { user, token } = await loginNewUser();
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(200);
     await sql('update users set active = false where id = ?', [user.id]);
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(401);
@@ -526,24 +492,14 @@ describe('session end by time or account state', () => {
   });
 
   it('rejects the live token of a user whose expiry date has passed', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { user, token } = await loginNewUser();
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(200);
     await sql("update users set exp_date = now() - interval '1 second' where id = ?", [user.id]);
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(401);
   });
 
   it('rejects the live token of a user who is soft-deleted', async () => {
-    const user = await createUser(t.orm, tenant.id);
-    const { token } = await loginOk({
-      client: tenant.loginName,
-      username: user.username,
-      password: user.password,
-    });
+    const { user, token } = await loginNewUser();
     expect((await anonymous.withToken(token).get('/clients')).status).toBe(200);
     await sql('update users set deleted = true, deleted_at = now() where id = ?', [user.id]);
     const response = await anonymous.withToken(token).get<ErrorBody>('/clients');
