@@ -48,6 +48,11 @@ export const ConfigSchema = z.object({
       }
     }, 'must be a valid regular expression'),
   PASSWORD_MESSAGE: z.string().default('A password needs at least 8 characters.'),
+  /** Outgoing mail (password-reset links), e.g. smtp://user:pass@mail.example.org:587; none: no mail. */
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().default('Polyterm <no-reply@localhost>'),
+  /** Seconds a password-reset link stays valid. */
+  PASSWORD_RESET_TTL: z.coerce.number().int().min(60).default(3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

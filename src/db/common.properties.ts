@@ -26,6 +26,18 @@ export const notDeletedFilter = {
   notDeleted: { name: 'notDeleted', cond: { deleted: false }, default: true },
 };
 
+/**
+ * Tenant isolation: on by default, so a query made without a bound client (authed requests bind the
+ * session's client) fails instead of returning another tenant's rows.
+ */
+export const tenantFilter = {
+  tenant: {
+    name: 'tenant',
+    cond: (args: { clientId: number }) => ({ client: args.clientId }),
+    default: true,
+  },
+};
+
 export interface AuditedRow {
   id: number;
   oid?: string | null;

@@ -1,7 +1,26 @@
+import { PasswordReset } from '../modules/auth/password-reset.entity.js';
 import { Session } from '../modules/auth/session.entity.js';
 import { Client } from '../modules/client/client.entity.js';
+import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
+import { Group, GroupMember } from '../modules/group/group.entity.js';
+import { GuestSettings } from '../modules/guest/guest-settings.entity.js';
 import { JobTask } from '../modules/jobs/job-task.entity.js';
-import { User } from '../modules/user/user.entity.js';
+import { PermissionScheme } from '../modules/permission/permission-scheme.entity.js';
+import { Section } from '../modules/section/section.entity.js';
+import { User, UserClient } from '../modules/user/user.entity.js';
 
 /** Every entity the ORM knows; one list shared by the server, the migration scripts and tests. */
-export const entities = [Client, User, Session, JobTask];
+export const entities = [
+  Client,
+  User,
+  UserClient,
+  Session,
+  PasswordReset,
+  JobTask,
+  Group,
+  GroupMember,
+  GuestSettings,
+  PermissionScheme,
+  Dictionary,
+  Section,
+];

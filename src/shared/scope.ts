@@ -1,4 +1,3 @@
-import type { FilterOptions } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
@@ -12,6 +11,10 @@ export interface Actor {
   homeClientId: number;
   roles: readonly string[];
   sessionId: number;
+  /** A guest session: no roles, the Guests group's permissions only. */
+  guest: boolean;
+  /** Logged in with the client's API key. */
+  apiLogin: boolean;
 }
 
 export const isSysadmin = (actor: Actor): boolean => actor.roles.includes('SYSADMIN');
@@ -31,5 +34,5 @@ export const mayIncludeDeleted = (scope: Scope, requested: boolean): boolean =>
   requested && isClientAdmin(scope.actor);
 
 /** ORM filter options that lift soft-deletion hiding when the caller asked and may. */
-export const deletedFilter = (scope: Scope, requested: boolean): FilterOptions =>
+export const deletedFilter = (scope: Scope, requested: boolean): Record<string, boolean> =>
   mayIncludeDeleted(scope, requested) ? { notDeleted: false } : {};

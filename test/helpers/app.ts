@@ -18,6 +18,8 @@ export async function buildTestApp(overrides: Record<string, string> = {}): Prom
     DATABASE_URL: inject('databaseUrl'),
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
+    // Most suites create tenants and log in to them; the single-tenant suite overrides this.
+    MULTI_TENANT: 'true',
     ...overrides,
   });
   const orm = await openOrm(config.DATABASE_URL!);

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121054202 } from './Migration20261121054202_platform.js';
+import { Migration20261121060642 } from './Migration20261121060642_identity.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121054202_platform', class: Migration20261121054202 },
+  { name: 'Migration20261121060642_identity', class: Migration20261121060642 },
 ];

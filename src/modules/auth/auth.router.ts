@@ -9,6 +9,8 @@ import {
   ValidateResultSchema,
 } from './auth.schema.js';
 import * as auth from './auth.service.js';
+import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.js';
+import { switchClient, UserDataSchema } from './user-data.js';
 
 const tags = ['authentication'];
 
@@ -22,7 +24,9 @@ export const authRouter = router({
         protect: false,
         contentTypes: ['application/x-www-form-urlencoded', 'application/json'],
         summary: 'Log in; answers a token for X-Auth-Token and sets the JSESSIONID cookie',
-        description: 'A failed login answers 401 with errorMessage and no token, whatever the reason.',
+        description:
+          'Bad credentials answer 401 with errorMessage and no token, whatever the reason. Right credentials ' +
+          'refused by a client limit (concurrent users, guests) or by API access rules answer 403 with the reason.',
       },
     })
     .input(LoginInputSchema)
@@ -30,7 +34,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const outcome = await auth.login(ctx.em, ctx.config, input, ctx.req.ip);
       if (!outcome.cookie) {
-        ctx.response.status = 401;
+        ctx.response.status = outcome.status ?? 401;
         return outcome.result;
       }
       ctx.reply.setCookie(auth.SESSION_COOKIE, outcome.cookie, {
@@ -86,6 +90,60 @@ export const authRouter = router({
     .mutation(async ({ ctx }) => {
       const token = auth.readToken(ctx.req);
       if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
-      return { expires: await auth.extendSession(ctx.em, token, ctx.config) };
+      return { expires: await auth.extendSession(ctx.em, token) };
     }),
+
+  switchClient: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/switch-client',
+        tags,
+        summary: 'Move the session to another client (mapped clients; system administrators: any)',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(z.strictObject({ client_id: z.number().int() }))
+    .output(UserDataSchema)
+    .mutation(({ ctx, input }) => switchClient(ctx.scope, input.client_id)),
+
+  resetPassword: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/reset-password',
+        tags,
+        protect: false,
+        summary: 'E-mail a single-use password-reset link when the user exists',
+        description:
+          'Always answers 200 with an empty body, so the answer never tells whether the user exists.',
+        errorResponses: [400],
+      },
+    })
+    .input(
+      z.object({
+        username: z.string().trim().min(1).max(128),
+        client: z.string().max(64).optional().describe('client login name (multi-tenant installations)'),
+      }),
+    )
+    .output(z.void())
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx.em, ctx.config, ctx.req.log, input)),
+
+  confirmPasswordReset: publicProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/reset-password/confirm',
+        tags,
+        protect: false,
+        summary: 'Set a new password with the secret of a reset link',
+        description:
+          "The secret works once and expires after PASSWORD_RESET_TTL seconds; the user's sessions end.",
+        errorResponses: [400],
+      },
+      successStatus: 204,
+    })
+    .input(z.object({ token: z.string().min(1).max(256), password: z.string().min(1).max(1024) }))
+    .output(z.void())
+    .mutation(({ ctx, input }) => confirmPasswordReset(ctx.em, ctx.config, input)),
 });

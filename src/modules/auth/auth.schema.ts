@@ -1,10 +1,19 @@
 import { z } from 'zod';
 
 export const LoginInputSchema = z.object({
-  client: z.string().max(64).optional().describe('client login name; default: the default client'),
+  client: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('client login name (multi-tenant installations); default: the default client'),
   username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(1024),
   language: z.string().max(16).optional().describe('interface language, default eng'),
+  apiKey: z
+    .string()
+    .max(128)
+    .optional()
+    .describe("the client's API key: makes an API login (members of a group with API access only)"),
 });
 export type LoginInput = z.infer<typeof LoginInputSchema>;
 

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
@@ -5,13 +6,16 @@ import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import { Client } from '../client/client.entity.js';
-import { User } from '../user/user.entity.js';
+import { guestLoginOpen } from '../guest/guest.service.js';
+import { isGuestType, User } from '../user/user.entity.js';
 import type { LoginInput, LoginResult } from './auth.schema.js';
+import { DEFAULT_CLIENT_LOGIN } from './default-client.js';
 import { verifyPassword } from './password.js';
 import { Session } from './session.entity.js';
-import { hashSecret, newSecret } from './tokens.js';
+import { hasApiAccess, openSession } from './session-limits.js';
+import { hashSecret } from './tokens.js';
 
-export const DEFAULT_CLIENT_LOGIN = 'admin';
+export { DEFAULT_CLIENT_LOGIN };
 export const SESSION_COOKIE = 'JSESSIONID';
 const LOGIN_FAILED = 'Invalid client, username or password';
 /** Last-use time is written at most this often, so that reads stay reads. */
@@ -27,6 +31,8 @@ export interface LoginOutcome {
   result: LoginResult;
   /** JSESSIONID value for the cookie; absent when the login failed. */
   cookie?: string;
+  /** 401 for bad credentials, 403 when the credentials are right but a limit or rule refuses. */
+  status?: 401 | 403;
 }
 
 /** A user may log in when active, not deleted, not past expDate, and the client is active. */
@@ -36,9 +42,30 @@ function mayLogIn(user: User, client: Client, now: Date): boolean {
   );
 }
 
+const failed = (message: string, status: 401 | 403): LoginOutcome => ({
+  result: {
+    token: null,
+    errorMessage: message,
+    code: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+    message,
+  },
+  status,
+});
+
+const sameSecret = (a: string, b: string): boolean => {
+  const left = Buffer.from(hashSecret(a));
+  const right = Buffer.from(hashSecret(b));
+  return timingSafeEqual(left, right);
+};
+
+/** In a single-tenant installation every login goes to the default client, whatever is sent. */
+export const loginClientName = (config: Config, requested: string | undefined): string =>
+  (config.MULTI_TENANT && requested?.trim()) || DEFAULT_CLIENT_LOGIN;
+
 /**
- * Checks credentials and opens a session. Every failure answers the same message and spends the same
- * hashing time, so a caller cannot learn whether the client or user exists.
+ * Checks credentials and opens a session. Every credential failure answers the same message and spends
+ * the same hashing time, so a caller cannot learn whether the client or user exists. With the client's
+ * API key the session is an API login, allowed to members of a group with API access.
  */
 export async function login(
   em: EntityManager,
@@ -47,7 +74,7 @@ export async function login(
   ipAddress: string | undefined,
 ): Promise<LoginOutcome> {
   const now = new Date();
-  const clientLogin = input.client?.trim() || DEFAULT_CLIENT_LOGIN;
+  const clientLogin = loginClientName(config, input.client);
   const client = await em.findOne(Client, { [lowerOf('login_name')]: clientLogin.toLowerCase() });
   const user = client
     ? await em.findOne(
@@ -57,28 +84,36 @@ export async function login(
       )
     : null;
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
-  if (!client || !user || !passwordOk || !mayLogIn(user, client, now)) {
-    return {
-      result: { token: null, errorMessage: LOGIN_FAILED, code: 'UNAUTHORIZED', message: LOGIN_FAILED },
-    };
+  if (!client || !user || !passwordOk || !mayLogIn(user, client, now)) return failed(LOGIN_FAILED, 401);
+  const guest = isGuestType(user.type);
+  if (guest && !(await guestLoginOpen(em, client.id, user.id))) return failed(LOGIN_FAILED, 401);
+  const apiLogin = input.apiKey !== undefined;
+  if (apiLogin) {
+    if (!sameSecret(input.apiKey ?? '', client.apiKey)) return failed(LOGIN_FAILED, 401);
+    if (guest || !(await hasApiAccess(em, client.id, user))) {
+      return failed('The user is in no group with API access', 403);
+    }
   }
-  const token = newSecret();
-  const cookie = newSecret();
-  const expiresAt = new Date(now.getTime() + config.SESSION_TIMEOUT * 1000);
-  em.create(Session, {
-    tokenHash: hashSecret(token),
-    cookieHash: hashSecret(cookie),
-    partId: cookie.slice(-4),
-    user,
-    client,
-    language: input.language ?? 'eng',
-    ipAddress: ipAddress ?? null,
-    expiresAt,
-    createdAt: now,
-    lastUsedAt: now,
-  });
-  await em.flush();
-  return { result: { token: { token, expirationTime: expiresAt.getTime() }, errorMessage: null }, cookie };
+  try {
+    const session = await openSession(em, config, {
+      user,
+      clientId: client.id,
+      guest,
+      apiLogin,
+      language: input.language ?? 'eng',
+      ipAddress: ipAddress ?? null,
+    });
+    return {
+      result: {
+        token: { token: session.token, expirationTime: session.expiresAt.getTime() },
+        errorMessage: null,
+      },
+      cookie: session.cookie,
+    };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'FORBIDDEN') return failed(error.message, 403);
+    throw error;
+  }
 }
 
 async function liveSession(em: EntityManager, token: string, now: Date) {
@@ -109,8 +144,10 @@ export async function authenticate(em: EntityManager, token: string): Promise<Ac
     fullName: user.fullName ?? null,
     clientId: session.client.id,
     homeClientId: user.client.id,
-    roles: user.roles,
+    roles: session.guest ? [] : user.roles,
     sessionId: session.id,
+    guest: session.guest,
+    apiLogin: session.apiLogin,
   };
 }
 
@@ -119,12 +156,12 @@ export async function validateToken(em: EntityManager, token: string): Promise<b
   return (await liveSession(em, token, new Date())) !== null;
 }
 
-/** Pushes the expiry of a live session SESSION_TIMEOUT seconds ahead; 403 when the token is not valid. */
-export async function extendSession(em: EntityManager, token: string, config: Config): Promise<number> {
+/** Pushes the expiry of a live session its length ahead (group timeout or SESSION_TIMEOUT); 403 when not valid. */
+export async function extendSession(em: EntityManager, token: string): Promise<number> {
   const now = new Date();
   const session = await liveSession(em, token, now);
   if (!session) throw new AppError('FORBIDDEN', 'Token is not valid');
-  const expiresAt = new Date(now.getTime() + config.SESSION_TIMEOUT * 1000);
+  const expiresAt = new Date(now.getTime() + session.timeoutSeconds * 1000);
   await em.nativeUpdate(Session, { id: session.id }, { expiresAt, lastUsedAt: now });
   return expiresAt.getTime();
 }

@@ -22,6 +22,10 @@ export const Session = defineEntity({
     ipAddress: p.string().length(64).nullable(),
     apiLogin: p.boolean().default(false),
     apiRequests: p.integer().default(0),
+    /** A guest session counts against the client's maxGuests instead of its named users. */
+    guest: p.boolean().default(false),
+    /** Validity length in seconds, from the user's groups or SESSION_TIMEOUT; extend-session reuses it. */
+    timeoutSeconds: p.integer().default(1800),
     createdAt: p.datetime().onCreate(() => new Date()),
     lastUsedAt: p.datetime().onCreate(() => new Date()),
     expiresAt: p.datetime().index(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { IdInput, IdListInput } from '../../shared/ids.js';
 import { queryBoolean } from '../../shared/query.js';
 import { authedProcedure, router, sysadminProcedure } from '../../trpc/trpc.js';
 import {
@@ -15,13 +16,6 @@ import * as clients from './client.service.js';
 
 const tags = ['clients'];
 const writeErrors = [400, 401, 403, 404, 409, 422];
-const IdInput = z.object({ id: z.number().int() });
-const IdListInput = z.object({
-  ids: z
-    .string()
-    .regex(/^\d+(,\d+)*$/, 'ids must be a comma-separated list of numbers')
-    .transform((ids) => [...new Set(ids.split(',').map(Number))]),
-});
 
 export const clientRouter = router({
   list: authedProcedure

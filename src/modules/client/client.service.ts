@@ -9,6 +9,7 @@ import { assertVersion } from '../../shared/versioning.js';
 import { hashPassword } from '../auth/password.js';
 import { Session } from '../auth/session.entity.js';
 import { newSecret } from '../auth/tokens.js';
+import { createSystemGroups } from '../group/group.service.js';
 import { runAsJob } from '../jobs/job-runner.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
@@ -161,6 +162,7 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
+    createSystemGroups(em, client, scope.actor.userId);
     em.create(User, {
       client,
       username: admin.username ?? 'admin',

@@ -12,7 +12,7 @@ export const JobTask = defineEntity({
     clientId: p.integer().index(),
     userId: p.integer().nullable(),
     type: p.string().length(64),
-    status: p.enum(() => JobStatuses).default('RUNNING'),
+    status: p.enum([...JobStatuses]).default('RUNNING'),
     result: p.json<unknown>().nullable(),
     message: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

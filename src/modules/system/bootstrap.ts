@@ -5,6 +5,7 @@ import { DEFAULT_CLIENT_LOGIN } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
 import { newSecret } from '../auth/tokens.js';
 import { Client } from '../client/client.entity.js';
+import { createSystemGroups } from '../group/group.service.js';
 import { User } from '../user/user.entity.js';
 
 // Any constant will do: it only serialises concurrent first starts of several instances.
@@ -25,6 +26,7 @@ export async function ensureDefaultClient(orm: MikroORM, config: Config): Promis
       loginName: DEFAULT_CLIENT_LOGIN,
       apiKey: newSecret(),
     });
+    createSystemGroups(em, client, null);
     em.create(User, {
       client,
       username: 'admin',

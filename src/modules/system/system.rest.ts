@@ -32,7 +32,7 @@ export function featuresScriptRoute(config: Config, orm: MikroORM): RawRoute {
     app.get(FEATURES_SCRIPT_PATH, async (request, reply) => {
       const clientLogin = clientFromReferer(config, request.headers.referer);
       try {
-        const features = await systemFeatures(orm.em.fork(), config, clientLogin);
+        const features = await systemFeatures(orm.em.fork(), config, clientLogin, request.ip ?? null);
         return reply
           .type('text/javascript; charset=UTF-8')
           .header('cache-control', 'no-store')

@@ -12,7 +12,7 @@ export const systemRouter = router({
     })
     .input(z.void())
     .output(FeaturesSchema)
-    .query(({ ctx }) => systemFeatures(ctx.em, ctx.config)),
+    .query(({ ctx }) => systemFeatures(ctx.em, ctx.config, undefined, ctx.req.ip ?? null)),
 
   clientFeatures: publicProcedure
     .meta({
@@ -26,5 +26,5 @@ export const systemRouter = router({
     })
     .input(z.object({ clientLogin: z.string().min(1).max(64) }))
     .output(FeaturesSchema)
-    .query(({ ctx, input }) => systemFeatures(ctx.em, ctx.config, input.clientLogin)),
+    .query(({ ctx, input }) => systemFeatures(ctx.em, ctx.config, input.clientLogin, ctx.req.ip ?? null)),
 });

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { commonProperties, notDeletedFilter } from '../../db/common.properties.js';
+import { commonProperties, notDeletedFilter, tenantFilter } from '../../db/common.properties.js';
 import { Client } from '../client/client.entity.js';
 
 export const UserTypes = [
@@ -12,22 +12,16 @@ export const UserTypes = [
   'ROLEBASED',
 ] as const;
 export type UserType = (typeof UserTypes)[number];
+export const GuestUserTypes = ['GUEST', 'GUEST_AUTOLOGIN', 'GUEST_CLIENT_AUTOLOGIN'] as const;
+export const isGuestType = (type: UserType): boolean => (GuestUserTypes as readonly string[]).includes(type);
 
-export const SystemRoles = ['SYSADMIN', 'ADMIN', 'USEREDITOR'] as const;
+export const OriginTypes = ['TERMWEB', 'OPENID', 'OIDC', 'SAML', 'LDAP', 'API'] as const;
 
-/** A person or integration account of one client (its home client; mappings to others come later). */
+/** A person or integration account of one client (its home client); mappings add other clients. */
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
-  filters: {
-    ...notDeletedFilter,
-    // On by default: a query made without a bound client fails instead of leaking another tenant's rows.
-    tenant: {
-      name: 'tenant',
-      cond: (args: { clientId: number }) => ({ client: args.clientId }),
-      default: true,
-    },
-  },
+  filters: { ...notDeletedFilter, ...tenantFilter },
   properties: {
     ...commonProperties(),
     client: () => p.manyToOne(Client).ref(),
@@ -37,7 +31,13 @@ export const User = defineEntity({
     title: p.string().length(255).nullable(),
     /** argon2id PHC string; null means no password login until one is set. */
     passwordHash: p.string().length(255).nullable(),
-    type: p.enum(() => UserTypes).default('NORMAL'),
+    /** When the password was last set; with a group's pwdChange it decides when a change is due. */
+    passwordChangedAt: p.datetime().nullable(),
+    type: p.enum([...UserTypes]).default('NORMAL'),
+    originType: p
+      .enum([...OriginTypes])
+      .nullable()
+      .default('TERMWEB'),
     active: p.boolean().default(true),
     expDate: p.datetime().nullable(),
     roles: p.array().default([]),
@@ -45,3 +45,17 @@ export const User = defineEntity({
   },
 });
 export type User = InferEntity<typeof User>;
+
+/**
+ * A user's mapping to a client other than its home client: the user may switch to that client and is
+ * listed among its users. Only system administrators change mappings.
+ */
+export const UserClient = defineEntity({
+  name: 'UserClient',
+  tableName: 'user_clients',
+  properties: {
+    user: () => p.manyToOne(User).primary().ref(),
+    client: () => p.manyToOne(Client).primary().ref(),
+  },
+});
+export type UserClient = InferEntity<typeof UserClient>;

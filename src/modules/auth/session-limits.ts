@@ -1,0 +1,120 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config.js';
+import { AppError } from '../../shared/errors.js';
+import { Client } from '../client/client.entity.js';
+import { effectiveGroups } from '../group/group.service.js';
+import type { User } from '../user/user.entity.js';
+import { Session } from './session.entity.js';
+import { hashSecret, newSecret } from './tokens.js';
+
+export interface OpenedSession {
+  token: string;
+  cookie: string;
+  expiresAt: Date;
+}
+
+interface LiveCounts {
+  named: number;
+  guests: number;
+}
+
+/** Users online now: distinct named users with a live session, plus every live guest session. */
+async function liveCounts(em: EntityManager, clientId: number, now: Date): Promise<LiveCounts> {
+  const [row] = await em.execute<{ named: number; guests: number }[]>(
+    `select count(distinct user_id) filter (where not guest)::int as named,
+            count(*) filter (where guest)::int as guests
+     from sessions where client_id = ? and ended_at is null and expires_at > ?`,
+    [clientId, now],
+  );
+  return { named: row?.named ?? 0, guests: row?.guests ?? 0 };
+}
+
+/**
+ * Refuses a session beyond maxConcurrentUsers (named users plus guests) or, for guests, maxGuests.
+ * The client row is locked, so concurrent logins are counted one after the other. A named user who is
+ * already online does not take a second slot.
+ */
+async function assertSessionSlot(em: EntityManager, clientId: number, user: User, guest: boolean, now: Date) {
+  const client = await em.findOneOrFail(Client, clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (client.maxConcurrentUsers == null && (!guest || client.maxGuests == null)) return;
+  const counts = await liveCounts(em, clientId, now);
+  if (guest && client.maxGuests != null && counts.guests >= client.maxGuests) {
+    throw new AppError(
+      'FORBIDDEN',
+      `All ${client.maxGuests} guest places of the client are taken; try later`,
+    );
+  }
+  if (client.maxConcurrentUsers == null) return;
+  const online =
+    !guest && (await em.count(Session, { user: user.id, endedAt: null, expiresAt: { $gt: now } }));
+  if (!online && counts.named + counts.guests >= client.maxConcurrentUsers) {
+    throw new AppError(
+      'FORBIDDEN',
+      `The client has reached its maximum of ${client.maxConcurrentUsers} concurrent users; try later`,
+    );
+  }
+}
+
+/** Session length: the longest timeout of the user's groups that set one, otherwise SESSION_TIMEOUT. */
+export async function sessionTimeoutFor(
+  em: EntityManager,
+  config: Config,
+  clientId: number,
+  user: { id: number; guest: boolean },
+): Promise<number> {
+  const timeouts = (await effectiveGroups(em, clientId, user))
+    .map((group) => group.timeout)
+    .filter((timeout): timeout is number => timeout != null);
+  return timeouts.length ? Math.max(...timeouts) : config.SESSION_TIMEOUT;
+}
+
+/** API logins need membership of a group with API access; guest groups never have it. */
+export async function hasApiAccess(em: EntityManager, clientId: number, user: User): Promise<boolean> {
+  const groups = await effectiveGroups(em, clientId, { id: user.id, guest: false });
+  return groups.some((group) => group.hasApiAccess && group.type !== 'GUEST');
+}
+
+export interface SessionRequest {
+  user: User;
+  clientId: number;
+  guest: boolean;
+  apiLogin: boolean;
+  language: string;
+  ipAddress: string | null;
+}
+
+/** Opens a session within the client's limits; only hashes of the token and cookie value are stored. */
+export async function openSession(
+  em: EntityManager,
+  config: Config,
+  request: SessionRequest,
+): Promise<OpenedSession> {
+  const now = new Date();
+  const timeoutSeconds = await sessionTimeoutFor(em, config, request.clientId, {
+    id: request.user.id,
+    guest: request.guest,
+  });
+  const token = newSecret();
+  const cookie = newSecret();
+  const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
+  await em.transactional(async (tem) => {
+    await assertSessionSlot(tem, request.clientId, request.user, request.guest, now);
+    tem.create(Session, {
+      tokenHash: hashSecret(token),
+      cookieHash: hashSecret(cookie),
+      partId: cookie.slice(-4),
+      user: request.user.id,
+      client: request.clientId,
+      language: request.language,
+      ipAddress: request.ipAddress,
+      apiLogin: request.apiLogin,
+      guest: request.guest,
+      timeoutSeconds,
+      expiresAt,
+      createdAt: now,
+      lastUsedAt: now,
+    });
+  });
+  return { token, cookie, expiresAt };
+}

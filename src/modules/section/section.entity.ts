@@ -1,0 +1,20 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { commonProperties, notDeletedFilter, tenantFilter } from '../../db/common.properties.js';
+import { Client } from '../client/client.entity.js';
+import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { PermissionScheme } from '../permission/permission-scheme.entity.js';
+
+/** A part of a dictionary with its own permissions; a section without a scheme uses the dictionary's. */
+export const Section = defineEntity({
+  name: 'Section',
+  tableName: 'sections',
+  filters: { ...notDeletedFilter, ...tenantFilter },
+  properties: {
+    ...commonProperties(),
+    client: () => p.manyToOne(Client).ref(),
+    dictionary: () => p.manyToOne(Dictionary).ref(),
+    name: p.string().length(255),
+    permissionScheme: () => p.manyToOne(PermissionScheme).ref().nullable(),
+  },
+});
+export type Section = InferEntity<typeof Section>;

@@ -1,0 +1,82 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditedRow } from '../db/common.properties.js';
+import { type ListQuery, pageRequest, parseSort, toPage } from './paging.js';
+import { deletedFilter, isSysadmin, type Scope } from './scope.js';
+
+export interface ListSpec<T extends AuditedRow, P extends string> {
+  entity: EntityName<T>;
+  /** API sort attribute to entity property. */
+  sortable: Record<string, P>;
+  fallbackSort: P;
+  /** Query filters beyond the list's own, e.g. tenant off when the where states the client. */
+  filters?: Record<string, boolean>;
+}
+
+function options<T extends AuditedRow, P extends string>(
+  scope: Scope,
+  spec: ListSpec<T, P>,
+  input: ListQuery,
+) {
+  const sort = parseSort(input.sort, spec.sortable, spec.fallbackSort);
+  return {
+    sort,
+    orderBy: [{ [sort.property]: sort.direction }, { id: sort.direction }] as never,
+    filters: { ...(spec.filters ?? {}), ...deletedFilter(scope, input['include-deleted']) },
+  };
+}
+
+/** One page of rows under a where, with the list's sort, paging and include-deleted rules. */
+export async function findPage<T extends AuditedRow, P extends string, D>(
+  scope: Scope,
+  spec: ListSpec<T, P>,
+  where: FilterQuery<T> | null,
+  input: ListQuery,
+  render: (rows: T[]) => Promise<D[]>,
+) {
+  const request = pageRequest(input, scope.config.MAX_PAGE_SIZE);
+  const { sort, orderBy, filters } = options(scope, spec, input);
+  if (!where) return toPage<D>([], 0, request, sort.label);
+  const [rows, total] = await (scope.em as EntityManager).findAndCount(spec.entity, where, {
+    orderBy,
+    filters,
+    limit: request.size,
+    offset: request.offset,
+  });
+  return toPage(await render(rows as T[]), total, request, sort.label);
+}
+
+/** 1-based position of a row under the same where and sort; 0 when it is not in the list. */
+export async function rownumOf<T extends AuditedRow, P extends string>(
+  scope: Scope,
+  spec: ListSpec<T, P>,
+  where: FilterQuery<T> | null,
+  input: ListQuery,
+  id: number,
+): Promise<number> {
+  if (!where) return 0;
+  const { orderBy, filters } = options(scope, spec, input);
+  const rows = await (scope.em as EntityManager).find(spec.entity, where, {
+    orderBy,
+    filters,
+    fields: ['id'] as never,
+  });
+  return rows.findIndex((row) => (row as T).id === id) + 1;
+}
+
+/** Marks a row deleted by the actor (soft deletion keeps it for include-deleted and restore). */
+export function markDeleted(
+  row: AuditedRow & { deletedAt?: Date | null; deletedById?: number | null },
+  actorId: number,
+) {
+  row.deleted = true;
+  row.deletedAt = new Date();
+  row.deletedById = actorId;
+  row.changedById = actorId;
+}
+
+/** The client a list shows: the token's; another one only for system administrators (else nothing). */
+export function listedClientId(scope: Scope, requested: number | undefined): number | null {
+  if (requested === undefined || requested === scope.actor.clientId) return scope.actor.clientId;
+  return isSysadmin(scope.actor) ? requested : null;
+}
