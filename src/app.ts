@@ -8,7 +8,9 @@ import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
+import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
 import { sendError } from './rest/error-body.js';
+import type { ContextFactory } from './rest/procedure-call.js';
 import type { RawRoute } from './rest/raw-route.js';
 import { restAdapter } from './rest/rest-adapter.js';
 import { createContextFactory } from './trpc/context.js';
@@ -33,11 +35,11 @@ const codeForStatus: Record<number, string> = {
 };
 
 /** OpenAPI entries of the REST-only routes; static, so the committed document is generated without a server. */
-export const rawRoutePaths = { ...featuresScriptPaths };
+export const rawRoutePaths = { ...featuresScriptPaths, ...userTransferPaths };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
-export function rawRoutes(deps: AppDeps): RawRoute[] {
-  return [featuresScriptRoute(deps.config, deps.orm)];
+export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRoute[] {
+  return [featuresScriptRoute(deps.config, deps.orm), userTransferRoutes(deps.config, createContext)];
 }
 
 /** Builds the whole server: REST /api/v4, tRPC /trpc, GraphQL /graphql, docs, health. Never listens. */
@@ -76,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   const createContext = createContextFactory(deps);
 
-  const raw = rawRoutes(deps);
+  const raw = rawRoutes(deps, (req, reply) => createContext(req, reply, 'rest'));
   const openApiDocument = buildOpenApiDocument(rawRoutePaths);
   const openApiRoute: RawRoute = {
     paths: {},

@@ -15,6 +15,8 @@ import {
   UserUpdateInputSchema,
 } from './user.schema.js';
 import * as users from './user.service.js';
+import { UserImportInputSchema, UserImportResultSchema } from './user-transfer.schema.js';
+import { exportUsersXml, importUsersXml } from './user-transfer.service.js';
 
 const tags = ['users'];
 const writeErrors = [400, 401, 403, 404, 409, 422];
@@ -156,4 +158,16 @@ export const userRouter = router({
     .input(z.object({ 'user-id': z.number().int() }))
     .output(z.void())
     .mutation(({ ctx, input }) => users.logOutUser(ctx.scope, input['user-id'])),
+
+  // REST serves these as a multipart upload and an XML download (user.rest.ts); tRPC and GraphQL
+  // callers pass and receive the XML text.
+  exportXml: authedProcedure
+    .input(z.void())
+    .output(z.string())
+    .query(({ ctx }) => exportUsersXml(ctx.scope)),
+
+  importXml: authedProcedure
+    .input(UserImportInputSchema)
+    .output(UserImportResultSchema)
+    .mutation(({ ctx, input }) => importUsersXml(ctx.scope, input)),
 });

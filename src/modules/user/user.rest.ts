@@ -1,0 +1,122 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { Config } from '../../config.js';
+import { sendError } from '../../rest/error-body.js';
+import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import type { RawRoute } from '../../rest/raw-route.js';
+import { ErrorBodySchema } from '../../shared/common.schema.js';
+import { UserImportResultSchema } from './user-transfer.schema.js';
+
+const errorContent = { 'application/json': { schema: ErrorBodySchema } };
+
+export const userTransferPaths: ZodOpenApiPathsObject = {
+  '/users/export': {
+    get: {
+      tags: ['users'],
+      summary: 'Export the users of the client as XML (administrators)',
+      description:
+        'Users with password hashes, roles, groups and client mappings; see docs/user-transfer.md.',
+      responses: {
+        200: {
+          description: 'XML attachment',
+          content: { 'application/xml': { schema: { type: 'string' } } },
+        },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: { description: 'Not allowed', content: errorContent },
+      },
+    },
+  },
+  '/users/import': {
+    post: {
+      tags: ['users'],
+      summary: 'Import users and groups from an export file (administrators)',
+      description:
+        'Without overwrite, a username or group name already taken gets a suffix _1, _2...; a malformed file ' +
+        'answers 400 and changes nothing.',
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                fileName: { type: 'string' },
+                'overwrite-user': { type: 'boolean', default: false },
+                'overwrite-group': { type: 'boolean', default: false },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'UserImportResult',
+          content: { 'application/json': { schema: UserImportResultSchema } },
+        },
+        400: { description: 'Invalid file', content: errorContent },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: { description: 'Not allowed', content: errorContent },
+        413: { description: 'File larger than MAX_FILE_SIZE', content: errorContent },
+      },
+    },
+  },
+};
+
+const flag = (value: unknown): boolean => value === true || value === 'true' || value === '1';
+
+/** The XML download and the multipart upload of users; both run the users procedures. */
+export function userTransferRoutes(config: Config, createContext: ContextFactory): RawRoute {
+  const plugin: FastifyPluginAsync = async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: config.MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 1024 },
+    });
+
+    app.get('/users/export', async (request, reply) => {
+      const xml = await callProcedure(createContext, request, reply, (api) => api.users.exportXml());
+      if (xml === undefined) return reply;
+      const date = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('application/xml; charset=UTF-8')
+        .header('content-disposition', `attachment; filename="users-${date}.xml"`)
+        .header('content-length', Buffer.byteLength(xml))
+        .send(xml);
+    });
+
+    app.post('/users/import', async (request, reply) => {
+      if (!request.isMultipart()) {
+        return sendError(reply, 400, {
+          code: 'BAD_REQUEST',
+          message: 'Send the file as multipart/form-data',
+        });
+      }
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const fields: Record<string, unknown> = { ...query };
+      let file: Buffer | undefined;
+      // toBuffer() stops at MAX_FILE_SIZE with a 413 before the rest is read.
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname === 'file') file = await part.toBuffer();
+          else part.file.resume();
+        } else {
+          fields[part.fieldname] = part.value;
+        }
+      }
+      if (!file)
+        return sendError(reply, 400, {
+          code: 'BAD_REQUEST',
+          message: 'The multipart member "file" is missing',
+        });
+      const result = await callProcedure(createContext, request, reply, (api) =>
+        api.users.importXml({
+          xml: file.toString('utf8'),
+          'overwrite-user': flag(fields['overwrite-user']),
+          'overwrite-group': flag(fields['overwrite-group']),
+        }),
+      );
+      return result === undefined ? reply : reply.type('application/json; charset=utf-8').send(result);
+    });
+  };
+  return { plugin, paths: userTransferPaths };
+}

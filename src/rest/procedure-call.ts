@@ -1,0 +1,36 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../trpc/context.js';
+import { type AppRouter, appRouter } from '../trpc/router.js';
+import { sendError, toErrorBody } from './error-body.js';
+
+export type ContextFactory = (req: FastifyRequest, reply: FastifyReply) => Context;
+type Caller = ReturnType<AppRouter['createCaller']>;
+
+/**
+ * Runs procedures for a REST-only route (upload, download) through a server-side caller, so the route
+ * gets the same authentication, permission checks and validation as every other path. A failure is
+ * answered with our error body and the matching status; the function then returns undefined.
+ */
+export async function callProcedure<T>(
+  createContext: ContextFactory,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: (api: Caller) => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await call(appRouter.createCaller(createContext(request, reply)));
+  } catch (error) {
+    if (!(error instanceof TRPCError)) throw error;
+    const status = getHTTPStatusCodeFromError(error);
+    if (status >= 500) throw error.cause ?? error;
+    const cause = error.cause as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined;
+    sendError(
+      reply,
+      status,
+      toErrorBody(status, { code: error.code, message: error.message, issues: cause?.issues }),
+    );
+    return undefined;
+  }
+}
