@@ -17,6 +17,7 @@ export interface GraphQLContext {
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
+  Scalars: { JSON: { Input: unknown; Output: unknown } };
 }>({
   plugins: [DataloaderPlugin],
   defaultFieldNullability: false,
@@ -24,3 +25,13 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({ description: 'Reads; every field but features needs the X-Auth-Token header.' });
 builder.mutationType({ description: 'Writes; need the X-Auth-Token header.' });
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value (maps such as viewsMap and permission maps).',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+/** GraphQL leaves omitted arguments undefined and explicit nulls null; drop the undefined ones. */
+export const defined = <T extends object>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

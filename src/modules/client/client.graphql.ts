@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { builder } from '../../graphql/builder.js';
+import { builder, defined } from '../../graphql/builder.js';
 import { AuditInfoRef } from '../../graphql/common.graphql.js';
 import { UserSummaryRef } from '../user/user.graphql.js';
 import type { ClientOutputSchema, ClientPageSchema } from './client.schema.js';
@@ -70,10 +70,6 @@ const AdminUserInput = builder.inputType('AdminUserInput', {
     password: t.string({ required: false }),
   }),
 });
-
-/** GraphQL leaves omitted arguments undefined and explicit nulls null, which is what the procedures expect. */
-const defined = <T extends object>(value: T) =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 builder.queryFields((t) => ({
   clients: t.field({
