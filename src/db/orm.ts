@@ -24,6 +24,9 @@ export function ormOptions(clientUrl: string): Options {
     // Requests always work on a fork; the global context is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,
+    // A query on a link row (sessions, user_clients, group_members) must not silently inherit the
+    // tenant filter of the entity it points at: every query states its own tenant condition.
+    autoJoinRefsForFilters: false,
     pool: { min: 0, max: 10 },
     debug: false,
   };

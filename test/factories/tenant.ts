@@ -37,13 +37,19 @@ export async function createTenant(
 }
 
 /**
- * Adds a user straight through the ORM (user management arrives with the identity work); returns the
- * password so tests can log in as that user.
+ * Adds a user straight through the ORM (fast, and free of the policy under test); returns the password
+ * so tests can log in as that user.
  */
 export async function createUser(
   orm: MikroORM,
   clientId: number,
-  options: { username?: string; roles?: string[]; active?: boolean; expDate?: Date | null } = {},
+  options: {
+    username?: string;
+    roles?: string[];
+    active?: boolean;
+    expDate?: Date | null;
+    email?: string | null;
+  } = {},
 ) {
   const username = options.username ?? `u${uniqueSuffix()}`;
   const password = `pw-${uniqueSuffix()}`;
@@ -56,6 +62,7 @@ export async function createUser(
     roles: options.roles ?? [],
     active: options.active ?? true,
     expDate: options.expDate ?? null,
+    email: options.email ?? null,
   });
   await em.flush();
   return { id: user.id, username, password };

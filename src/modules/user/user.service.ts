@@ -333,9 +333,9 @@ export async function createUser(scope: Scope, input: UserCreateInput) {
     await em.flush();
     if (input.clientIds?.length) await replaceClientMappings(em, user, input.clientIds);
     if (input.groups?.length) await setUserGroups(em, actor.clientId, user.id, input.groups);
-    if (input.sendNotificationEmail) await sendPasswordResetLink(em, scope.config, user);
     return user;
   });
+  if (input.sendNotificationEmail) await notifyByMail(scope, user);
   return getUser(scope, user.id, input.format, false);
 }
 
@@ -350,7 +350,7 @@ const sameList = (a: readonly (string | number)[], b: readonly (string | number)
 export async function updateUser(scope: Scope, input: UserUpdateInput | UserPatchInput, partial: boolean) {
   const { actor } = scope;
   const passwordHash = await newPasswordHash(scope, input);
-  await scope.em.transactional(async (em) => {
+  const updated = await scope.em.transactional(async (em) => {
     const user = await loadVisibleUser(scope, input.id, { em, lock: true });
     assertVersion(user, input.version, 'User');
     const target = toTarget(user);
@@ -421,10 +421,23 @@ export async function updateUser(scope: Scope, input: UserUpdateInput | UserPatc
       await setUserGroups(em, actor.clientId, user.id, input.groups);
     // A deactivated account loses its sessions now, not at their expiry.
     if (changed.includes('active') && !user.active) await endSessionsOf(em, user.id);
-    if (input.sendNotificationEmail) await sendPasswordResetLink(em, scope.config, user);
+    return user;
   });
+  if (input.sendNotificationEmail) await notifyByMail(scope, updated);
   scope.em.clear();
   return getUser(scope, input.id, input.format, false);
+}
+
+/**
+ * Mails a password-reset link after the user's transaction committed: a mail server that is down must
+ * not undo the user's creation, and the link must never point at a user that was rolled back.
+ */
+async function notifyByMail(scope: Scope, user: User): Promise<void> {
+  try {
+    await sendPasswordResetLink(scope.em.fork(), scope.config, user);
+  } catch (error) {
+    scope.log.error({ err: error, userId: user.id }, 'password-reset mail failed');
+  }
 }
 
 export const endSessionsOf = (em: EntityManager, userId: number) =>
