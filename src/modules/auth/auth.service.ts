@@ -12,7 +12,7 @@ import type { LoginInput, LoginResult } from './auth.schema.js';
 import { DEFAULT_CLIENT_LOGIN } from './default-client.js';
 import { verifyPassword } from './password.js';
 import { Session } from './session.entity.js';
-import { hasApiAccess, openSession } from './session-limits.js';
+import { hasApiAccess, openSession, passwordChangeDue } from './session-limits.js';
 import { hashSecret } from './tokens.js';
 
 export { DEFAULT_CLIENT_LOGIN };
@@ -93,6 +93,9 @@ export async function login(
     if (guest || !(await hasApiAccess(em, client.id, user))) {
       return failed('The user is in no group with API access', 403);
     }
+  }
+  if (!guest && !user.forcePasswordChange && (await passwordChangeDue(em, client.id, user, now))) {
+    await em.nativeUpdate(User, { id: user.id }, { forcePasswordChange: true }, { filters: false });
   }
   try {
     const session = await openSession(em, config, {

@@ -69,6 +69,24 @@ export async function sessionTimeoutFor(
   return timeouts.length ? Math.max(...timeouts) : config.SESSION_TIMEOUT;
 }
 
+/**
+ * Whether the user's password is older than the shortest `pwdChange` (days) of the user's groups; the
+ * login then sets forcePasswordChange, which the user clears by choosing a new password.
+ */
+export async function passwordChangeDue(
+  em: EntityManager,
+  clientId: number,
+  user: User,
+  now: Date,
+): Promise<boolean> {
+  const days = (await effectiveGroups(em, clientId, { id: user.id, guest: false }))
+    .map((group) => group.pwdChange)
+    .filter((value): value is number => value != null);
+  if (days.length === 0) return false;
+  const since = user.passwordChangedAt ?? user.createdAt;
+  return now.getTime() - since.getTime() > Math.min(...days) * 86_400_000;
+}
+
 /** API logins need membership of a group with API access; guest groups never have it. */
 export async function hasApiAccess(em: EntityManager, clientId: number, user: User): Promise<boolean> {
   const groups = await effectiveGroups(em, clientId, { id: user.id, guest: false });
