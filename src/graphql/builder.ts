@@ -14,11 +14,13 @@ export interface GraphQLContext {
   api: ApiCaller;
 }
 
-export const builder = new SchemaBuilder<{
+export interface GraphQLTypes {
   Context: GraphQLContext;
   DefaultFieldNullability: false;
   Scalars: { JSON: { Input: unknown; Output: unknown } };
-}>({
+}
+
+export const builder = new SchemaBuilder<GraphQLTypes>({
   plugins: [DataloaderPlugin],
   defaultFieldNullability: false,
 });

@@ -12,3 +12,33 @@ export const AuditInfoRef = builder.objectRef<AuditInfo>('AuditInfo').implement(
 });
 
 export const FormatEnum = builder.enumType('Format', { values: ['ID', 'SHORT', 'FULL', 'EDIT'] as const });
+
+interface PageOf<T> {
+  content: T[];
+  totalElements: number;
+  totalPages: number;
+  number: number;
+  size: number;
+  first: boolean;
+  last: boolean;
+  sort: string | null;
+}
+
+/** The spec's Page object as a GraphQL type around one item type. */
+export function pageRef<T>(
+  name: string,
+  item: ReturnType<ReturnType<typeof builder.objectRef<T>>['implement']>,
+) {
+  return builder.objectRef<PageOf<T>>(name).implement({
+    fields: (t) => ({
+      content: t.field({ type: [item], resolve: (page) => page.content }),
+      totalElements: t.exposeInt('totalElements'),
+      totalPages: t.exposeInt('totalPages'),
+      number: t.exposeInt('number'),
+      size: t.exposeInt('size'),
+      first: t.exposeBoolean('first'),
+      last: t.exposeBoolean('last'),
+      sort: t.exposeString('sort', { nullable: true }),
+    }),
+  });
+}

@@ -136,11 +136,16 @@ export async function dictionaryPermissions(
       sectionPermissions[String(section.id)] = map;
       sectionOidPermissions[section.oid ?? String(section.id)] = map;
     }
+    // Reading and concept work happen in sections: where there are sections, they decide.
+    const hasSections = Object.keys(sectionPermissions).length > 0;
+    const sectionLevel = (value: DictionaryPermission) =>
+      value === 'DICT_READ' || value.startsWith('CONCEPT_');
     return {
       dictionaryId: id,
       permissions: flags(
         DictionaryPermissionValues,
-        (value) => admin || atDictionary.has(value) || inSomeSection.has(value),
+        (value) =>
+          admin || (hasSections && sectionLevel(value) ? inSomeSection.has(value) : atDictionary.has(value)),
       ),
       sectionPermissions,
       sectionOidPermissions,

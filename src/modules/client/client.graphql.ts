@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
-import { AuditInfoRef } from '../../graphql/common.graphql.js';
+import { AuditInfoRef, pageRef } from '../../graphql/common.graphql.js';
 import { UserSummaryRef } from '../user/user.graphql.js';
-import type { ClientOutputSchema, ClientPageSchema } from './client.schema.js';
+import type { ClientOutputSchema } from './client.schema.js';
 
 type ClientOutput = z.infer<typeof ClientOutputSchema>;
-type ClientPage = z.infer<typeof ClientPageSchema>;
 
 const ClientRef = builder.objectRef<ClientOutput>('Client').implement({
   description: 'A tenant. apiKey is visible to system and client administrators only.',
@@ -38,18 +37,7 @@ const ClientRef = builder.objectRef<ClientOutput>('Client').implement({
   }),
 });
 
-const ClientPageRef = builder.objectRef<ClientPage>('ClientPage').implement({
-  fields: (t) => ({
-    content: t.field({ type: [ClientRef], resolve: (page) => page.content }),
-    totalElements: t.exposeInt('totalElements'),
-    totalPages: t.exposeInt('totalPages'),
-    number: t.exposeInt('number'),
-    size: t.exposeInt('size'),
-    first: t.exposeBoolean('first'),
-    last: t.exposeBoolean('last'),
-    sort: t.exposeString('sort', { nullable: true }),
-  }),
-});
+const ClientPageRef = pageRef('ClientPage', ClientRef);
 
 const ClientInput = builder.inputType('ClientInput', {
   description: 'Attributes to set; on update, omitted ones stay as they are and null clears a limit.',

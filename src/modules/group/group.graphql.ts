@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
-import { AuditInfoRef, FormatEnum } from '../../graphql/common.graphql.js';
-import type { GroupOutputSchema, GroupPageSchema } from './group.schema.js';
+import { AuditInfoRef, FormatEnum, pageRef } from '../../graphql/common.graphql.js';
+import type { GroupOutputSchema } from './group.schema.js';
 
 type GroupOutput = z.infer<typeof GroupOutputSchema>;
-type GroupPage = z.infer<typeof GroupPageSchema>;
 type Member = NonNullable<GroupOutput['groupMembers']>[number];
 
 const optional = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
@@ -44,18 +43,7 @@ const GroupRef = builder.objectRef<GroupOutput>('Group').implement({
   }),
 });
 
-const GroupPageRef = builder.objectRef<GroupPage>('GroupPage').implement({
-  fields: (t) => ({
-    content: t.field({ type: [GroupRef], resolve: (page) => page.content }),
-    totalElements: t.exposeInt('totalElements'),
-    totalPages: t.exposeInt('totalPages'),
-    number: t.exposeInt('number'),
-    size: t.exposeInt('size'),
-    first: t.exposeBoolean('first'),
-    last: t.exposeBoolean('last'),
-    sort: t.exposeString('sort', { nullable: true }),
-  }),
-});
+const GroupPageRef = pageRef('GroupPage', GroupRef);
 
 const GroupInput = builder.inputType('GroupInput', {
   description:

@@ -231,7 +231,7 @@ function applyAttributes(group: Group, input: GroupWrite, partial: boolean): voi
   take('langCode3');
   if (!partial || input.viewsMap !== undefined) group.viewsMap = input.viewsMap ?? {};
   if (!partial || input.filterMap !== undefined) group.filterMap = input.filterMap ?? {};
-  if (input.hasApiAccess !== undefined) group.hasApiAccess = input.hasApiAccess;
+  if (!partial || input.hasApiAccess !== undefined) group.hasApiAccess = input.hasApiAccess ?? false;
   // Guests never reach the API, whatever is sent.
   if (group.type === 'GUEST' && group.hasApiAccess) {
     throw new AppError('BAD_REQUEST', 'The Guests group never has API access');

@@ -64,7 +64,9 @@ export const DictionaryPermissionsSchema = z.object({
   dictionaryId: z.number().int(),
   permissions: z
     .record(z.enum(DictionaryPermissionValues), z.boolean())
-    .describe('dictionary level; CONCEPT_* and DICT_READ are true when true in at least one section'),
+    .describe(
+      'DICT_UPDATE/DICT_DELETE from the dictionary; DICT_READ and CONCEPT_* true when true in at least one section',
+    ),
   sectionPermissions: z
     .record(z.string(), z.record(z.string(), z.boolean()))
     .describe('section id to the CONCEPT_* permissions there'),

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
-import { AuditInfoRef, FormatEnum } from '../../graphql/common.graphql.js';
+import { AuditInfoRef, FormatEnum, pageRef } from '../../graphql/common.graphql.js';
 import { User } from './user.entity.js';
-import type { UserLogItemSchema, UserOutputSchema, UserPageSchema } from './user.schema.js';
+import type { UserLogItemSchema, UserOutputSchema } from './user.schema.js';
 
 export interface UserSummary {
   id: number;
@@ -38,7 +38,6 @@ UserSummaryRef.implement({
 });
 
 type UserOutput = z.infer<typeof UserOutputSchema>;
-type UserPage = z.infer<typeof UserPageSchema>;
 type UserLogItem = z.infer<typeof UserLogItemSchema>;
 
 const UserLogItemRef = builder.objectRef<UserLogItem>('UserLogItem').implement({
@@ -86,18 +85,7 @@ export const UserRef = builder.objectRef<UserOutput>('User').implement({
   }),
 });
 
-const UserPageRef = builder.objectRef<UserPage>('UserPage').implement({
-  fields: (t) => ({
-    content: t.field({ type: [UserRef], resolve: (page) => page.content }),
-    totalElements: t.exposeInt('totalElements'),
-    totalPages: t.exposeInt('totalPages'),
-    number: t.exposeInt('number'),
-    size: t.exposeInt('size'),
-    first: t.exposeBoolean('first'),
-    last: t.exposeBoolean('last'),
-    sort: t.exposeString('sort', { nullable: true }),
-  }),
-});
+const UserPageRef = pageRef('UserPage', UserRef);
 
 const UserInput = builder.inputType('UserInput', {
   description: 'Attributes to set; on update omitted ones stay, null clears. password ****** keeps it.',

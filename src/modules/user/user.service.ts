@@ -413,7 +413,8 @@ export async function updateUser(scope: Scope, input: UserUpdateInput | UserPatc
       user.passwordHash = passwordHash;
       user.passwordChangedAt = new Date();
       // Choosing one's own new password is the change that was asked for.
-      if (user.id === actor.userId && input.forcePasswordChange === undefined) user.forcePasswordChange = false;
+      if (user.id === actor.userId && input.forcePasswordChange === undefined)
+        user.forcePasswordChange = false;
     }
     if (changed.length) user.changedById = actor.userId;
     await em.flush();
