@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/password.js';
 import { Session } from '../auth/session.entity.js';
 import { newSecret } from '../auth/tokens.js';
 import { createSystemGroups } from '../group/group.service.js';
-import { runAsJob } from '../jobs/job-runner.js';
+import { runForEachAsJob } from '../jobs/job-runner.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
 import { Client } from './client.entity.js';
@@ -227,18 +227,7 @@ export async function deleteClient(scope: Scope, id: number): Promise<void> {
 
 /** Deletes several clients as one job; each id reports its own success. */
 export function deleteClientsAsync(scope: Scope, ids: number[]) {
-  return runAsJob(scope, 'clients.delete', async (em) => {
-    const result: Record<string, boolean> = {};
-    for (const id of ids) {
-      try {
-        await em.transactional((tem) => softDelete(tem, scope, id));
-        result[id] = true;
-      } catch {
-        result[id] = false;
-      }
-    }
-    return result;
-  });
+  return runForEachAsJob(scope, 'clients.delete', ids, (tx, id) => softDelete(tx.em, tx, id));
 }
 
 /** Replaces the API key; integrations holding the old key can no longer log in. */

@@ -3,11 +3,12 @@ import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
+import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
+import { likePrefix } from '../../shared/paging.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import type { Client } from '../client/client.entity.js';
-import { runAsJob } from '../jobs/job-runner.js';
+import { runForEachAsJob } from '../jobs/job-runner.js';
 import { GuestUserTypes, User, UserClient } from '../user/user.entity.js';
 import { Group, GroupMember, type GroupType } from './group.entity.js';
 import {
@@ -27,6 +28,12 @@ const SORTABLE = {
   changed: 'changedAt',
   modified: 'changedAt',
 } as const;
+const LIST: ListSpec<Group, (typeof SORTABLE)[keyof typeof SORTABLE]> = {
+  entity: Group,
+  sortable: SORTABLE,
+  fallbackSort: 'name',
+  filters: { tenant: false },
+};
 const NO_TENANT = { tenant: false } as const;
 
 /** The system groups every client has; they can be renamed and described but not deleted. */
@@ -45,11 +52,6 @@ function assertMayManageGroups(scope: Scope): void {
   if (!isClientAdmin(scope.actor)) throw new AppError('FORBIDDEN', 'Only administrators manage groups');
 }
 
-function listedClientId(scope: Scope, requested: number | undefined): number | null {
-  if (requested === undefined || requested === scope.actor.clientId) return scope.actor.clientId;
-  return isSysadmin(scope.actor) ? requested : null;
-}
-
 function listWhere(clientId: number, input: GroupListInput): FilterQuery<Group> {
   const excluded: GroupType[] = [];
   if (!input['include-all']) excluded.push('ALL_USERS');
@@ -60,15 +62,6 @@ function listWhere(clientId: number, input: GroupListInput): FilterQuery<Group> 
   if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
   if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
   return { $and: where };
-}
-
-function listOptions(scope: Scope, input: GroupListInput) {
-  const sort = parseSort(input.sort, SORTABLE, 'name');
-  return {
-    sort,
-    orderBy: [{ [sort.property]: sort.direction }, { id: sort.direction }],
-    filters: { ...NO_TENANT, ...deletedFilter(scope, input['include-deleted']) },
-  };
 }
 
 interface Members {
@@ -141,26 +134,15 @@ async function render(scope: Scope, groups: Group[], format: Format) {
 }
 
 /** A page of the groups of the token's client. */
-export async function listGroups(scope: Scope, input: GroupListInput) {
-  const request = pageRequest(input, scope.config.MAX_PAGE_SIZE);
-  const { sort, orderBy, filters } = listOptions(scope, input);
+export function listGroups(scope: Scope, input: GroupListInput) {
   const clientId = listedClientId(scope, input.client_id);
-  if (clientId === null) return toPage([], 0, request, sort.label);
-  const [groups, total] = await scope.em.findAndCount(Group, listWhere(clientId, input), {
-    orderBy,
-    filters,
-    limit: request.size,
-    offset: request.offset,
-  });
-  return toPage(await render(scope, groups, input.format), total, request, sort.label);
+  const where = clientId === null ? null : listWhere(clientId, input);
+  return findPage(scope, LIST, where, input, (groups) => render(scope, groups, input.format));
 }
 
-export async function groupRownum(scope: Scope, id: number, input: GroupListInput): Promise<number> {
+export function groupRownum(scope: Scope, id: number, input: GroupListInput): Promise<number> {
   const clientId = listedClientId(scope, input.client_id);
-  if (clientId === null) return 0;
-  const { orderBy, filters } = listOptions(scope, input);
-  const ids = await scope.em.find(Group, listWhere(clientId, input), { orderBy, filters, fields: ['id'] });
-  return ids.findIndex((group) => group.id === id) + 1;
+  return rownumOf(scope, LIST, clientId === null ? null : listWhere(clientId, input), input, id);
 }
 
 /** A group of the token's client (system administrators: of any client); otherwise 404. */
@@ -258,9 +240,10 @@ export async function createGroup(scope: Scope, input: GroupCreateInput) {
 }
 
 export async function updateGroup(scope: Scope, input: GroupUpdateInput | GroupPatchInput, partial: boolean) {
-  assertMayManageGroups(scope);
   await scope.em.transactional(async (em) => {
+    // Tenant first: another client's group is 404 whoever asks; then the role.
     const group = await loadVisible(scope, input.id, em);
+    assertMayManageGroups(scope);
     assertVersion(group, input.version, 'Group');
     if (input.name !== undefined && input.name.toLowerCase() !== group.name.toLowerCase()) {
       await assertNameFree(em, group.client.id, input.name, group.id);
@@ -275,35 +258,21 @@ export async function updateGroup(scope: Scope, input: GroupUpdateInput | GroupP
 
 async function softDelete(em: EntityManager, scope: Scope, id: number): Promise<void> {
   const group = await loadVisible(scope, id, em);
+  assertMayManageGroups(scope);
   if (group.type !== 'NORMAL') {
     throw new AppError('BAD_REQUEST', `The system group "${group.name}" cannot be deleted`);
   }
-  group.deleted = true;
-  group.deletedAt = new Date();
-  group.deletedById = scope.actor.userId;
-  group.changedById = scope.actor.userId;
+  markDeleted(group, scope.actor.userId);
   await em.flush();
 }
 
 export async function deleteGroup(scope: Scope, id: number): Promise<void> {
-  assertMayManageGroups(scope);
   await scope.em.transactional((em) => softDelete(em, scope, id));
 }
 
+/** Deletes several groups as one job; each id reports its own success, as with users. */
 export function deleteGroupsAsync(scope: Scope, ids: number[]) {
-  assertMayManageGroups(scope);
-  return runAsJob(scope, 'groups.delete', async (em) => {
-    const result: Record<string, boolean> = {};
-    for (const id of ids) {
-      try {
-        await em.transactional((tem) => softDelete(tem, { ...scope, em: tem }, id));
-        result[id] = true;
-      } catch {
-        result[id] = false;
-      }
-    }
-    return result;
-  });
+  return runForEachAsJob(scope, 'groups.delete', ids, (tx, id) => softDelete(tx.em, tx, id));
 }
 
 /**

@@ -71,3 +71,27 @@ export async function failInterruptedJobs(em: EntityManager): Promise<number> {
     { status: 'FAILED', message: 'Interrupted by a server restart', finishedAt: new Date() },
   );
 }
+
+/**
+ * The async delete of the generic pattern: each id in its own transaction, each reporting its own
+ * success, all as one job task.
+ */
+export function runForEachAsJob(
+  scope: Scope,
+  type: string,
+  ids: readonly number[],
+  each: (scope: Scope, id: number) => Promise<void>,
+): Promise<AsyncOutcome> {
+  return runAsJob(scope, type, async (em) => {
+    const result: Record<string, boolean> = {};
+    for (const id of ids) {
+      try {
+        await em.transactional((tem) => each({ ...scope, em: tem }, id));
+        result[id] = true;
+      } catch {
+        result[id] = false;
+      }
+    }
+    return result;
+  });
+}

@@ -80,8 +80,8 @@ export function schemeRownum(scope: Scope, id: number, input: PermissionSchemeLi
 
 /** Every live scheme of a client (the token's, or any for system administrators). */
 export async function schemesOfClient(scope: Scope, clientId: number) {
-  assertMayRead(scope);
   if (clientId !== scope.actor.clientId && !isSysadmin(scope.actor)) throw notFound('Client', clientId);
+  assertMayRead(scope);
   const schemes = await scope.em.find(
     PermissionScheme,
     { client: clientId },
@@ -102,8 +102,10 @@ async function loadVisible(scope: Scope, id: number, em = scope.em, includeDelet
 }
 
 export async function getScheme(scope: Scope, id: number, format: Format, includeDeleted: boolean) {
+  // Tenant first: another client's scheme is 404 whoever asks; then the role.
+  const scheme = await loadVisible(scope, id, scope.em, includeDeleted);
   assertMayRead(scope);
-  const [dto] = await render(scope, [await loadVisible(scope, id, scope.em, includeDeleted)], format);
+  const [dto] = await render(scope, [scheme], format);
   return dto!;
 }
 
@@ -154,9 +156,9 @@ export async function updateScheme(
   input: PermissionSchemeUpdateInput | PermissionSchemePatchInput,
   partial: boolean,
 ) {
-  assertMayWrite(scope);
   await scope.em.transactional(async (em) => {
     const scheme = await loadVisible(scope, input.id, em);
+    assertMayWrite(scope);
     assertVersion(scheme, input.version, 'Permission scheme');
     if (input.name !== undefined && input.name.toLowerCase() !== scheme.name.toLowerCase()) {
       await assertNameFree(em, scheme.client.id, input.name, scheme.id);
@@ -176,9 +178,9 @@ export async function updateScheme(
 
 /** Soft-deletes a scheme; one still assigned to a dictionary or section is refused (400 naming them). */
 export async function deleteScheme(scope: Scope, id: number): Promise<void> {
-  assertMayWrite(scope);
   await scope.em.transactional(async (em) => {
     const scheme = await loadVisible(scope, id, em);
+    assertMayWrite(scope);
     const users = [
       ...(await em.find(Dictionary, { permissionScheme: id }, { filters: NO_TENANT })).map(
         (d) => `dictionary "${d.name}"`,

@@ -172,10 +172,16 @@ export function parseUsersXml(xml: string): FileContent {
   return result.data['polyterm-users'];
 }
 
-/** `name`, else `name_1`, `name_2`...: the first that is not taken (compared ignoring case). */
-function freeName(name: string, taken: Set<string>): string {
+/**
+ * `name`, else `name_1`, `name_2`...: the first that is not taken (compared ignoring case), the name
+ * shortened where the suffix would pass the column's length.
+ */
+function freeName(name: string, taken: Set<string>, maxLength: number): string {
   let candidate = name;
-  for (let n = 1; taken.has(candidate.toLowerCase()); n++) candidate = `${name}_${n}`;
+  for (let n = 1; taken.has(candidate.toLowerCase()); n++) {
+    const suffix = `_${n}`;
+    candidate = `${name.slice(0, maxLength - suffix.length)}${suffix}`;
+  }
   taken.add(candidate.toLowerCase());
   return candidate;
 }
@@ -218,7 +224,7 @@ export async function importUsersXml(scope: Scope, input: UserImportInput): Prom
       } else if (input['overwrite-group'] && groupByName.get(name.toLowerCase())?.type === 'NORMAL') {
         group = groupByName.get(name.toLowerCase());
       } else {
-        const given = freeName(name, takenGroups);
+        const given = freeName(name, takenGroups, 255);
         if (given !== name) result.renamedGroups[name] = given;
         group = em.create(Group, {
           client: clientId,
@@ -267,7 +273,7 @@ export async function importUsersXml(scope: Scope, input: UserImportInput): Prom
         user = current;
       } else {
         await assertUserSlotFree(em, clientId);
-        const given = freeName(name, takenUsers);
+        const given = freeName(name, takenUsers, 128);
         if (given !== name) result.renamedUsers[name] = given;
         user = em.create(User, { client: clientId, username: given, createdById: scope.actor.userId });
       }

@@ -72,6 +72,11 @@ export function userTransferRoutes(config: Config, createContext: ContextFactory
     await app.register(multipart, {
       limits: { fileSize: config.MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 1024 },
     });
+    // Any other body (a bare XML document...) reaches the handler, which asks for multipart (400).
+    app.addContentTypeParser('*', (_request, payload, done) => {
+      payload.resume();
+      done(null, undefined);
+    });
 
     app.get('/users/export', async (request, reply) => {
       const xml = await callProcedure(createContext, request, reply, (api) => api.users.exportXml());

@@ -4,7 +4,8 @@ import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
+import { findPage, type ListSpec, listedClientId, rownumOf } from '../../shared/listing.js';
+import { likePrefix } from '../../shared/paging.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { hashPassword } from '../auth/password.js';
@@ -12,7 +13,7 @@ import { sendPasswordResetLink } from '../auth/password-reset.service.js';
 import { Session } from '../auth/session.entity.js';
 import { Client } from '../client/client.entity.js';
 import { groupsOfUsers, setUserGroups } from '../group/group-membership.js';
-import { runAsJob } from '../jobs/job-runner.js';
+import { runForEachAsJob } from '../jobs/job-runner.js';
 import { assertRolesExist } from '../role/role.service.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { GuestUserTypes, User, UserClient } from './user.entity.js';
@@ -51,6 +52,13 @@ const SORTABLE = {
   modified: 'changedAt',
 } as const;
 
+const LIST: ListSpec<User, (typeof SORTABLE)[keyof typeof SORTABLE]> = {
+  entity: User,
+  sortable: SORTABLE,
+  fallbackSort: 'username',
+  filters: { tenant: false },
+};
+
 /** Users queries state their tenant condition themselves (home or mapped client), so the filter is off. */
 const NO_TENANT = { tenant: false } as const;
 
@@ -75,12 +83,6 @@ async function usersOfClient(em: EntityManager, clientId: number): Promise<Filte
   };
 }
 
-/** The client whose users a list shows: the token's; another one only for system administrators. */
-function listedClientId(scope: Scope, requested: number | undefined): number | null {
-  if (requested === undefined || requested === scope.actor.clientId) return scope.actor.clientId;
-  return isSysadmin(scope.actor) ? requested : null;
-}
-
 async function listWhere(scope: Scope, input: UserListInput): Promise<FilterQuery<User> | null> {
   const clientId = listedClientId(scope, input.client_id);
   if (clientId === null) return null;
@@ -90,15 +92,6 @@ async function listWhere(scope: Scope, input: UserListInput): Promise<FilterQuer
   if (input['name-eq']) where.push({ [lowerOf('username')]: input['name-eq'].toLowerCase() });
   if (input['full-name']) where.push({ fullName: { $ilike: likePrefix(input['full-name']) } });
   return { $and: where };
-}
-
-function listOptions(scope: Scope, input: UserListInput) {
-  const sort = parseSort(input.sort, SORTABLE, 'username');
-  return {
-    sort,
-    orderBy: [{ [sort.property]: sort.direction }, { id: sort.direction }],
-    filters: { ...NO_TENANT, ...deletedFilter(scope, input['include-deleted']) },
-  };
 }
 
 /** The last 10 logins of each user, in one windowed query. */
@@ -199,26 +192,14 @@ async function render(scope: Scope, users: User[], format: Format) {
 
 /** A page of the users of the token's client (its own and mapped ones; never guests). */
 export async function listUsers(scope: Scope, input: UserListInput) {
-  const request = pageRequest(input, scope.config.MAX_PAGE_SIZE);
-  const { sort, orderBy, filters } = listOptions(scope, input);
-  const where = await listWhere(scope, input);
-  if (!where) return toPage([], 0, request, sort.label);
-  const [users, total] = await scope.em.findAndCount(User, where, {
-    orderBy,
-    filters,
-    limit: request.size,
-    offset: request.offset,
-  });
-  return toPage(await render(scope, users, input.format), total, request, sort.label);
+  return findPage(scope, LIST, await listWhere(scope, input), input, (users) =>
+    render(scope, users, input.format),
+  );
 }
 
 /** 1-based position of a user under the list filters and sort; 0 when it is not in the list. */
 export async function userRownum(scope: Scope, id: number, input: UserListInput): Promise<number> {
-  const { orderBy, filters } = listOptions(scope, input);
-  const where = await listWhere(scope, input);
-  if (!where) return 0;
-  const ids = await scope.em.find(User, where, { orderBy, filters, fields: ['id'] });
-  return ids.findIndex((user) => user.id === id) + 1;
+  return rownumOf(scope, LIST, await listWhere(scope, input), input, id);
 }
 
 /**
@@ -475,20 +456,9 @@ export async function deleteUser(scope: Scope, id: number): Promise<void> {
 
 /** Deletes several users as one job; each id reports its own success. */
 export function deleteUsersAsync(scope: Scope, ids: number[]) {
-  return runAsJob(scope, 'users.delete', async (em) => {
-    const result: Record<string, boolean> = {};
-    for (const id of ids) {
-      try {
-        await em.transactional(async (tem) => {
-          await tem.findOne(Client, scope.actor.clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          await softDelete(tem, { ...scope, em: tem }, id);
-        });
-        result[id] = true;
-      } catch {
-        result[id] = false;
-      }
-    }
-    return result;
+  return runForEachAsJob(scope, 'users.delete', ids, async (tx, id) => {
+    await tx.em.findOne(Client, scope.actor.clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await softDelete(tx.em, tx, id);
   });
 }
 
