@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from './errors.js';
 
 /** The authenticated caller. `clientId` is the client the session acts in (switch-client moves it). */
 export interface Actor {
@@ -36,3 +37,8 @@ export const mayIncludeDeleted = (scope: Scope, requested: boolean): boolean =>
 /** ORM filter options that lift soft-deletion hiding when the caller asked and may. */
 export const deletedFilter = (scope: Scope, requested: boolean): Record<string, boolean> =>
   mayIncludeDeleted(scope, requested) ? { notDeleted: false } : {};
+
+/** Guests are anonymous visitors: they never see who the client's users are or how they are grouped. */
+export function assertNotGuest(scope: Scope, what: string): void {
+  if (scope.actor.guest) throw new AppError('FORBIDDEN', `Guests cannot read ${what}`);
+}

@@ -286,6 +286,26 @@ describe('automatic guest login with GUEST_CLIENT_AUTOLOGIN', () => {
     expect(plain.body).not.toHaveProperty('GUEST_TOKEN');
   });
 
+  it("never shows a guest who the client's users are or how they are grouped (403), only itself", async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    await putGuest(admin, guestSettings({ loginMethod: 'GUEST_CLIENT_AUTOLOGIN', password: undefined }));
+    const guest = anonymous.withToken((await clientFeatures(tenant.loginName)).GUEST_TOKEN!.token);
+    const adminId = (
+      await admin.get<{ content: { id: number; username: string }[] }>('/users')
+    ).body.content.find((user) => user.username === 'admin')!.id;
+    for (const path of ['/users', `/users/${adminId}`, `/users/rownum/${adminId}`, '/groups']) {
+      const response = await guest.get<{ code: string }>(path);
+      expect(response.status, path).toBe(403);
+      expect(response.body.code).toBe('FORBIDDEN');
+    }
+    const guestId = (
+      await sql<{ user_id: number }>('select user_id from guest_settings where client_id = ?', [tenant.id])
+    )[0]!.user_id;
+    const self = await guest.get<{ id: number; type: string }>(`/users/${guestId}`);
+    expect(self.status).toBe(200);
+    expect(self.body.type).toBe('GUEST_CLIENT_AUTOLOGIN');
+  });
+
   it('puts the GUEST_TOKEN into the features script when the referer names the client', async () => {
     const { tenant, admin } = await tenantWithAdmin();
     await putGuest(admin, guestSettings({ loginMethod: 'GUEST_CLIENT_AUTOLOGIN', password: undefined }));

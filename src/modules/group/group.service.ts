@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
 import { likePrefix } from '../../shared/paging.js';
-import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
+import { assertNotGuest, deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import type { Client } from '../client/client.entity.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
@@ -135,12 +135,14 @@ async function render(scope: Scope, groups: Group[], format: Format) {
 
 /** A page of the groups of the token's client. */
 export function listGroups(scope: Scope, input: GroupListInput) {
+  assertNotGuest(scope, 'the groups');
   const clientId = listedClientId(scope, input.client_id);
   const where = clientId === null ? null : listWhere(clientId, input);
   return findPage(scope, LIST, where, input, (groups) => render(scope, groups, input.format));
 }
 
 export function groupRownum(scope: Scope, id: number, input: GroupListInput): Promise<number> {
+  assertNotGuest(scope, 'the groups');
   const clientId = listedClientId(scope, input.client_id);
   return rownumOf(scope, LIST, clientId === null ? null : listWhere(clientId, input), input, id);
 }
@@ -156,6 +158,7 @@ async function loadVisible(scope: Scope, id: number, em = scope.em, includeDelet
 }
 
 export async function getGroup(scope: Scope, id: number, format: Format, includeDeleted: boolean) {
+  assertNotGuest(scope, 'the groups');
   const [dto] = await render(scope, [await loadVisible(scope, id, scope.em, includeDeleted)], format);
   return dto!;
 }

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import { findPage, type ListSpec, listedClientId, rownumOf } from '../../shared/listing.js';
 import { likePrefix } from '../../shared/paging.js';
-import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
+import { assertNotGuest, deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { hashPassword } from '../auth/password.js';
 import { sendPasswordResetLink } from '../auth/password-reset.service.js';
@@ -192,6 +192,7 @@ async function render(scope: Scope, users: User[], format: Format) {
 
 /** A page of the users of the token's client (its own and mapped ones; never guests). */
 export async function listUsers(scope: Scope, input: UserListInput) {
+  assertNotGuest(scope, 'the users');
   return findPage(scope, LIST, await listWhere(scope, input), input, (users) =>
     render(scope, users, input.format),
   );
@@ -199,6 +200,7 @@ export async function listUsers(scope: Scope, input: UserListInput) {
 
 /** 1-based position of a user under the list filters and sort; 0 when it is not in the list. */
 export async function userRownum(scope: Scope, id: number, input: UserListInput): Promise<number> {
+  assertNotGuest(scope, 'the users');
   return rownumOf(scope, LIST, await listWhere(scope, input), input, id);
 }
 
@@ -226,6 +228,7 @@ export async function loadVisibleUser(
 }
 
 export async function getUser(scope: Scope, id: number, format: Format, includeDeleted: boolean) {
+  if (id !== scope.actor.userId) assertNotGuest(scope, 'other users');
   const [dto] = await render(scope, [await loadVisibleUser(scope, id, { includeDeleted })], format);
   return dto!;
 }
