@@ -198,6 +198,14 @@ describe('rule 1: every user edits own username, fullName, email, title, passwor
     expect(await stored(user.id)).toMatchObject({ active: true, expDate: null, roles: [] });
   });
 
+  it('an ordinary user dropping one of own roles gets 403', async () => {
+    const { tenant } = await world();
+    const role = `DICTIONARY_ADMIN@${(await createDictionary(t.orm, tenant.id)).oid}`;
+    const user = await member(tenant, [role]);
+    expectForbidden(await patch(user.rest, user.id, { roles: [] }));
+    expect((await stored(user.id)).roles).toEqual([role]);
+  });
+
   it('an API user (API-key login, group with API access) changes own password, fullName and email', async () => {
     const { tenant, admin } = await world();
     const user = await account(tenant);
@@ -253,13 +261,24 @@ describe('rule 2: system administrators', () => {
     const { tenant } = await world();
     const other = await createTenant(sysadmin);
     const user = await account(tenant);
+    const response = await patch(sysadmin, user.id, { clientIds: [other.id] });
+    expect(response.status, response.text).toBe(200);
+    expect(await mappedClients(user.id)).toEqual([other.id]);
+  });
+
+  it('read back the clientIds they set (EDIT format)', async () => {
+    const { tenant } = await world();
+    const other = await createTenant(sysadmin);
+    const user = await account(tenant);
     const response = await sysadmin.put<Answer>(`/users/partial/${user.id}?format=EDIT`, {
       clientIds: [other.id],
       version: (await stored(user.id)).version,
     });
     expect(response.status, response.text).toBe(200);
-    expect(response.body.clientIds).toEqual([other.id]);
     expect(await mappedClients(user.id)).toEqual([other.id]);
+    expect(response.body.clientIds).toEqual([other.id]);
+    const read = await sysadmin.get<Answer>(`/users/${user.id}?format=EDIT`);
+    expect(read.body.clientIds).toEqual([other.id]);
   });
 
   it('cannot change own roles (403)', async () => {
@@ -391,12 +410,14 @@ describe('rule 4: user editors', () => {
     expect((await stored(admin.id)).fullName).not.toBe('Edited by editor');
   });
 
-  it('cannot change roles (403)', async () => {
+  it('cannot change roles, neither adding nor dropping one (403)', async () => {
     const { tenant } = await world();
+    const role = `DICTIONARY_ADMIN@${(await createDictionary(t.orm, tenant.id)).oid}`;
     const editor = await member(tenant, ['USEREDITOR']);
-    const user = await account(tenant);
-    expectForbidden(await patch(editor.rest, user.id, { roles: ['USEREDITOR'] }));
-    expect((await stored(user.id)).roles).toEqual([]);
+    const user = await account(tenant, [role]);
+    expectForbidden(await patch(editor.rest, user.id, { roles: [] }));
+    expectForbidden(await patch(editor.rest, user.id, { roles: [role, 'USEREDITOR'] }));
+    expect((await stored(user.id)).roles).toEqual([role]);
   });
 
   it('cannot create users (403)', async () => {
@@ -498,6 +519,15 @@ describe('rule 5: ordinary users', () => {
     const other = await account(tenant);
     expectForbidden(await patch(user.rest, other.id, { fullName: 'Not yours' }));
     expect((await stored(other.id)).fullName).not.toBe('Not yours');
+  });
+
+  it("are refused another user's password as 403 even when the password itself is invalid", async () => {
+    const { tenant } = await world();
+    const user = await member(tenant);
+    const other = await account(tenant);
+    expectForbidden(await patch(user.rest, other.id, { password: 'short' }));
+    expectForbidden(await patch(user.rest, other.id, { password: 'long-enough-password' }));
+    expect(await loginStatus(other.username, other.password, tenant.loginName)).toBe(200);
   });
 
   it("read the user list without other users' e-mail, but with their own", async () => {

@@ -896,9 +896,10 @@ describe('POST /switch-client', () => {
 
     const response = await session.post<UserData & ErrorBody>('/switch-client', { client_id: b.id });
     expect(response.status, response.text).toBe(200);
+    // Roles hold in the home client: in a mapped client the user acts as an ordinary user.
     expect(response.body).toMatchObject({
       isSystem: false,
-      roles: ['USEREDITOR'],
+      roles: [],
       user: { id: user.id, username: user.username, clientId: home.id },
     });
     expect([...response.body.activeClientIds].sort()).toEqual([home.id, b.id].sort());
@@ -915,6 +916,37 @@ describe('POST /switch-client', () => {
     expect(usernames(list.body)).toEqual(['admin', bUser.username, user.username].sort());
     for (const listed of list.body.content.filter((entry) => entry.id !== user.id))
       expect(listed.clientId).toBe(b.id);
+  });
+
+  it('gives a client administrator of one client no administrator rights in a client they are mapped to', async () => {
+    const home = await newTenant();
+    const other = await newTenant();
+    const otherUser = await addUser(other.id);
+    const admin = await addUser(home.id, { roles: ['ADMIN'] });
+    expect(
+      (await sysadmin.put('/users/assign-clients', { users: [admin.id], clients: [other.id] })).status,
+    ).toBe(200);
+    const session = await loginRest(t.app, admin.username, admin.password, home.loginName);
+    expect((await session.post('/switch-client', { client_id: other.id })).status).toBe(200);
+
+    const created = await session.post<ErrorBody>('/users', {
+      username: 'intruder',
+      password: 'intruder-pass-1',
+    });
+    expect(created.status).toBe(403);
+    const current = await getUser(session, otherUser.id);
+    const edited = await session.put<ErrorBody>(`/users/partial/${otherUser.id}`, {
+      version: (current.body as { version: number }).version,
+      active: false,
+    });
+    expect(edited.status).toBe(403);
+    expect((await session.delete(`/users/${otherUser.id}`)).status).toBe(403);
+
+    // Back home the administrator is one again.
+    expect((await session.post('/switch-client', { client_id: home.id })).status).toBe(200);
+    expect((await session.post('/users', { username: 'welcome', password: 'welcome-pass-1' })).status).toBe(
+      201,
+    );
   });
 
   it('answers 404 for a client the user is not mapped to and 400 for an extra member', async () => {

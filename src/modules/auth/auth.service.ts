@@ -132,6 +132,21 @@ async function liveSession(em: EntityManager, token: string, now: Date) {
   return mayLogIn(user, client, now) ? session : null;
 }
 
+/**
+ * Roles hold in the user's home client. A user acting in a client they are mapped to acts there as an
+ * ordinary user (a client administrator of A is no administrator of B); system administrators keep theirs.
+ */
+export function rolesActingIn(
+  roles: readonly string[],
+  homeClientId: number,
+  clientId: number,
+  guest: boolean,
+): string[] {
+  if (guest) return [];
+  if (roles.includes('SYSADMIN') || clientId === homeClientId) return [...roles];
+  return [];
+}
+
 /** Resolves a token to the acting user, or null when unknown, ended or expired. */
 export async function authenticate(em: EntityManager, token: string): Promise<Actor | null> {
   const now = new Date();
@@ -147,7 +162,7 @@ export async function authenticate(em: EntityManager, token: string): Promise<Ac
     fullName: user.fullName ?? null,
     clientId: session.client.id,
     homeClientId: user.client.id,
-    roles: session.guest ? [] : user.roles,
+    roles: rolesActingIn(user.roles, user.client.id, session.client.id, session.guest),
     sessionId: session.id,
     guest: session.guest,
     apiLogin: session.apiLogin,

@@ -5,9 +5,10 @@ import { dictionaryPermissions } from '../access/access.service.js';
 import { Client } from '../client/client.entity.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
-import { UserClient } from '../user/user.entity.js';
+import { User, UserClient } from '../user/user.entity.js';
 import { UserOutputSchema } from '../user/user.schema.js';
 import { getUser } from '../user/user.service.js';
+import { rolesActingIn } from './auth.service.js';
 import { Session } from './session.entity.js';
 
 const NamedSchema = z.object({ id: z.number().int(), name: z.string() });
@@ -87,7 +88,9 @@ export async function switchClient(scope: Scope, clientId: number): Promise<User
   const allowed = await switchableClients(scope);
   if (!allowed.some((client) => client.id === clientId)) throw notFound('Client', clientId);
   await scope.em.nativeUpdate(Session, { id: scope.actor.sessionId }, { client: clientId });
-  const actor = { ...scope.actor, clientId };
+  const user = await scope.em.findOneOrFail(User, scope.actor.userId, { filters: false });
+  const roles = rolesActingIn(user.roles, scope.actor.homeClientId, clientId, scope.actor.guest);
+  const actor = { ...scope.actor, clientId, roles };
   scope.em.setFilterParams('tenant', { clientId });
   return userData({ ...scope, actor });
 }

@@ -263,6 +263,9 @@ export async function assertUserSlotFree(em: EntityManager, clientId: number): P
   }
 }
 
+const sendsNewPassword = (input: { password?: string | null }) =>
+  input.password !== undefined && input.password !== null && input.password !== PASSWORD_UNCHANGED;
+
 /** A new password to store, or undefined to keep the current one (absent, null or ******). */
 async function newPasswordHash(
   scope: Scope,
@@ -333,6 +336,11 @@ const sameList = (a: readonly (string | number)[], b: readonly (string | number)
  */
 export async function updateUser(scope: Scope, input: UserUpdateInput | UserPatchInput, partial: boolean) {
   const { actor } = scope;
+  if (sendsNewPassword(input)) {
+    // Permission before the password's own checks: a forbidden change is 403 whatever password it sends.
+    assertMayChange(actor, toTarget(await loadVisibleUser(scope, input.id)), ['password']);
+  }
+  // Hashing is slow on purpose: done before the transaction takes the row lock.
   const passwordHash = await newPasswordHash(scope, input);
   const updated = await scope.em.transactional(async (em) => {
     const user = await loadVisibleUser(scope, input.id, { em, lock: true });
