@@ -53,6 +53,8 @@ export const ConfigSchema = z.object({
   MAIL_FROM: z.string().default('Polyterm <no-reply@localhost>'),
   /** Seconds a password-reset link stays valid. */
   PASSWORD_RESET_TTL: z.coerce.number().int().min(60).default(3600),
+  /** Ed25519 public key (PEM) that verifies licence texts; without it no licence can be applied. */
+  LICENSE_PUBLIC_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -5,6 +5,7 @@ import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
 import { Group, GroupMember } from '../modules/group/group.entity.js';
 import { GuestSettings } from '../modules/guest/guest-settings.entity.js';
 import { JobTask } from '../modules/jobs/job-task.entity.js';
+import { License } from '../modules/license/license.entity.js';
 import { PermissionScheme } from '../modules/permission/permission-scheme.entity.js';
 import { Section } from '../modules/section/section.entity.js';
 import { User, UserClient } from '../modules/user/user.entity.js';
@@ -23,4 +24,5 @@ export const entities = [
   PermissionScheme,
   Dictionary,
   Section,
+  License,
 ];

@@ -3,6 +3,7 @@ import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
 import { groupRouter } from '../modules/group/group.router.js';
 import { guestRouter } from '../modules/guest/guest.router.js';
+import { licenseRouter } from '../modules/license/license.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
 import { systemRouter } from '../modules/system/system.router.js';
@@ -20,6 +21,7 @@ export const appRouter = router({
   roles: roleRouter,
   permissionSchemes: permissionSchemeRouter,
   access: accessRouter,
+  license: licenseRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121054202 } from './Migration20261121054202_platform.js';
 import { Migration20261121060642 } from './Migration20261121060642_identity.js';
+import { Migration20261121064900 } from './Migration20261121064900_license.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121054202_platform', class: Migration20261121054202 },
   { name: 'Migration20261121060642_identity', class: Migration20261121060642 },
+  { name: 'Migration20261121064900_license', class: Migration20261121064900 },
 ];

@@ -11,6 +11,7 @@ import { Session } from '../auth/session.entity.js';
 import { newSecret } from '../auth/tokens.js';
 import { createSystemGroups } from '../group/group.service.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
+import { assertWithinLicense } from '../license/license.service.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
 import { Client } from './client.entity.js';
@@ -151,6 +152,7 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
       : (input.maxUsers ?? null);
   const client = await scope.em.transactional(async (em) => {
     await assertUnique(em, input.name, input.loginName);
+    await assertWithinLicense(em, maxUsers);
     const client = em.create(Client, {
       name: input.name,
       loginName: input.loginName,
@@ -199,6 +201,7 @@ export async function updateClient(
       // PUT erases what is missing; PATCH leaves it, and clears what is sent as null.
       if (!partial || input[key] !== undefined) client[key] = input[key] ?? null;
     }
+    await assertWithinLicense(em, client.maxUsers);
     client.changedById = scope.actor.userId;
   });
   scope.em.clear();

@@ -14,6 +14,7 @@ import { Session } from '../auth/session.entity.js';
 import { Client } from '../client/client.entity.js';
 import { groupsOfUsers, setUserGroups } from '../group/group-membership.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
+import { licensedUserSlots } from '../license/license.service.js';
 import { assertRolesExist } from '../role/role.service.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { GuestUserTypes, User, UserClient } from './user.entity.js';
@@ -251,14 +252,23 @@ async function assertUsernameFree(em: EntityManager, clientId: number, username:
 export const namedUserCount = (em: EntityManager, clientId: number) =>
   em.count(User, { client: clientId, type: { $nin: [...GuestUserTypes] } }, { filters: NO_TENANT });
 
-/** Locks the client row, then refuses a new account beyond maxUsers: concurrent creates queue here. */
+/**
+ * Locks the client row, then refuses a new account beyond maxUsers or the licence's availableUserSlots:
+ * concurrent creates queue here.
+ */
 export async function assertUserSlotFree(em: EntityManager, clientId: number): Promise<void> {
   const client = await em.findOneOrFail(Client, clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (client.maxUsers == null) return;
-  if ((await namedUserCount(em, clientId)) >= client.maxUsers) {
+  const limits = [client.maxUsers, await licensedUserSlots(em)].filter(
+    (limit): limit is number => limit != null,
+  );
+  if (limits.length === 0) return;
+  const limit = Math.min(...limits);
+  if ((await namedUserCount(em, clientId)) >= limit) {
     throw new AppError(
       'BAD_REQUEST',
-      `The client has reached its maximum of ${client.maxUsers} user accounts`,
+      limit === client.maxUsers
+        ? `The client has reached its maximum of ${limit} user accounts`
+        : `The licence allows at most ${limit} user accounts per client`,
     );
   }
 }
