@@ -6,6 +6,7 @@ import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import { Client } from '../client/client.entity.js';
+import { effectiveGroups } from '../group/group.service.js';
 import { guestLoginOpen } from '../guest/guest.service.js';
 import { isGuestType, User } from '../user/user.entity.js';
 import type { LoginInput, LoginResult } from './auth.schema.js';
@@ -87,14 +88,14 @@ export async function login(
   if (!client || !user || !passwordOk || !mayLogIn(user, client, now)) return failed(LOGIN_FAILED, 401);
   const guest = isGuestType(user.type);
   if (guest && !(await guestLoginOpen(em, client.id, user.id))) return failed(LOGIN_FAILED, 401);
+  // The user's groups decide API access, password age and session length: loaded once.
+  const groups = await effectiveGroups(em, client.id, { id: user.id, guest });
   const apiLogin = input.apiKey !== undefined;
   if (apiLogin) {
     if (!sameSecret(input.apiKey ?? '', client.apiKey)) return failed(LOGIN_FAILED, 401);
-    if (guest || !(await hasApiAccess(em, client.id, user))) {
-      return failed('The user is in no group with API access', 403);
-    }
+    if (guest || !hasApiAccess(groups)) return failed('The user is in no group with API access', 403);
   }
-  if (!guest && !user.forcePasswordChange && (await passwordChangeDue(em, client.id, user, now))) {
+  if (!guest && !user.forcePasswordChange && passwordChangeDue(user, groups, now)) {
     await em.nativeUpdate(User, { id: user.id }, { forcePasswordChange: true }, { filters: false });
   }
   try {
@@ -105,6 +106,7 @@ export async function login(
       apiLogin,
       language: input.language ?? 'eng',
       ipAddress: ipAddress ?? null,
+      groups,
     });
     return {
       result: {

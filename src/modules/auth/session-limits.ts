@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { AppError } from '../../shared/errors.js';
 import { Client } from '../client/client.entity.js';
+import type { Group } from '../group/group.entity.js';
 import { effectiveGroups } from '../group/group.service.js';
 import type { User } from '../user/user.entity.js';
 import { Session } from './session.entity.js';
@@ -56,14 +57,11 @@ async function assertSessionSlot(em: EntityManager, clientId: number, user: User
   }
 }
 
+type GroupRules = Pick<Group, 'timeout' | 'pwdChange' | 'hasApiAccess' | 'type'>;
+
 /** Session length: the longest timeout of the user's groups that set one, otherwise SESSION_TIMEOUT. */
-export async function sessionTimeoutFor(
-  em: EntityManager,
-  config: Config,
-  clientId: number,
-  user: { id: number; guest: boolean },
-): Promise<number> {
-  const timeouts = (await effectiveGroups(em, clientId, user))
+export function sessionTimeoutOf(config: Config, groups: readonly GroupRules[]): number {
+  const timeouts = groups
     .map((group) => group.timeout)
     .filter((timeout): timeout is number => timeout != null);
   return timeouts.length ? Math.max(...timeouts) : config.SESSION_TIMEOUT;
@@ -73,25 +71,16 @@ export async function sessionTimeoutFor(
  * Whether the user's password is older than the shortest `pwdChange` (days) of the user's groups; the
  * login then sets forcePasswordChange, which the user clears by choosing a new password.
  */
-export async function passwordChangeDue(
-  em: EntityManager,
-  clientId: number,
-  user: User,
-  now: Date,
-): Promise<boolean> {
-  const days = (await effectiveGroups(em, clientId, { id: user.id, guest: false }))
-    .map((group) => group.pwdChange)
-    .filter((value): value is number => value != null);
+export function passwordChangeDue(user: User, groups: readonly GroupRules[], now: Date): boolean {
+  const days = groups.map((group) => group.pwdChange).filter((value): value is number => value != null);
   if (days.length === 0) return false;
   const since = user.passwordChangedAt ?? user.createdAt;
   return now.getTime() - since.getTime() > Math.min(...days) * 86_400_000;
 }
 
 /** API logins need membership of a group with API access; guest groups never have it. */
-export async function hasApiAccess(em: EntityManager, clientId: number, user: User): Promise<boolean> {
-  const groups = await effectiveGroups(em, clientId, { id: user.id, guest: false });
-  return groups.some((group) => group.hasApiAccess && group.type !== 'GUEST');
-}
+export const hasApiAccess = (groups: readonly GroupRules[]): boolean =>
+  groups.some((group) => group.hasApiAccess && group.type !== 'GUEST');
 
 export interface SessionRequest {
   user: User;
@@ -100,6 +89,8 @@ export interface SessionRequest {
   apiLogin: boolean;
   language: string;
   ipAddress: string | null;
+  /** The user's groups in the client, when the caller has them already (one query per login). */
+  groups?: readonly GroupRules[];
 }
 
 /** Opens a session within the client's limits; only hashes of the token and cookie value are stored. */
@@ -109,10 +100,10 @@ export async function openSession(
   request: SessionRequest,
 ): Promise<OpenedSession> {
   const now = new Date();
-  const timeoutSeconds = await sessionTimeoutFor(em, config, request.clientId, {
-    id: request.user.id,
-    guest: request.guest,
-  });
+  const groups =
+    request.groups ??
+    (await effectiveGroups(em, request.clientId, { id: request.user.id, guest: request.guest }));
+  const timeoutSeconds = sessionTimeoutOf(config, groups);
   const token = newSecret();
   const cookie = newSecret();
   const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
