@@ -2,10 +2,14 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121054202 } from './Migration20261121054202_platform.js';
 import { Migration20261121060642 } from './Migration20261121060642_identity.js';
 import { Migration20261121064900 } from './Migration20261121064900_license.js';
+import { Migration20261121110000 } from './Migration20261121110000_structure.js';
+import { Migration20261121130000 } from './Migration20261121130000_system_ui.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121054202_platform', class: Migration20261121054202 },
   { name: 'Migration20261121060642_identity', class: Migration20261121060642 },
   { name: 'Migration20261121064900_license', class: Migration20261121064900 },
+  { name: 'Migration20261121110000_structure', class: Migration20261121110000 },
+  { name: 'Migration20261121130000_system_ui', class: Migration20261121130000 },
 ];

@@ -111,9 +111,22 @@ export async function dictionaryPermissions(
   scope: Scope,
   dictionaryIds: readonly number[],
 ): Promise<DictionaryPermissionsDto[]> {
+  return (await dictionaryAccess(scope, dictionaryIds)).permissions;
+}
+
+/** The sections of the dictionaries the actor may read (DICT_READ there, or administration). */
+export async function readableSectionIds(
+  scope: Scope,
+  dictionaryIds: readonly number[],
+): Promise<Set<number>> {
+  return (await dictionaryAccess(scope, dictionaryIds)).readableSections;
+}
+
+async function dictionaryAccess(scope: Scope, dictionaryIds: readonly number[]) {
   const subject = await accessSubject(scope);
   const { dictionaries, sections } = await loadDictionaries(scope, dictionaryIds);
-  return dictionaryIds.map((id) => {
+  const readableSections = new Set<number>();
+  const permissions = dictionaryIds.map((id) => {
     const dictionary = dictionaries.find((d) => d.id === id)!;
     const admin = isDictionaryAdmin(scope.actor, dictionary);
     const dictionaryScheme = dictionary.permissionScheme?.getEntity() ?? null;
@@ -129,7 +142,10 @@ export async function dictionaryPermissions(
         grantsFor(subject, scheme, false).flatMap((grant) => grant.dictionaryPermissions),
       );
       const readable = admin || granted.has('DICT_READ');
-      if (readable) inSomeSection.add('DICT_READ');
+      if (readable) {
+        inSomeSection.add('DICT_READ');
+        readableSections.add(section.id);
+      }
       const map = flags(CONCEPT_LEVEL, (value) => admin || (readable && granted.has(value)));
       for (const [key, value] of Object.entries(map))
         if (value) inSomeSection.add(key as DictionaryPermission);
@@ -151,6 +167,7 @@ export async function dictionaryPermissions(
       sectionOidPermissions,
     };
   });
+  return { permissions, readableSections };
 }
 
 export interface ConceptAccess {

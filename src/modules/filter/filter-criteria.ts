@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { parseFilterDate } from '../field/field-validation.js';
+
+/**
+ * What a filter selects (docs/filters.md). Every member is optional; the members that are set must all
+ * hold (AND). Within `fieldConditions`, `match` says whether all or any condition must hold.
+ */
+const FilterDateSchema = z
+  .string()
+  .refine((text) => parseFilterDate(text) !== null, {
+    message: 'Dates are yyyy-MM-dd HH:mm:ss, yyyy-MM-dd HH:mm, yyyy-MM-dd or yyyyMMdd',
+  })
+  .describe('yyyy-MM-dd HH:mm:ss, yyyy-MM-dd HH:mm, yyyy-MM-dd or yyyyMMdd, in the server time zone (UTC)');
+
+const DateRangeSchema = z
+  .object({ from: FilterDateSchema.optional(), to: FilterDateSchema.optional() })
+  .describe('inclusive bounds; a day without a time covers the whole day');
+
+export const FieldOperators = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'CONTAINS',
+  'STARTS_WITH',
+  'EMPTY',
+  'NOT_EMPTY',
+  'BEFORE',
+  'AFTER',
+] as const;
+
+export const FieldConditionSchema = z
+  .object({
+    fieldOid: z.string().min(1).max(64),
+    operator: z.enum(FieldOperators),
+    value: z
+      .string()
+      .max(16383)
+      .optional()
+      .describe('not used by EMPTY and NOT_EMPTY; a date for BEFORE/AFTER'),
+  })
+  .refine((c) => c.operator === 'EMPTY' || c.operator === 'NOT_EMPTY' || c.value !== undefined, {
+    message: 'This operator needs a value',
+    path: ['value'],
+  });
+
+export const LanguageSelectorSchema = z
+  .string()
+  .regex(/^[^;\s]+(;[^;\s]*(;[^;\s]*)?)?$/, 'language codes are <lang>[;[region];[script]]')
+  .describe('<lang>[;[region];[script]], e.g. eng, eng;US, jpn;;hira');
+
+export const FilterCriteriaSchema = z.object({
+  languages: z
+    .array(LanguageSelectorSchema)
+    .max(200)
+    .default([])
+    .describe('terms in these languages (variants)'),
+  sectionOids: z.array(z.string().min(1).max(64)).max(500).default([]),
+  domainOids: z.array(z.string().min(1).max(64)).max(500).default([]),
+  includeSubdomains: z
+    .boolean()
+    .default(true)
+    .describe('a domain also selects the concepts of its subdomains'),
+  fieldConditions: z.array(FieldConditionSchema).max(100).default([]),
+  match: z.enum(['ALL', 'ANY']).default('ALL').describe('how fieldConditions combine'),
+  created: DateRangeSchema.optional(),
+  changed: DateRangeSchema.optional(),
+  createdBy: z.array(z.number().int()).max(500).default([]).describe('user ids'),
+  changedBy: z.array(z.number().int()).max(500).default([]).describe('user ids'),
+});
+export type FilterCriteria = z.infer<typeof FilterCriteriaSchema>;
