@@ -24,8 +24,14 @@ export const commonDtoShape = {
 export const IdParamSchema = z.object({ id: z.number().int().positive() });
 
 /** Result of an async-capable operation: the result map when done in time, otherwise the job task id. */
+/** What a finished job yields: id to success, or one value (copy: new id; language replace: moved terms). */
+export const JobResultSchema = z.union([z.record(z.string(), z.boolean()), z.number(), z.boolean()]);
+export type JobResult = z.infer<typeof JobResultSchema>;
+
 export const InvocationResultSchema = z.object({
-  result: z.record(z.string(), z.boolean()).optional(),
+  result: JobResultSchema.optional().describe(
+    'id to success flag; a single value for copy (the new dictionary id), empty and reindex (true) and language replace (moved terms)',
+  ),
   jobTaskId: z.number().int().optional(),
 });
 export type InvocationResult = z.infer<typeof InvocationResultSchema>;

@@ -59,6 +59,10 @@ const DATA_CATEGORIES = [
 export class Migration20261121110000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(
+      `alter table "job_tasks" add column "processed" int not null default 0, add column "total" int null;`,
+    );
+    this.addSql(`create index "job_tasks_user_created_index" on "job_tasks" ("user_id", "created_at");`);
+    this.addSql(
       `alter table "dictionaries" add column "description" text null, add column "email_recipient_id" int null references "users" ("id") on delete set null, add column "sort_index" int not null default 0, add column ${enumOf('domain_presentation', ['FLAT', 'HIERARCHICAL', 'HORIZONTAL'], 'FLAT')}, add column "structure_changed_at" timestamptz not null default now();`,
     );
     this.addSql(`update "dictionaries" set "oid" = gen_random_uuid()::text where "oid" is null;`);
@@ -167,6 +171,8 @@ export class Migration20261121110000 extends Migration {
       this.addSql(`drop table if exists "${table}" cascade;`);
     }
     this.addSql(`alter table "sections" drop column "view_id", drop column "sort_index";`);
+    this.addSql(`drop index if exists "job_tasks_user_created_index";`);
+    this.addSql(`alter table "job_tasks" drop column "processed", drop column "total";`);
     this.addSql(`drop table if exists "views" cascade;`);
     this.addSql(`drop index if exists "sections_oid_unique";`);
     this.addSql(`drop index if exists "sections_client_name_index";`);

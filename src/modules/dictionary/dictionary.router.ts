@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
 import { IdInput } from '../../shared/ids.js';
 import { queryBoolean } from '../../shared/query.js';
@@ -13,8 +14,15 @@ import {
   DictionaryUpdateInputSchema,
 } from './dictionary.schema.js';
 import * as dictionaries from './dictionary.service.js';
+import * as dictionaryJobs from './dictionary-jobs.service.js';
 
 const tags = ['dictionaries'];
+const asyncNote =
+  'Answers 200 with the InvocationResult when done within the async threshold (ASYNC_THRESHOLD_MS), otherwise 202 with jobTaskId while the job continues (GET /jobs/{id}).';
+const answer = (ctx: { response: { status?: number } }, outcome: dictionaryJobs.JobOutcome) => {
+  if (!outcome.finished) ctx.response.status = 202;
+  return outcome.body;
+};
 
 export const dictionaryRouter = router({
   dataCategories: authedProcedure
@@ -112,4 +120,87 @@ export const dictionaryRouter = router({
     .input(IdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => dictionaries.deleteDictionary(ctx.scope, input.id)),
+
+  copy: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/dictionaries/copy/{id}',
+        tags,
+        summary: 'Copy a dictionary (administrators); result: the new dictionary id',
+        description: `copy-data (default false) also copies the concepts and terms. ${asyncNote}`,
+      },
+    })
+    .input(
+      IdInput.extend({
+        name: z.string().trim().max(255).optional().describe('default: "Copy of <name>"'),
+        'copy-data': queryBoolean().default(false),
+      }),
+    )
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) =>
+      answer(ctx, await dictionaryJobs.copyDictionary(ctx.scope, input.id, input.name, input['copy-data'])),
+    ),
+
+  empty: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/dictionaries/empty/{id}',
+        tags,
+        summary: 'Erase every concept and term of a dictionary (its structure stays)',
+        description: asyncNote,
+      },
+    })
+    .input(IdInput)
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) =>
+      answer(ctx, await dictionaryJobs.emptyDictionary(ctx.scope, input.id)),
+    ),
+
+  reindex: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/dictionaries/reindex/{id}',
+        tags,
+        summary: "Rebuild the dictionary's search index from the stored terms",
+        description: asyncNote,
+      },
+    })
+    .input(IdInput)
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) =>
+      answer(ctx, await dictionaryJobs.reindexDictionary(ctx.scope, input.id)),
+    ),
+
+  languageReplace: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/dictionaries/language-replace',
+        tags,
+        summary: 'Move the terms of one language variant to another; result: the number of moved terms',
+        description: `from-id and to-id are <language>[;[region];[script]] (e.g. eng;US); the match is exact. ${asyncNote}`,
+      },
+    })
+    .input(
+      z.object({
+        'dictionary-id': z.number().int(),
+        'from-id': z.string().min(1).max(200),
+        'to-id': z.string().min(1).max(200),
+      }),
+    )
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) =>
+      answer(
+        ctx,
+        await dictionaryJobs.replaceLanguage(
+          ctx.scope,
+          input['dictionary-id'],
+          input['from-id'],
+          input['to-id'],
+        ),
+      ),
+    ),
 });

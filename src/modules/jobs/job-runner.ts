@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { InvocationResult } from '../../shared/common.schema.js';
+import type { InvocationResult, JobResult } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { JobTask } from './job-task.entity.js';
 
@@ -17,7 +17,7 @@ export interface AsyncOutcome {
 export async function runAsJob(
   scope: Scope,
   type: string,
-  work: (em: EntityManager) => Promise<Record<string, boolean>>,
+  work: (em: EntityManager, progress: JobProgress) => Promise<JobResult>,
 ): Promise<AsyncOutcome> {
   const jobEm = scope.em.fork();
   const job = jobEm.create(JobTask, {
@@ -28,7 +28,8 @@ export async function runAsJob(
   });
   await jobEm.flush();
 
-  const done = work(jobEm.fork()).then(
+  const progress = progressReporter(jobEm.fork(), job.id);
+  const done = work(jobEm.fork(), progress).then(
     async (result) => {
       await jobEm.nativeUpdate(JobTask, { id: job.id }, { status: 'DONE', result, finishedAt: new Date() });
       return result;
@@ -61,6 +62,21 @@ export async function runAsJob(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Lets a job report how far it got (processed of total); writes at most a few times a second. */
+export type JobProgress = (processed: number, total?: number) => Promise<void>;
+
+function progressReporter(em: EntityManager, jobId: number): JobProgress {
+  let lastWrite = 0;
+  let knownTotal: number | undefined;
+  return async (processed, total) => {
+    if (total !== undefined) knownTotal = total;
+    const now = Date.now();
+    if (now - lastWrite < 250 && processed !== knownTotal) return;
+    lastWrite = now;
+    await em.nativeUpdate(JobTask, { id: jobId }, { processed, total: knownTotal ?? null });
+  };
 }
 
 /** Jobs left RUNNING by a stopped server can never finish: mark them failed at start-up. */

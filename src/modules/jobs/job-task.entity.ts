@@ -15,6 +15,9 @@ export const JobTask = defineEntity({
     status: p.enum([...JobStatuses]).default('RUNNING'),
     result: p.json<unknown>().nullable(),
     message: p.text().nullable(),
+    /** Progress of long jobs (imports, copies): units done and, when known, the total. */
+    processed: p.integer().default(0),
+    total: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     finishedAt: p.datetime().nullable(),
   },
