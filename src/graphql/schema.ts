@@ -5,6 +5,7 @@ import '../modules/user/user.graphql.js';
 import '../modules/client/client.graphql.js';
 import '../modules/group/group.graphql.js';
 import '../modules/access/access.graphql.js';
+import '../modules/dictionary/dictionary.graphql.js';
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = builder.toSchema();
