@@ -6,6 +6,8 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
+import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
@@ -35,11 +37,15 @@ const codeForStatus: Record<number, string> = {
 };
 
 /** OpenAPI entries of the REST-only routes; static, so the committed document is generated without a server. */
-export const rawRoutePaths = { ...featuresScriptPaths, ...userTransferPaths };
+export const rawRoutePaths = { ...featuresScriptPaths, ...userTransferPaths, ...searchSettingPaths };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
 export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRoute[] {
-  return [featuresScriptRoute(deps.config, deps.orm), userTransferRoutes(deps.config, createContext)];
+  return [
+    featuresScriptRoute(deps.config, deps.orm),
+    userTransferRoutes(deps.config, createContext),
+    searchSettingRoute(createContext),
+  ];
 }
 
 /** Builds the whole server: REST /api/v4, tRPC /trpc, GraphQL /graphql, docs, health. Never listens. */
@@ -76,7 +82,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   await app.register(cookie);
-  const createContext = createContextFactory(deps);
+  // API-login requests are counted in memory and written in batches; what is pending is written on close.
+  const apiRequests = new ApiRequestCounter(deps.orm, app.log);
+  app.decorate('apiRequests', apiRequests);
+  app.addHook('onReady', async () => apiRequests.start());
+  app.addHook('onClose', () => apiRequests.close());
+  const createContext = createContextFactory({ ...deps, apiRequests });
 
   const raw = rawRoutes(deps, (req, reply) => createContext(req, reply, 'rest'));
   const openApiDocument = buildOpenApiDocument(rawRoutePaths);

@@ -13,10 +13,10 @@ import { JobTask } from '../modules/jobs/job-task.entity.js';
 import { Language, LanguageVariant } from '../modules/language/language.entity.js';
 import { License } from '../modules/license/license.entity.js';
 import { PermissionScheme } from '../modules/permission/permission-scheme.entity.js';
+import { UserSearchSettings } from '../modules/search-settings/search-settings.entity.js';
 import { Section } from '../modules/section/section.entity.js';
 import { User, UserClient } from '../modules/user/user.entity.js';
 import { View } from '../modules/view/view.entity.js';
-import { UserSearchSettings } from '../modules/search-settings/search-settings.entity.js';
 
 /** Every entity the ORM knows; one list shared by the server, the migration scripts and tests. */
 export const entities = [

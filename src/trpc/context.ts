@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { ApiRequestCounter } from '../modules/statistics/api-request-counter.js';
 
 export type Transport = 'rest' | 'trpc' | 'graphql';
 
@@ -16,11 +17,14 @@ export interface Context {
    * login). An object, because tRPC copies the context when a tier extends it.
    */
   response: { status?: number };
+  /** Counts the requests of API-login sessions in memory; written in batches. */
+  apiRequests: ApiRequestCounter;
 }
 
 export interface ContextDeps {
   config: Config;
   orm: MikroORM;
+  apiRequests: ApiRequestCounter;
 }
 
 /** A fresh entity-manager fork per request: identity maps never leak between callers. */
@@ -32,5 +36,6 @@ export function createContextFactory(deps: ContextDeps) {
     config: deps.config,
     em: deps.orm.em.fork(),
     response: {},
+    apiRequests: deps.apiRequests,
   });
 }

@@ -1,13 +1,25 @@
 import { accessRouter } from '../modules/access/access.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
+import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
+import { domainRouter } from '../modules/domain/domain.router.js';
+import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
+import { fieldRouter } from '../modules/field/field.router.js';
+import { filterRouter } from '../modules/filter/filter.router.js';
 import { groupRouter } from '../modules/group/group.router.js';
 import { guestRouter } from '../modules/guest/guest.router.js';
+import { jobRouter } from '../modules/jobs/job.router.js';
 import { licenseRouter } from '../modules/license/license.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
+import { profileRouter } from '../modules/profile/profile.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
+import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
+import { sectionRouter } from '../modules/section/section.router.js';
+import { statisticsRouter } from '../modules/statistics/statistics.router.js';
 import { systemRouter } from '../modules/system/system.router.js';
+import { uiRouter } from '../modules/ui/ui.router.js';
 import { userRouter } from '../modules/user/user.router.js';
+import { viewRouter } from '../modules/view/view.router.js';
 import { router } from './trpc.js';
 
 /** Every procedure of the API: served at /trpc, and at /api/v4 where it has `meta.openapi`. */
@@ -22,6 +34,18 @@ export const appRouter = router({
   permissionSchemes: permissionSchemeRouter,
   access: accessRouter,
   license: licenseRouter,
+  dictionaries: dictionaryRouter,
+  sections: sectionRouter,
+  fields: fieldRouter,
+  domains: domainRouter,
+  views: viewRouter,
+  filters: filterRouter,
+  exportSettings: exportSettingsRouter,
+  jobs: jobRouter,
+  statistics: statisticsRouter,
+  ui: uiRouter,
+  profile: profileRouter,
+  searchSettings: searchSettingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -85,6 +85,7 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
   const actor = await authenticate(ctx.em, token);
   if (!actor) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
+  if (actor.apiLogin) ctx.apiRequests.count(ctx.req, actor.sessionId);
   ctx.em.setFilterParams('tenant', { clientId: actor.clientId });
   const scope: Scope = { em: ctx.em, actor, config: ctx.config, log: ctx.req.log };
   return next({ ctx: { actor, scope } });

@@ -54,6 +54,8 @@ export const authRouter = router({
     .output(z.void())
     .mutation(async ({ ctx }) => {
       await auth.logout(ctx.em, ctx.actor.sessionId);
+      // The session's request count is final now: write it instead of waiting for the timer.
+      if (ctx.actor.apiLogin) await ctx.apiRequests.flush();
       ctx.reply.clearCookie(auth.SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     }),
 

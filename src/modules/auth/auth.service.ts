@@ -104,7 +104,7 @@ export async function login(
       clientId: client.id,
       guest,
       apiLogin,
-      language: input.language ?? 'eng',
+      language: input.language ?? user.language ?? 'eng',
       ipAddress: ipAddress ?? null,
       groups,
     });

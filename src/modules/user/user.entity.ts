@@ -42,6 +42,8 @@ export const User = defineEntity({
     expDate: p.datetime().nullable(),
     roles: p.array().default([]),
     forcePasswordChange: p.boolean().default(false),
+    /** Preferred interface language (e.g. eng), set in the profile; null: the language sent at login. */
+    language: p.string().length(16).nullable(),
   },
 });
 export type User = InferEntity<typeof User>;

@@ -1,8 +1,7 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
-import { sendError } from '../../rest/error-body.js';
+import { readSingleFile, registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
 import type { RawRoute } from '../../rest/raw-route.js';
 import { ErrorBodySchema } from '../../shared/common.schema.js';
@@ -69,14 +68,7 @@ const flag = (value: unknown): boolean => value === true || value === 'true' || 
 /** The XML download and the multipart upload of users; both run the users procedures. */
 export function userTransferRoutes(config: Config, createContext: ContextFactory): RawRoute {
   const plugin: FastifyPluginAsync = async (app) => {
-    await app.register(multipart, {
-      limits: { fileSize: config.MAX_FILE_SIZE, files: 1, fields: 10, fieldSize: 1024 },
-    });
-    // Any other body (a bare XML document...) reaches the handler, which asks for multipart (400).
-    app.addContentTypeParser('*', (_request, payload, done) => {
-      payload.resume();
-      done(null, undefined);
-    });
+    await registerUploads(app);
 
     app.get('/users/export', async (request, reply) => {
       const xml = await callProcedure(createContext, request, reply, (api) => api.users.exportXml());
@@ -90,34 +82,12 @@ export function userTransferRoutes(config: Config, createContext: ContextFactory
     });
 
     app.post('/users/import', async (request, reply) => {
-      if (!request.isMultipart()) {
-        return sendError(reply, 400, {
-          code: 'BAD_REQUEST',
-          message: 'Send the file as multipart/form-data',
-        });
-      }
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const fields: Record<string, unknown> = { ...query };
-      let file: Buffer | undefined;
-      // toBuffer() stops at MAX_FILE_SIZE with a 413 before the rest is read.
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname === 'file') file = await part.toBuffer();
-          else part.file.resume();
-        } else {
-          fields[part.fieldname] = part.value;
-        }
-      }
-      if (!file)
-        return sendError(reply, 400, {
-          code: 'BAD_REQUEST',
-          message: 'The multipart member "file" is missing',
-        });
+      const upload = await readSingleFile(request, { maxBytes: config.MAX_FILE_SIZE });
       const result = await callProcedure(createContext, request, reply, (api) =>
         api.users.importXml({
-          xml: file.toString('utf8'),
-          'overwrite-user': flag(fields['overwrite-user']),
-          'overwrite-group': flag(fields['overwrite-group']),
+          xml: upload.buffer.toString('utf8'),
+          'overwrite-user': flag(upload.fields['overwrite-user']),
+          'overwrite-group': flag(upload.fields['overwrite-group']),
         }),
       );
       return result === undefined ? reply : reply.type('application/json; charset=utf-8').send(result);

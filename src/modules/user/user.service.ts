@@ -235,7 +235,12 @@ export async function getUser(scope: Scope, id: number, format: Format, includeD
 }
 
 /** Refuses a username another live user of the client already has (422). */
-async function assertUsernameFree(em: EntityManager, clientId: number, username: string, exceptId?: number) {
+export async function assertUsernameFree(
+  em: EntityManager,
+  clientId: number,
+  username: string,
+  exceptId?: number,
+) {
   const clash = await em.findOne(
     User,
     {

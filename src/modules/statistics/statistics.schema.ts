@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { queryBoolean } from '../../shared/query.js';
+import { UserLogItemSchema } from '../user/user.schema.js';
+
+const allClients = queryBoolean()
+  .default(false)
+  .describe('every client of the installation; honoured for system administrators only');
+
+export const StatisticsQuerySchema = z.object({ 'all-clients': allClients });
+export type StatisticsQuery = z.infer<typeof StatisticsQuerySchema>;
+
+export const MonthQuerySchema = z.object({
+  year: z.number().int().min(1970).max(9999),
+  month: z.number().int().min(1).max(12),
+  'all-clients': allClients,
+});
+export type MonthQuery = z.infer<typeof MonthQuerySchema>;
+
+const duration = z.string().describe('human readable, e.g. "3 h 12 min"');
+
+export const SummarySchema = z.object({
+  visits: z.number().int().describe('logins (API logins and guest sessions included)'),
+  users: z.number().int().describe('distinct users who logged in'),
+  apiUsers: z.number().int().describe('distinct users who logged in with the API key'),
+  apiRequests: z.number().int().describe('requests made in API-login sessions'),
+  totalTime: duration.describe('time spent in sessions, human readable, e.g. "3 h 12 min"'),
+  installDate: z.number().int().nullable().describe('ms epoch: creation of the first client'),
+});
+export type Summary = z.infer<typeof SummarySchema>;
+
+export const MonthSummarySchema = z.object({
+  month: z.number().int().describe('1 to 12'),
+  year: z.number().int(),
+  visits: z.number().int().describe('logins that started in the month'),
+  users: z.number().int().describe('distinct users who logged in during the month'),
+  apiVisits: z.number().int().describe('API logins among the visits'),
+  apiRequests: z.number().int().describe('requests of the API sessions that started in the month'),
+  totalTime: duration,
+  averageVisits: z.string().describe('visits per day, e.g. "2.5"'),
+  averageApiVisits: z.string().describe('API visits per day'),
+  averageApiRequests: z.string().describe('API requests per day'),
+  averageTime: duration.describe('session time per day, human readable'),
+});
+export type MonthSummary = z.infer<typeof MonthSummarySchema>;
+
+/** The month call answers the summary with the month's details: every login of the month, newest first. */
+export const MonthStatisticsSchema = MonthSummarySchema.extend({
+  onlineUsers: z.array(UserLogItemSchema).describe('Month details: every login of the month, newest first'),
+});
+export type MonthStatistics = z.infer<typeof MonthStatisticsSchema>;
+
+export const OnlineUserSchema = z.object({
+  userLogin: z.string(),
+  userId: z.number().int(),
+  clientLogin: z.string(),
+  loginTime: z.number().int().describe('ms epoch'),
+  lastUsageTime: z.number().int().describe('ms epoch; written at most once a minute'),
+  ipAddress: z.string().nullable(),
+  partId: z.string().describe('last 4 symbols of the session id (JSESSIONID)'),
+  apiLogin: z.boolean(),
+  apiRequests: z.number().int(),
+});
+export type OnlineUser = z.infer<typeof OnlineUserSchema>;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { authedProcedure, router } from '../../trpc/trpc.js';
+import { MenuItemSchema, SessionDataSchema, SideMenuInputSchema, SideMenuSchema } from './ui.schema.js';
+import * as ui from './ui.service.js';
+
+const tags = ['user interface'];
+
+export const uiRouter = router({
+  sessionData: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/data', tags, summary: 'Session data: the caller as a User' } })
+    .input(z.void())
+    .output(SessionDataSchema)
+    .query(({ ctx }) => ui.sessionData(ctx.scope)),
+
+  topMenu: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/ui/menu/top',
+        tags,
+        summary: "Top menu of the administration view, filtered by the caller's roles",
+      },
+    })
+    .input(z.void())
+    .output(z.array(MenuItemSchema))
+    .query(({ ctx }) => ui.topMenu(ctx.scope)),
+
+  sideMenu: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/ui/menu/side/{idx}',
+        tags,
+        summary: 'The top item at idx with its side menu in items',
+        description: 'idx indexes the array GET /ui/menu/top answers the same caller; beyond its end 404.',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(SideMenuInputSchema)
+    .output(SideMenuSchema)
+    .query(({ ctx, input }) => ui.sideMenu(ctx.scope, input.idx)),
+});

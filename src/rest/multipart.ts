@@ -1,0 +1,96 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** Room for the form fields and part headers beside the file, when judging a Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/** Non-file members of an upload: few and short (fileName, flags). */
+const FIELD_LIMITS = { fields: 20, fieldSize: 4096 };
+
+/** An error the app's error handler answers with its status and `{code, message}`. */
+class UploadError extends Error {
+  constructor(
+    readonly statusCode: 400 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UploadedFile {
+  /** The file's bytes; never more than maxBytes. */
+  buffer: Buffer;
+  /** Name the client gave the file, if any. */
+  filename: string | undefined;
+  mimetype: string;
+  /** The other members of the form, plus the query parameters (form members win). */
+  fields: Record<string, string>;
+}
+
+export interface UploadLimits {
+  /** Largest accepted file, in bytes (MAX_FILE_SIZE, or FEEDBACK_MAX_FILE_SIZE for feedback). */
+  maxBytes: number;
+  /** Form member holding the file; default `file`. */
+  field?: string;
+}
+
+/**
+ * Makes a Fastify scope able to take uploads: multipart parsing (nothing is read until a route asks),
+ * and any other body left unread so that the route can answer that it wants multipart.
+ */
+export async function registerUploads(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, { limits: { ...FIELD_LIMITS, files: 1 } });
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    payload.resume();
+    done(null, undefined);
+  });
+}
+
+const tooLarge = (maxBytes: number) =>
+  new UploadError(413, `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`);
+
+const isMultipartLimit = (error: unknown, code: string): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+
+/**
+ * Reads the one file of a multipart request, refusing it before it is buffered when too large: a
+ * Content-Length beyond the limit is answered at once, and the stream stops at maxBytes otherwise. Not
+ * multipart or no file: 400; too large or a second file: 413. Use in a scope set up by registerUploads.
+ */
+export async function readSingleFile(request: FastifyRequest, limits: UploadLimits): Promise<UploadedFile> {
+  const field = limits.field ?? 'file';
+  if (!request.isMultipart()) throw new UploadError(400, 'Send the file as multipart/form-data');
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+    throw tooLarge(limits.maxBytes);
+  }
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) if (typeof value === 'string') fields[name] = value;
+  let file: Omit<UploadedFile, 'fields'> | undefined;
+  try {
+    for await (const part of request.parts({
+      limits: { ...FIELD_LIMITS, files: 1, fileSize: limits.maxBytes },
+    })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== field || file) {
+          part.file.resume();
+          continue;
+        }
+        // toBuffer() stops reading at fileSize and throws; nothing beyond the limit is kept.
+        file = {
+          buffer: await part.toBuffer(),
+          filename: part.filename || undefined,
+          mimetype: part.mimetype,
+        };
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (isMultipartLimit(error, 'FST_REQ_FILE_TOO_LARGE')) throw tooLarge(limits.maxBytes);
+    if (isMultipartLimit(error, 'FST_FILES_LIMIT')) throw new UploadError(413, 'Send one file per request');
+    throw error;
+  }
+  if (!file) throw new UploadError(400, `The multipart member "${field}" is missing`);
+  return { ...file, fields };
+}
