@@ -17,7 +17,7 @@ export async function buildTestApp(overrides: Record<string, string> = {}): Prom
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Most suites create tenants and log in to them; the single-tenant suite overrides this.
     MULTI_TENANT: 'true',
     ...overrides,

@@ -51,7 +51,7 @@ export async function renderDictionaries(
   dictionaries: readonly Dictionary[],
   format: Format,
 ): Promise<(Partial<DictionaryDto> & { id: number })[]> {
-  if (format === 'ID') return dictionaries.map((d) => ({ id: d.id }));
+  if (format === 'ID' || dictionaries.length === 0) return dictionaries.map((d) => ({ id: d.id }));
   if (format === 'SHORT') {
     return dictionaries.map((d) => ({ id: d.id, name: d.name, description: d.description ?? null }));
   }

@@ -133,6 +133,9 @@ export async function syncFields(
   inputs: readonly FieldInput[],
   actorId: number,
 ): Promise<void> {
+  const sentIds = inputs.map((input) => input.id).filter((id): id is number => id !== undefined);
+  const repeated = sentIds.find((id, index) => sentIds.indexOf(id) !== index);
+  if (repeated !== undefined) throw new AppError('BAD_REQUEST', `Field ${repeated} is listed twice`);
   const { fields: all, items } = await fieldsOf(em, [dictionary.id]);
   const existing = all.filter((field) => field.level === level);
   const names = inputs.map((input) => input.name.toLowerCase());
@@ -198,6 +201,11 @@ function syncPicklist(
   inputs: NonNullable<FieldInput['model']>['picklistItems'],
 ) {
   const own = existing.filter((item) => item.field.id === field.id);
+  const sentIds = inputs.map((input) => input.id).filter((id): id is number => id !== undefined);
+  const twice = sentIds.find((id, index) => sentIds.indexOf(id) !== index);
+  if (twice !== undefined) {
+    throw new AppError('BAD_REQUEST', `Picklist item ${twice} of field "${field.name}" is listed twice`);
+  }
   const kept = new Set<number>();
   for (const [index, input] of inputs.entries()) {
     const values = {

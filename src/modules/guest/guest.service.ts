@@ -123,6 +123,29 @@ export async function guestLoginOpen(em: EntityManager, clientId: number, userId
  * (default client, always) or GUEST_CLIENT_AUTOLOGIN (when the client is named in the address).
  * Null also when every guest place is taken.
  */
+/** Live automatic guest sessions one address may hold; its oldest beyond this are ended. */
+const AUTOMATIC_SESSIONS_PER_ADDRESS = 5;
+
+/**
+ * Every features call opens an automatic guest session. Without a cap, one visitor repeating the call
+ * could fill the client's maxGuests (and its statistics); so an address keeps only its newest few.
+ */
+async function endSurplusAutomaticSessions(
+  em: EntityManager,
+  clientId: number,
+  guestUserId: number,
+  ipAddress: string | null,
+) {
+  await em.execute(
+    `update sessions set ended_at = now()
+      where id in (select id from sessions
+                    where client_id = ? and user_id = ? and guest and ended_at is null and expires_at > now()
+                      and ip_address is not distinct from ?
+                    order by created_at desc, id desc offset ?)`,
+    [clientId, guestUserId, ipAddress, AUTOMATIC_SESSIONS_PER_ADDRESS - 1],
+  );
+}
+
 export async function automaticGuestSession(
   em: EntityManager,
   config: Config,
@@ -145,6 +168,7 @@ export async function automaticGuestSession(
     (settings.loginMethod === 'GUEST_AUTOLOGIN' && login === DEFAULT_CLIENT_LOGIN) ||
     (settings.loginMethod === 'GUEST_CLIENT_AUTOLOGIN' && named);
   if (!automatic) return null;
+  await endSurplusAutomaticSessions(em, client.id, user.id, ipAddress);
   try {
     return await openSession(em, config, {
       user,

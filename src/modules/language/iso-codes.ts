@@ -4,7 +4,7 @@
  * fra); bibliographic codes (ger, ice, fre) and ISO 639-1 codes are accepted and mapped to it.
  */
 import { iso6392 } from 'iso-639-2';
-import { iso31661 } from 'iso-3166';
+import { iso31661, iso31661Reserved } from 'iso-3166';
 import { iso15924 } from 'iso-15924';
 
 export interface IsoLanguage {
@@ -29,7 +29,12 @@ for (const entry of iso6392) {
   }
 }
 
-const regions = new Map(iso31661.map((region) => [region.alpha2.toUpperCase(), region.name]));
+// Exceptionally reserved codes (UK, EU) are in common use as regions: the spec's own examples name UK.
+const regions = new Map(
+  [...iso31661, ...iso31661Reserved.filter((region) => region.state === 'exceptionally-reserved')].map(
+    (region) => [region.alpha2.toUpperCase(), region.name],
+  ),
+);
 const regionAlpha3 = new Set(iso31661.map((region) => region.alpha3.toUpperCase()));
 const scripts = new Map(iso15924.map((script) => [script.code.toLowerCase(), script.name]));
 

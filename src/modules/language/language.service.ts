@@ -135,9 +135,58 @@ async function assertUnused(
   }
 }
 
+/** Each id may be sent once: two entries claiming one row would silently lose one of them. */
+function assertIdsOnce(ids: readonly (number | undefined)[], what: string) {
+  const sent = ids.filter((id): id is number => id !== undefined);
+  const twice = sent.find((id, index) => sent.indexOf(id) !== index);
+  if (twice !== undefined) throw new AppError('BAD_REQUEST', `${what} ${twice} is listed twice`);
+}
+
+/**
+ * Pairs each input with the row it updates: by id first, then an unclaimed row with the same key.
+ * Unpaired inputs are new rows; unclaimed rows are the ones to remove.
+ */
+function claim<R extends { id: number }, I extends { id?: number }>(
+  rows: readonly R[],
+  inputs: readonly I[],
+  sameKey: (row: R, input: I) => boolean,
+  missing: (input: I) => AppError,
+) {
+  const claimed = new Map<I, R>();
+  const taken = new Set<number>();
+  for (const input of inputs) {
+    if (input.id === undefined) continue;
+    const row = rows.find((r) => r.id === input.id);
+    if (!row) throw missing(input);
+    claimed.set(input, row);
+    taken.add(row.id);
+  }
+  for (const input of inputs) {
+    if (input.id !== undefined) continue;
+    const row = rows.find((r) => !taken.has(r.id) && sameKey(r, input));
+    if (row) {
+      claimed.set(input, row);
+      taken.add(row.id);
+    }
+  }
+  return { claimed, unclaimed: rows.filter((row) => !taken.has(row.id)) };
+}
+
+/** Rows whose unique code changes get a placeholder first, so swaps and renames never collide mid-flush. */
+const PLACEHOLDER = (id: number) => `~${id}`;
+
+function markRemoved(
+  row: { deleted: boolean; deletedAt?: Date | null; deletedById?: number | null },
+  actorId: number,
+) {
+  row.deleted = true;
+  row.deletedAt = new Date();
+  row.deletedById = actorId;
+}
+
 /**
  * Makes a dictionary's languages what the input lists: sent ids (or codes) update, new ones are created,
- * missing ones are deleted (refused while terms use them). Returns whether anything changed.
+ * missing ones are deleted. Languages and variants that terms use can be neither removed nor recoded.
  */
 export async function syncLanguages(
   em: EntityManager,
@@ -145,43 +194,46 @@ export async function syncLanguages(
   inputs: readonly LanguageInput[],
   actorId: number,
 ): Promise<void> {
+  assertIdsOnce(
+    inputs.map((input) => input.id),
+    'Language',
+  );
   const { languages, variants } = await languagesOf(em, [dictionary.id]);
-  const resolved = inputs.map((input) => ({ input, language: resolveLanguage(input) }));
-  const codes = resolved.map((r) => r.language.code.toLowerCase());
+  const resolved = new Map(inputs.map((input) => [input, resolveLanguage(input)]));
+  const codes = [...resolved.values()].map((language) => language.code.toLowerCase());
   const duplicate = codes.find((code, index) => codes.indexOf(code) !== index);
   if (duplicate) throw new AppError('BAD_REQUEST', `Language "${duplicate}" is listed twice`);
 
-  const kept = new Set<number>();
-  for (const [index, { input, language: values }] of resolved.entries()) {
-    let language = input.id
-      ? languages.find((l) => l.id === input.id)
-      : languages.find((l) => l.code.toLowerCase() === values.code.toLowerCase());
-    if (input.id && !language)
-      throw new AppError('BAD_REQUEST', `Language ${input.id} is not in this dictionary`);
-    if (language && language.code.toLowerCase() !== values.code.toLowerCase()) {
-      await assertUnused(em, dictionary.id, { languageCode: language.code }, `Language "${language.code}"`);
-    }
-    if (!language) {
+  const { claimed, unclaimed } = claim(
+    languages,
+    inputs,
+    (row, input) => row.code.toLowerCase() === resolved.get(input)!.code.toLowerCase(),
+    (input) => new AppError('BAD_REQUEST', `Language ${input.id} is not in this dictionary`),
+  );
+  for (const language of unclaimed) {
+    await assertUnused(em, dictionary.id, { languageCode: language.code }, `Language "${language.code}"`);
+    markRemoved(language, actorId);
+  }
+  for (const [input, language] of claimed) {
+    if (language.code.toLowerCase() === resolved.get(input)!.code.toLowerCase()) continue;
+    await assertUnused(em, dictionary.id, { languageCode: language.code }, `Language "${language.code}"`);
+    language.code = PLACEHOLDER(language.id);
+  }
+  await em.flush();
+
+  for (const [index, input] of inputs.entries()) {
+    const values = { ...resolved.get(input)!, sortIndex: input.sortIndex ?? index, changedById: actorId };
+    let language = claimed.get(input);
+    if (language) Object.assign(language, values);
+    else {
       language = em.create(Language, {
         client: dictionary.client,
         dictionary,
         ...values,
-        sortIndex: input.sortIndex ?? index,
         createdById: actorId,
-        changedById: actorId,
       });
-    } else {
-      Object.assign(language, values, { sortIndex: input.sortIndex ?? index, changedById: actorId });
     }
-    kept.add(language.id);
     await syncVariants(em, dictionary.id, language, variants, input.variants ?? [], actorId);
-  }
-  for (const language of languages) {
-    if (kept.has(language.id)) continue;
-    await assertUnused(em, dictionary.id, { languageCode: language.code }, `Language "${language.code}"`);
-    language.deleted = true;
-    language.deletedAt = new Date();
-    language.deletedById = actorId;
   }
 }
 
@@ -193,47 +245,51 @@ async function syncVariants(
   inputs: readonly LanguageVariantInput[],
   actorId: number,
 ) {
+  assertIdsOnce(
+    inputs.map((input) => input.id),
+    'Variant',
+  );
   const own = existing.filter((variant) => variant.language.id === language.id);
-  const resolved = inputs.map((input) => ({ input, variant: resolveVariant(input) }));
-  const keys = resolved.map((r) => `${r.variant.type}:${r.variant.code.toLowerCase()}`);
+  const resolved = new Map(inputs.map((input) => [input, resolveVariant(input)]));
+  const keys = [...resolved.values()].map((v) => `${v.type}:${v.code.toLowerCase()}`);
   const duplicate = keys.find((key, index) => keys.indexOf(key) !== index);
-  if (duplicate)
+  if (duplicate) {
     throw new AppError(
       'BAD_REQUEST',
       `Variant "${duplicate.slice(2)}" of "${language.code}" is listed twice`,
     );
-  const kept = new Set<number>();
-  for (const [index, { input, variant: values }] of resolved.entries()) {
-    let variant = input.id
-      ? own.find((v) => v.id === input.id)
-      : own.find((v) => v.type === values.type && v.code.toLowerCase() === values.code.toLowerCase());
-    if (input.id && !variant) {
-      throw new AppError('BAD_REQUEST', `Variant ${input.id} is not a variant of "${language.code}"`);
-    }
-    if (!variant) {
-      variant = em.create(LanguageVariant, {
-        language,
-        ...values,
-        sortIndex: input.sortIndex ?? index,
-        createdById: actorId,
-        changedById: actorId,
-      });
-    } else {
-      Object.assign(variant, values, { sortIndex: input.sortIndex ?? index, changedById: actorId });
-    }
-    kept.add(variant.id);
   }
-  for (const variant of own) {
-    if (kept.has(variant.id)) continue;
-    const column = variant.type === 0 ? 'regionCode' : 'scriptCode';
-    await assertUnused(
+  const { claimed, unclaimed } = claim(
+    own,
+    inputs,
+    (row, input) => {
+      const values = resolved.get(input)!;
+      return row.type === values.type && row.code.toLowerCase() === values.code.toLowerCase();
+    },
+    (input) => new AppError('BAD_REQUEST', `Variant ${input.id} is not a variant of "${language.code}"`),
+  );
+  const assertVariantUnused = (variant: LanguageVariant) =>
+    assertUnused(
       em,
       dictionaryId,
-      { languageCode: language.code, [column]: variant.code },
+      { languageCode: language.code, [variant.type === 0 ? 'regionCode' : 'scriptCode']: variant.code },
       `Variant "${variant.code}" of "${language.code}"`,
     );
-    variant.deleted = true;
-    variant.deletedAt = new Date();
-    variant.deletedById = actorId;
+  for (const variant of unclaimed) {
+    await assertVariantUnused(variant);
+    markRemoved(variant, actorId);
+  }
+  for (const [input, variant] of claimed) {
+    const values = resolved.get(input)!;
+    if (variant.type === values.type && variant.code.toLowerCase() === values.code.toLowerCase()) continue;
+    await assertVariantUnused(variant);
+    variant.code = PLACEHOLDER(variant.id);
+  }
+  await em.flush();
+  for (const [index, input] of inputs.entries()) {
+    const values = { ...resolved.get(input)!, sortIndex: input.sortIndex ?? index, changedById: actorId };
+    const variant = claimed.get(input);
+    if (variant) Object.assign(variant, values);
+    else em.create(LanguageVariant, { language, ...values, createdById: actorId });
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
+import { sendError } from '../../rest/error-body.js';
 import { readSingleFile, registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
 import type { RawRoute } from '../../rest/raw-route.js';
@@ -82,6 +83,11 @@ export function userTransferRoutes(config: Config, createContext: ContextFactory
     });
 
     app.post('/users/import', async (request, reply) => {
+      // The token is checked before the body is read: anonymous callers never make the server buffer a file.
+      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
+      if (session === undefined) return reply;
+      if (!session.tokenValid)
+        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
       const upload = await readSingleFile(request, { maxBytes: config.MAX_FILE_SIZE });
       const result = await callProcedure(createContext, request, reply, (api) =>
         api.users.importXml({
