@@ -78,8 +78,16 @@ export async function administrableDictionary(
   return dictionary;
 }
 
-/** Structure changes move the start of the dictionary's history (history shows only later changes). */
-export function markStructureChanged(dictionary: Dictionary, actorId: number): void {
-  dictionary.structureChangedAt = new Date();
-  dictionary.changedById = actorId;
+/**
+ * Structure changes move the start of the dictionary's history (history shows only later changes).
+ * A plain update, not an entity change: the dictionary's own version must not move, or concurrent
+ * changes to different sections, domains or views of one dictionary would answer 409.
+ */
+export async function markStructureChanged(em: EntityManager, dictionaryId: number): Promise<void> {
+  await em.nativeUpdate(
+    Dictionary,
+    { id: dictionaryId },
+    { structureChangedAt: new Date() },
+    { filters: false },
+  );
 }

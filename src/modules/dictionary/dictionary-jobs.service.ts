@@ -9,7 +9,7 @@ import { AppError } from '../../shared/errors.js';
 import { newOid } from '../../shared/oid.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { Domain } from '../domain/domain.entity.js';
-import { Field, PicklistItem } from '../field/field.entity.js';
+import { Field, PicklistItem, SystemDataCategories } from '../field/field.entity.js';
 import { runAsJob } from '../jobs/job-runner.js';
 
 export type { AsyncOutcome as JobOutcome } from '../jobs/job-runner.js';
@@ -22,6 +22,7 @@ import { administrableDictionary, readableDictionary } from './dictionary-access
 
 const NO_TENANT = { tenant: false } as const;
 type IdMap = Map<number, number>;
+const SYSTEM_ATTRIBUTES: ReadonlySet<string> = new Set(SystemDataCategories);
 
 /** "Copy of X", then "Copy of X (2)"...: the first name no live dictionary of the client uses. */
 async function freeName(em: EntityManager, clientId: number, wanted: string): Promise<string> {
@@ -34,6 +35,15 @@ async function freeName(em: EntityManager, clientId: number, wanted: string): Pr
     );
     if (clash === 0) return name;
   }
+}
+
+async function assertCopyNameFree(em: EntityManager, clientId: number, name: string) {
+  const clash = await em.count(
+    Dictionary,
+    { client: clientId, [lowerOf('name')]: name.toLowerCase() },
+    { filters: NO_TENANT },
+  );
+  if (clash) throw new AppError('UNPROCESSABLE', `A dictionary named "${name}" already exists`);
 }
 
 /** Copies the structure; returns the id maps the data copy needs. */
@@ -143,7 +153,8 @@ async function copyStructure(em: EntityManager, source: Dictionary, name: string
         client: source.client,
         dictionary: target,
         name: view.name,
-        fields: view.fields.map((oid) => fieldOids.get(oid) ?? oid),
+        // Live fields get their copies' oids; system attributes keep their names; deleted fields drop out.
+        fields: view.fields.flatMap((oid) => fieldOids.get(oid) ?? (SYSTEM_ATTRIBUTES.has(oid) ? [oid] : [])),
         ...audit,
       }),
     ]),
@@ -212,8 +223,8 @@ async function copyData(
 ) {
   const fieldPairs = JSON.stringify([...copy.fieldOids].map(([from, to]) => ({ from, to })));
   const rekeyed = (column: string) =>
-    `(select coalesce(jsonb_object_agg(coalesce(f."to", e.key), e.value), '{}'::jsonb)
-        from jsonb_each(${column}) e left join jsonb_to_recordset(?::jsonb) as f("from" text, "to" text) on f."from" = e.key)`;
+    `(select coalesce(jsonb_object_agg(f."to", e.value), '{}'::jsonb)
+        from jsonb_each(${column}) e join jsonb_to_recordset(?::jsonb) as f("from" text, "to" text) on f."from" = e.key)`;
   await em.execute(
     `create temp table concept_copy on commit drop as
        select c.id as from_id, nextval(pg_get_serial_sequence('concepts', 'id'))::int as to_id
@@ -248,6 +259,8 @@ async function copyData(
 export async function copyDictionary(scope: Scope, id: number, name: string | undefined, withData: boolean) {
   const source = await readableDictionary(scope, id);
   if (!isClientAdmin(scope.actor)) throw new AppError('FORBIDDEN', 'Only administrators copy dictionaries');
+  // Checked before the job starts so a clash is a plain 422; the job checks again (a name may be taken meanwhile).
+  if (name?.trim()) await assertCopyNameFree(scope.em, source.client.id, name.trim());
   return runAsJob(scope, 'dictionaries.copy', (em) =>
     em.transactional(async (tem) => {
       const from = await tem.findOneOrFail(Dictionary, { id: source.id }, { filters: NO_TENANT });

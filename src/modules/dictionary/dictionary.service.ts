@@ -24,12 +24,7 @@ import {
   type DictionaryListInput,
   type DictionaryUpdateInput,
 } from './dictionary.schema.js';
-import {
-  administrableDictionary,
-  markStructureChanged,
-  readableDictionary,
-  readableDictionaryIds,
-} from './dictionary-access.js';
+import { administrableDictionary, readableDictionary, readableDictionaryIds } from './dictionary-access.js';
 
 const NO_TENANT = { tenant: false } as const;
 const spec: ListSpec<Dictionary, 'name' | 'sortIndex' | 'createdAt' | 'changedAt'> = {
@@ -248,8 +243,9 @@ export async function updateDictionary(scope: Scope, input: DictionaryUpdateInpu
       permissionScheme: input.permissionSchemeId ?? null,
     });
     await applyStructure(em, dictionary, input, scope.actor.userId);
-    // Also moves the version when only languages or fields changed.
-    markStructureChanged(dictionary, scope.actor.userId);
+    // The dictionary's own update also moves its version when only languages or fields changed.
+    dictionary.structureChangedAt = new Date();
+    dictionary.changedById = scope.actor.userId;
   });
   scope.em.clear();
   return getDictionary(scope, input.id, input.format, false);

@@ -151,7 +151,7 @@ export async function createDomain(scope: Scope, input: DomainCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
     await em.flush();
     return domain.id;
   });
@@ -174,7 +174,7 @@ export async function updateDomain(scope: Scope, input: DomainPatchInput, partia
     }
     if (!partial || input.sortIndex !== undefined) domain.sortIndex = input.sortIndex ?? 0;
     domain.changedById = scope.actor.userId;
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
   });
   scope.em.clear();
   return getDomain(scope, input.id, input.format, false);
@@ -191,7 +191,7 @@ async function softDelete(scope: Scope, id: number) {
       `Domain "${domain.name}" has ${children} subdomains; delete or move them first`,
     );
   markDeleted(domain, scope.actor.userId);
-  markStructureChanged(dictionary, scope.actor.userId);
+  await markStructureChanged(scope.em, dictionary.id);
 }
 
 export async function deleteDomain(scope: Scope, id: number): Promise<void> {

@@ -40,7 +40,17 @@ export const FieldConditionSchema = z
   .refine((c) => c.operator === 'EMPTY' || c.operator === 'NOT_EMPTY' || c.value !== undefined, {
     message: 'This operator needs a value',
     path: ['value'],
-  });
+  })
+  .refine(
+    (c) =>
+      !['BEFORE', 'AFTER'].includes(c.operator) ||
+      (c.value !== undefined && parseFilterDate(c.value) !== null),
+    {
+      message:
+        'BEFORE and AFTER compare dates: yyyy-MM-dd HH:mm:ss, yyyy-MM-dd HH:mm, yyyy-MM-dd or yyyyMMdd',
+      path: ['value'],
+    },
+  );
 
 export const LanguageSelectorSchema = z
   .string()

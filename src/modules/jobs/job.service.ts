@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
 import type { JobResult } from '../../shared/common.schema.js';
 import { notFound } from '../../shared/errors.js';
 import { pageRequest, toPage } from '../../shared/paging.js';

@@ -162,7 +162,7 @@ export async function createSection(scope: Scope, input: SectionCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
     await em.flush();
     return section.id;
   });
@@ -186,7 +186,7 @@ export async function updateSection(scope: Scope, input: SectionPatchInput, part
       section.permissionScheme = (input.permissionSchemeId ?? null) as never;
     }
     section.changedById = scope.actor.userId;
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
   });
   scope.em.clear();
   return getSection(scope, input.id, input.format, false);
@@ -203,7 +203,7 @@ async function softDelete(scope: Scope, id: number) {
     throw new AppError('BAD_REQUEST', `The section holds ${concepts} concepts; clear or move them first`);
   }
   markDeleted(section, scope.actor.userId);
-  markStructureChanged(dictionary, scope.actor.userId);
+  await markStructureChanged(em, dictionary.id);
 }
 
 export async function deleteSection(scope: Scope, id: number): Promise<void> {

@@ -147,7 +147,7 @@ export async function createView(scope: Scope, input: ViewCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
     await em.flush();
     return view.id;
   });
@@ -175,7 +175,7 @@ export async function updateView(scope: Scope, input: ViewPatchInput, partial: b
       view.fields = await visibleFields(em, dictionary.id, input.fields ?? (partial ? view.fields : []));
     }
     view.changedById = scope.actor.userId;
-    markStructureChanged(dictionary, scope.actor.userId);
+    await markStructureChanged(em, dictionary.id);
   });
   scope.em.clear();
   return getView(scope, input.id, input.format, false);
@@ -186,7 +186,7 @@ async function softDelete(scope: Scope, id: number) {
   const dictionary = await administrableDictionary(scope, view.dictionary.id);
   await assertNotInUse(scope.em, view, 'Cannot delete it');
   markDeleted(view, scope.actor.userId);
-  markStructureChanged(dictionary, scope.actor.userId);
+  await markStructureChanged(scope.em, dictionary.id);
 }
 
 export async function deleteView(scope: Scope, id: number): Promise<void> {
