@@ -3,6 +3,7 @@ import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
 import { IdInput } from '../../shared/ids.js';
 import { queryBoolean } from '../../shared/query.js';
+import { answerAsync, asyncNote } from '../../trpc/crud-procedures.js';
 import { authedProcedure, router } from '../../trpc/trpc.js';
 import { DATA_CATEGORIES } from '../field/data-categories.js';
 import { DataCategorySchema } from '../field/field.schema.js';
@@ -17,12 +18,6 @@ import * as dictionaries from './dictionary.service.js';
 import * as dictionaryJobs from './dictionary-jobs.service.js';
 
 const tags = ['dictionaries'];
-const asyncNote =
-  'Answers 200 with the InvocationResult when done within the async threshold (ASYNC_THRESHOLD_MS), otherwise 202 with jobTaskId while the job continues (GET /jobs/{id}).';
-const answer = (ctx: { response: { status?: number } }, outcome: dictionaryJobs.JobOutcome) => {
-  if (!outcome.finished) ctx.response.status = 202;
-  return outcome.body;
-};
 
 export const dictionaryRouter = router({
   dataCategories: authedProcedure
@@ -139,7 +134,10 @@ export const dictionaryRouter = router({
     )
     .output(InvocationResultSchema)
     .mutation(async ({ ctx, input }) =>
-      answer(ctx, await dictionaryJobs.copyDictionary(ctx.scope, input.id, input.name, input['copy-data'])),
+      answerAsync(
+        ctx,
+        await dictionaryJobs.copyDictionary(ctx.scope, input.id, input.name, input['copy-data']),
+      ),
     ),
 
   empty: authedProcedure
@@ -155,7 +153,7 @@ export const dictionaryRouter = router({
     .input(IdInput)
     .output(InvocationResultSchema)
     .mutation(async ({ ctx, input }) =>
-      answer(ctx, await dictionaryJobs.emptyDictionary(ctx.scope, input.id)),
+      answerAsync(ctx, await dictionaryJobs.emptyDictionary(ctx.scope, input.id)),
     ),
 
   reindex: authedProcedure
@@ -171,7 +169,7 @@ export const dictionaryRouter = router({
     .input(IdInput)
     .output(InvocationResultSchema)
     .mutation(async ({ ctx, input }) =>
-      answer(ctx, await dictionaryJobs.reindexDictionary(ctx.scope, input.id)),
+      answerAsync(ctx, await dictionaryJobs.reindexDictionary(ctx.scope, input.id)),
     ),
 
   languageReplace: authedProcedure
@@ -193,7 +191,7 @@ export const dictionaryRouter = router({
     )
     .output(InvocationResultSchema)
     .mutation(async ({ ctx, input }) =>
-      answer(
+      answerAsync(
         ctx,
         await dictionaryJobs.replaceLanguage(
           ctx.scope,

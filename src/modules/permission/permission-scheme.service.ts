@@ -9,6 +9,7 @@ import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shar
 import { assertVersion } from '../../shared/versioning.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { Group } from '../group/group.entity.js';
+import { runForEachAsJob } from '../jobs/job-runner.js';
 import { DICTIONARY_ADMIN_PREFIX } from '../role/role.service.js';
 import { Section } from '../section/section.entity.js';
 import { type PermissionGrant, PermissionScheme } from './permission-scheme.entity.js';
@@ -194,4 +195,9 @@ export async function deleteScheme(scope: Scope, id: number): Promise<void> {
     }
     markDeleted(scheme, scope.actor.userId);
   });
+}
+
+/** Deletes several schemes as one job; each id reports its own success. */
+export function deleteSchemesAsync(scope: Scope, ids: number[]) {
+  return runForEachAsJob(scope, 'permissionschemes.delete', ids, deleteScheme);
 }

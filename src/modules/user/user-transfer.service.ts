@@ -3,11 +3,11 @@
  * roles, groups and client mappings, and the client's groups. An import is validated completely before
  * anything is written, then written in one transaction: a bad file changes nothing.
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { z } from 'zod';
 import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import { isSysadmin, type Scope } from '../../shared/scope.js';
+import { buildXml, parseXml, xmlBoolean, xmlListOf, xmlText } from '../../shared/xml-document.js';
 import { Client } from '../client/client.entity.js';
 import { Group, GroupMember } from '../group/group.entity.js';
 import { listRoles } from '../role/role.service.js';
@@ -43,8 +43,7 @@ export async function exportUsersXml(scope: Scope): Promise<string> {
     ? await em.find(UserClient, { user: { $in: userIds } }, { populate: ['client'] })
     : [];
   const groupName = new Map(groups.map((group) => [group.id, group.name]));
-  const document = {
-    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+  return buildXml({
     'polyterm-users': {
       '@_version': USER_TRANSFER_VERSION,
       '@_client': client.loginName,
@@ -86,29 +85,13 @@ export async function exportUsersXml(scope: Scope): Promise<string> {
         })),
       },
     },
-  };
-  const builder = new XMLBuilder({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    format: true,
-    suppressEmptyNode: true,
-    suppressBooleanAttributes: false,
   });
-  return builder.build(document) as string;
 }
 
-const text = z.string().trim();
-/** `<roles><role>..</role></roles>`; an empty `<roles/>` parses as '' and means no items. */
-const listOf = <K extends string, T extends z.ZodType>(item: K, schema: T) =>
-  z.preprocess(
-    (value) => (value === '' ? {} : value),
-    z.object({ [item]: z.array(schema).default([]) } as { [P in K]: z.ZodDefault<z.ZodArray<T>> }),
-  );
-const booleanText = z.enum(['true', 'false']).transform((value) => value === 'true');
 const FileGroupSchema = z.object({
-  '@_name': text.min(1).max(255),
+  '@_name': xmlText.min(1).max(255),
   '@_type': z.enum(['NORMAL', 'ALL_USERS', 'GUEST', 'OWNER']).default('NORMAL'),
-  '@_hasApiAccess': booleanText.default(false),
+  '@_hasApiAccess': xmlBoolean.default(false),
   '@_timeout': z.coerce.number().int().min(60).optional(),
   '@_pwdChange': z.coerce.number().int().min(1).optional(),
   '@_langCode3': z
@@ -119,57 +102,37 @@ const FileGroupSchema = z.object({
 });
 const FileUserSchema = z.object({
   '@_username': UsernameSchema,
-  '@_active': booleanText.default(true),
-  '@_forcePasswordChange': booleanText.default(false),
+  '@_active': xmlBoolean.default(true),
+  '@_forcePasswordChange': xmlBoolean.default(false),
   '@_expDate': z.iso.date().optional(),
   '@_originType': z.enum(OriginTypes).optional(),
-  fullName: text.max(255).optional(),
+  fullName: xmlText.max(255).optional(),
   email: z.email().max(320).optional(),
-  title: text.max(255).optional(),
+  title: xmlText.max(255).optional(),
   passwordHash: z
     .string()
     .trim()
     .regex(/^\$argon2(id|i|d)\$/, 'passwordHash must be an argon2 PHC string')
     .max(255)
     .optional(),
-  roles: listOf('role', text.max(128)).optional(),
-  groups: listOf('group', text.max(255)).optional(),
-  clients: listOf('client', text.max(64)).optional(),
+  roles: xmlListOf('role', xmlText.max(128)).optional(),
+  groups: xmlListOf('group', xmlText.max(255)).optional(),
+  clients: xmlListOf('client', xmlText.max(64)).optional(),
 });
 const FileSchema = z.object({
   'polyterm-users': z.object({
     '@_version': z.literal(USER_TRANSFER_VERSION, { message: `version must be ${USER_TRANSFER_VERSION}` }),
-    groups: listOf('group', FileGroupSchema).optional(),
-    users: listOf('user', FileUserSchema).optional(),
+    groups: xmlListOf('group', FileGroupSchema).optional(),
+    users: xmlListOf('user', FileUserSchema).optional(),
   }),
 });
 type FileContent = z.infer<typeof FileSchema>['polyterm-users'];
 
 /** Parses and validates the whole document; any problem is a 400 naming the line or the entry. */
 export function parseUsersXml(xml: string): FileContent {
-  if (/<!DOCTYPE/i.test(xml)) {
-    throw new AppError('BAD_REQUEST', 'The file must not contain a DOCTYPE (no DTDs or entities are read)');
-  }
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) {
-    throw new AppError('BAD_REQUEST', `Malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
-  }
-  const parsed = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    isArray: (name) => LIST_ELEMENTS.has(name),
-  }).parse(xml) as unknown;
-  const result = FileSchema.safeParse(parsed);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const where = issue.path
-      .map((part) => (typeof part === 'number' ? `[${part + 1}]` : String(part).replace(/^@_/, '@')))
-      .join('/');
-    throw new AppError('BAD_REQUEST', `Invalid users file at ${where || 'root'}: ${issue.message}`);
-  }
-  return result.data['polyterm-users'];
+  return parseXml(xml, { schema: FileSchema, listElements: LIST_ELEMENTS, label: 'users file' })[
+    'polyterm-users'
+  ];
 }
 
 /**
