@@ -6,6 +6,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
@@ -37,7 +38,12 @@ const codeForStatus: Record<number, string> = {
 };
 
 /** OpenAPI entries of the REST-only routes; static, so the committed document is generated without a server. */
-export const rawRoutePaths = { ...featuresScriptPaths, ...userTransferPaths, ...searchSettingPaths };
+export const rawRoutePaths = {
+  ...featuresScriptPaths,
+  ...userTransferPaths,
+  ...searchSettingPaths,
+  ...definitionPaths,
+};
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
 export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRoute[] {
@@ -45,6 +51,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     featuresScriptRoute(deps.config, deps.orm),
     userTransferRoutes(deps.config, createContext),
     searchSettingRoute(createContext),
+    definitionRoutes(deps.config, createContext),
   ];
 }
 

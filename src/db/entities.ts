@@ -3,6 +3,7 @@ import { Session } from '../modules/auth/session.entity.js';
 import { Client } from '../modules/client/client.entity.js';
 import { Concept, ConceptDomain, Term } from '../modules/concept/concept.entity.js';
 import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
+import { DefinitionImport } from '../modules/dictionary-definition/definition-import.entity.js';
 import { Domain } from '../modules/domain/domain.entity.js';
 import { ExportSettings } from '../modules/export-settings/export-settings.entity.js';
 import { Field, PicklistItem } from '../modules/field/field.entity.js';
@@ -15,6 +16,7 @@ import { License } from '../modules/license/license.entity.js';
 import { PermissionScheme } from '../modules/permission/permission-scheme.entity.js';
 import { UserSearchSettings } from '../modules/search-settings/search-settings.entity.js';
 import { Section } from '../modules/section/section.entity.js';
+import { SyncSettings } from '../modules/sync-settings/sync-settings.entity.js';
 import { User, UserClient } from '../modules/user/user.entity.js';
 import { View } from '../modules/view/view.entity.js';
 
@@ -45,4 +47,6 @@ export const entities = [
   ConceptDomain,
   Term,
   UserSearchSettings,
+  SyncSettings,
+  DefinitionImport,
 ];

@@ -2,6 +2,7 @@ import { accessRouter } from '../modules/access/access.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
 import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
+import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/definition.router.js';
 import { domainRouter } from '../modules/domain/domain.router.js';
 import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
 import { fieldRouter } from '../modules/field/field.router.js';
@@ -16,6 +17,7 @@ import { roleRouter } from '../modules/role/role.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
+import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
 import { systemRouter } from '../modules/system/system.router.js';
 import { uiRouter } from '../modules/ui/ui.router.js';
 import { userRouter } from '../modules/user/user.router.js';
@@ -35,6 +37,7 @@ export const appRouter = router({
   access: accessRouter,
   license: licenseRouter,
   dictionaries: dictionaryRouter,
+  dictionaryDefinitions: dictionaryDefinitionRouter,
   sections: sectionRouter,
   fields: fieldRouter,
   domains: domainRouter,
@@ -46,6 +49,7 @@ export const appRouter = router({
   ui: uiRouter,
   profile: profileRouter,
   searchSettings: searchSettingsRouter,
+  syncSettings: syncSettingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

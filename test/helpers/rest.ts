@@ -56,6 +56,44 @@ export class RestClient {
   delete<T = unknown>(path: string) {
     return this.call<T>('DELETE', path);
   }
+
+  /** POST multipart/form-data with one file member (`file` unless named) and text members. */
+  async upload<T = unknown>(
+    path: string,
+    file: { content: string | Buffer; filename?: string; field?: string; contentType?: string },
+    fields: Record<string, string> = {},
+  ): Promise<RestResponse<T>> {
+    const boundary = `----polyterm-test-${Date.now().toString(16)}`;
+    const parts: Buffer[] = [];
+    for (const [name, value] of Object.entries(fields)) {
+      parts.push(
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+      );
+    }
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename ?? 'upload.xml'}"\r\n` +
+          `content-type: ${file.contentType ?? 'application/xml'}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    );
+    const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (this.token) headers['x-auth-token'] = this.token;
+    const response = await this.app.inject({
+      method: 'POST',
+      url: `/api/v4${path}`,
+      headers,
+      payload: Buffer.concat(parts),
+    });
+    const json = String(response.headers['content-type'] ?? '').includes('json') && response.body !== '';
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: (json ? JSON.parse(response.body) : response.body) as T,
+      text: response.body,
+    };
+  }
 }
 
 export interface LoginBody {

@@ -4,6 +4,8 @@ import { Migration20261121060642 } from './Migration20261121060642_identity.js';
 import { Migration20261121064900 } from './Migration20261121064900_license.js';
 import { Migration20261121110000 } from './Migration20261121110000_structure.js';
 import { Migration20261121130000 } from './Migration20261121130000_system_ui.js';
+import { Migration20261121150000 } from './Migration20261121150000_sync_settings.js';
+import { Migration20261121151000 } from './Migration20261121151000_definition_import.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +14,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121064900_license', class: Migration20261121064900 },
   { name: 'Migration20261121110000_structure', class: Migration20261121110000 },
   { name: 'Migration20261121130000_system_ui', class: Migration20261121130000 },
+  { name: 'Migration20261121150000_sync_settings', class: Migration20261121150000 },
+  { name: 'Migration20261121151000_definition_import', class: Migration20261121151000 },
 ];

@@ -57,7 +57,7 @@ async function render(scope: Scope, filters: readonly Filter[], format: Format) 
 }
 
 /** Filters the actor sees: own, public, and those of their groups, in dictionaries they may read. */
-async function visibility(scope: Scope): Promise<FilterQuery<Filter>> {
+export async function visibleFiltersWhere(scope: Scope): Promise<FilterQuery<Filter>> {
   if (isClientAdmin(scope.actor)) return {};
   const subject = await accessSubject(scope);
   return {
@@ -73,7 +73,7 @@ async function listWhere(scope: Scope, input: FilterListInput): Promise<FilterQu
   const clientId = listedClientId(scope, input.client_id);
   if (clientId === null) return null;
   const dictionaryId = input['dictionary-id'] ?? input.dictionary_id;
-  const where: FilterQuery<Filter>[] = [{ client: clientId }, await visibility(scope)];
+  const where: FilterQuery<Filter>[] = [{ client: clientId }, await visibleFiltersWhere(scope)];
   if (dictionaryId !== undefined) where.push({ dictionary: dictionaryId });
   if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
   if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
@@ -98,7 +98,7 @@ export async function filterRownum(scope: Scope, id: number, input: FilterListIn
 async function visibleFilter(scope: Scope, id: number, em: EntityManager = scope.em, includeDeleted = false) {
   const filter = await em.findOne(
     Filter,
-    { $and: [{ id, client: scope.actor.clientId }, await visibility(scope)] },
+    { $and: [{ id, client: scope.actor.clientId }, await visibleFiltersWhere(scope)] },
     { filters: { ...NO_TENANT, ...deletedFilter(scope, includeDeleted) } },
   );
   if (!filter) throw notFound('Filter', id);
@@ -115,7 +115,7 @@ export async function getFilter(scope: Scope, id: number, format: Format, includ
 }
 
 /** Criteria may only name the dictionary's own sections, domains, fields and languages. */
-async function assertCriteria(em: EntityManager, dictionaryId: number, criteria: FilterCriteria) {
+export async function assertCriteria(em: EntityManager, dictionaryId: number, criteria: FilterCriteria) {
   const problems: string[] = [];
   if (criteria.sectionOids.length) {
     const found = await em.find(

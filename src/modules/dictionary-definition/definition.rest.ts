@@ -1,0 +1,118 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { Config } from '../../config.js';
+import { sendError } from '../../rest/error-body.js';
+import { readSingleFile, registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import type { RawRoute } from '../../rest/raw-route.js';
+import { ErrorBodySchema } from '../../shared/common.schema.js';
+import { ImportStartResultSchema } from './definition.schema.js';
+
+const errorContent = { 'application/json': { schema: ErrorBodySchema } };
+const tags = ['dictionaries'];
+
+export const definitionPaths: ZodOpenApiPathsObject = {
+  '/dictionaries/export-definition/{id}': {
+    post: {
+      tags,
+      summary: "Download a dictionary's structure as XML (its administrators)",
+      description:
+        'Languages with variants, fields with models and picklists, views, sections, domains and, with ' +
+        'include-filters=true, the filters the caller may see. Format: docs/dictionary-definition.md.',
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+        { name: 'include-filters', in: 'query', schema: { type: 'boolean', default: false } },
+        { name: 'format', in: 'query', schema: { type: 'string', enum: ['XML'], default: 'XML' } },
+      ],
+      responses: {
+        200: {
+          description: 'XML attachment',
+          content: { 'application/xml': { schema: { type: 'string' } } },
+        },
+        400: { description: 'Bad parameters', content: errorContent },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: { description: 'Not an administrator of the dictionary', content: errorContent },
+        404: { description: 'No such dictionary (or not readable)', content: errorContent },
+      },
+    },
+  },
+  '/dictionaries/import-definition/start': {
+    post: {
+      tags,
+      summary: 'Start a dictionary-definition import with the file',
+      description:
+        'The file is read and checked completely: a malformed or invalid file (or one with a DOCTYPE) answers ' +
+        '400 and opens nothing. Continue with process-dictionary within an hour.',
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: { file: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'Import definition start result',
+          content: { 'application/json': { schema: ImportStartResultSchema } },
+        },
+        400: { description: 'Invalid file', content: errorContent },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: { description: 'Guests cannot import', content: errorContent },
+        413: { description: 'File larger than MAX_FILE_SIZE', content: errorContent },
+      },
+    },
+  },
+};
+
+const flag = (value: unknown): boolean => value === true || value === 'true' || value === '1';
+
+/** The definition download and the multipart start; both run the dictionaryDefinitions procedures. */
+export function definitionRoutes(config: Config, createContext: ContextFactory): RawRoute {
+  const plugin: FastifyPluginAsync = async (app) => {
+    await registerUploads(app);
+
+    app.post<{ Params: { id: string }; Querystring: Record<string, string> }>(
+      '/dictionaries/export-definition/:id',
+      async (request, reply) => {
+        const id = Number(request.params.id);
+        if (!Number.isInteger(id)) {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
+        }
+        const format = request.query.format ?? 'XML';
+        if (format.toUpperCase() !== 'XML') {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'format must be XML' });
+        }
+        const file = await callProcedure(createContext, request, reply, (api) =>
+          api.dictionaryDefinitions.exportXml({
+            id,
+            'include-filters': flag(request.query['include-filters']),
+          }),
+        );
+        if (file === undefined) return reply;
+        return reply
+          .type('application/xml; charset=UTF-8')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+          .header('content-length', Buffer.byteLength(file.xml))
+          .send(file.xml);
+      },
+    );
+
+    app.post('/dictionaries/import-definition/start', async (request, reply) => {
+      // The token is checked before the body is read: anonymous callers never make the server buffer a file.
+      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
+      if (session === undefined) return reply;
+      if (!session.tokenValid)
+        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
+      const upload = await readSingleFile(request, { maxBytes: config.MAX_FILE_SIZE });
+      const result = await callProcedure(createContext, request, reply, (api) =>
+        api.dictionaryDefinitions.importStart({ xml: upload.buffer.toString('utf8') }),
+      );
+      return result === undefined ? reply : reply.type('application/json; charset=utf-8').send(result);
+    });
+  };
+  return { plugin, paths: definitionPaths };
+}
