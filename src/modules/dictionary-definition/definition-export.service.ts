@@ -4,7 +4,7 @@ import { Client } from '../client/client.entity.js';
 import { administrableDictionary } from '../dictionary/dictionary-access.js';
 import { Domain } from '../domain/domain.entity.js';
 import { Field } from '../field/field.entity.js';
-import { fieldsOf } from '../field/field.service.js';
+import { fieldModelOf, fieldsOf } from '../field/field.service.js';
 import { Filter } from '../filter/filter.entity.js';
 import { visibleFiltersWhere } from '../filter/filter.service.js';
 import { Group } from '../group/group.entity.js';
@@ -18,6 +18,12 @@ const NO_TENANT = { tenant: false } as const;
 /** Users and groups are named by their oid, or by a made-up one where older rows have none. */
 const refOid = (kind: 'user' | 'group', row: { id: number; oid?: string | null }) =>
   row.oid ?? `${kind}-${row.id}`;
+
+/** A model as the file writes it: picklist items without their ids, which mean nothing elsewhere. */
+const fileModel = ({ picklistItems, ...constraints }: ReturnType<typeof fieldModelOf>) => ({
+  ...constraints,
+  picklistItems: picklistItems.map(({ name, tbxName, sortIndex }) => ({ name, tbxName, sortIndex })),
+});
 
 /** Domains parents first, each followed by its subtree (siblings by sortIndex, then id). */
 function treeOrder(domains: readonly Domain[]): Domain[] {
@@ -142,21 +148,7 @@ export async function exportDefinition(scope: Scope, dictionaryId: number, inclu
       dataCategory: field.dataCategory,
       fieldType: field.fieldType,
       sortIndex: field.sortIndex,
-      model: {
-        required: field.required,
-        minLen: field.minLen,
-        maxLen: field.maxLen,
-        regExp: field.regExp ?? null,
-        number: field.number,
-        unicode: field.unicode,
-        picklistItems: items
-          .filter((item) => item.field.id === field.id)
-          .map((item) => ({
-            name: item.name ?? null,
-            tbxName: item.tbxName ?? null,
-            sortIndex: item.sortIndex,
-          })),
-      },
+      model: fileModel(fieldModelOf(field, items)),
     })),
     views: views.map((view) => ({ name: view.name, fields: view.fields })),
     sections: sections.map((section) => ({

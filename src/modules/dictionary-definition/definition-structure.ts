@@ -18,7 +18,7 @@ import {
   SystemDataCategories,
 } from '../field/field.entity.js';
 import type { FieldInput } from '../field/field.schema.js';
-import { fieldsOf, syncFields } from '../field/field.service.js';
+import { fieldModelOf, fieldsOf, syncFields } from '../field/field.service.js';
 import type { LanguageInput } from '../language/language.schema.js';
 import { languagesOf, syncLanguages } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
@@ -61,17 +61,8 @@ const keptFieldInput = (field: Field, items: readonly PicklistItem[]): FieldInpu
   dataCategory: field.dataCategory,
   fieldType: field.fieldType,
   sortIndex: field.sortIndex,
-  model: {
-    required: field.required,
-    minLen: field.minLen,
-    maxLen: field.maxLen,
-    regExp: field.regExp ?? null,
-    number: field.number,
-    unicode: field.unicode,
-    picklistItems: items
-      .filter((item) => item.field.id === field.id)
-      .map((item) => ({ id: item.id, name: item.name, tbxName: item.tbxName, sortIndex: item.sortIndex })),
-  },
+  // Items keep their ids, so the sync leaves them as they are.
+  model: fieldModelOf(field, items),
 });
 
 /** Languages and fields of the file that the dictionary lacks are added; its own stay untouched. */

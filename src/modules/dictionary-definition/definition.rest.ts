@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
-import { readSingleFile, registerUploads } from '../../rest/multipart.js';
-import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure, uploadOfSignedInCaller } from '../../rest/procedure-call.js';
 import type { RawRoute } from '../../rest/raw-route.js';
 import { ErrorBodySchema } from '../../shared/common.schema.js';
 import { ImportStartResultSchema } from './definition.schema.js';
@@ -102,12 +102,10 @@ export function definitionRoutes(config: Config, createContext: ContextFactory):
     );
 
     app.post('/dictionaries/import-definition/start', async (request, reply) => {
-      // The token is checked before the body is read: anonymous callers never make the server buffer a file.
-      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
-      if (session === undefined) return reply;
-      if (!session.tokenValid)
-        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
-      const upload = await readSingleFile(request, { maxBytes: config.MAX_FILE_SIZE });
+      const upload = await uploadOfSignedInCaller(createContext, request, reply, {
+        maxBytes: config.MAX_FILE_SIZE,
+      });
+      if (upload === undefined) return reply;
       const result = await callProcedure(createContext, request, reply, (api) =>
         api.dictionaryDefinitions.importStart({ xml: upload.buffer.toString('utf8') }),
       );

@@ -30,8 +30,30 @@ export async function fieldsOf(em: EntityManager, dictionaryIds: readonly number
   return { fields, items };
 }
 
+/** A field's model as stored: its constraints and its picklist items in order. */
+export function fieldModelOf(field: Field, items: readonly PicklistItem[]) {
+  return {
+    required: field.required,
+    minLen: field.minLen,
+    maxLen: field.maxLen,
+    regExp: field.regExp ?? null,
+    number: field.number,
+    unicode: field.unicode,
+    picklistItems: items
+      .filter((item) => item.field.id === field.id)
+      .map((item) => ({
+        id: item.id,
+        oid: item.oid,
+        name: item.name ?? null,
+        tbxName: item.tbxName ?? null,
+        sortIndex: item.sortIndex,
+      })),
+  };
+}
+
 export function fieldDto(field: Field, items: readonly PicklistItem[], audit: AuditUsers): FieldDto {
   const oid = field.oid ?? String(field.id);
+  const model = fieldModelOf(field, items);
   return {
     ...commonDto(field, field.client.id, audit),
     name: field.name,
@@ -44,22 +66,8 @@ export function fieldDto(field: Field, items: readonly PicklistItem[], audit: Au
     model: {
       id: field.id,
       oid: field.oid ?? null,
-      required: field.required,
-      minLen: field.minLen,
-      maxLen: field.maxLen,
-      regExp: field.regExp ?? null,
-      number: field.number,
-      unicode: field.unicode,
-      picklistItems: items
-        .filter((item) => item.field.id === field.id)
-        .map((item) => ({
-          id: item.id,
-          oid: item.oid,
-          name: item.name ?? null,
-          tbxName: item.tbxName ?? null,
-          sortIndex: item.sortIndex,
-          fieldOid: oid,
-        })),
+      ...model,
+      picklistItems: model.picklistItems.map((item) => ({ ...item, fieldOid: oid })),
     },
   };
 }

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
-import { sendError } from '../../rest/error-body.js';
-import { readSingleFile, registerUploads } from '../../rest/multipart.js';
-import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure, uploadOfSignedInCaller } from '../../rest/procedure-call.js';
 import type { RawRoute } from '../../rest/raw-route.js';
 import { ErrorBodySchema } from '../../shared/common.schema.js';
 import { UserImportResultSchema } from './user-transfer.schema.js';
@@ -83,12 +82,10 @@ export function userTransferRoutes(config: Config, createContext: ContextFactory
     });
 
     app.post('/users/import', async (request, reply) => {
-      // The token is checked before the body is read: anonymous callers never make the server buffer a file.
-      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
-      if (session === undefined) return reply;
-      if (!session.tokenValid)
-        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
-      const upload = await readSingleFile(request, { maxBytes: config.MAX_FILE_SIZE });
+      const upload = await uploadOfSignedInCaller(createContext, request, reply, {
+        maxBytes: config.MAX_FILE_SIZE,
+      });
+      if (upload === undefined) return reply;
       const result = await callProcedure(createContext, request, reply, (api) =>
         api.users.importXml({
           xml: upload.buffer.toString('utf8'),
