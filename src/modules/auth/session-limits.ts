@@ -20,13 +20,19 @@ interface LiveCounts {
   guests: number;
 }
 
-/** Users online now: distinct named users with a live session, plus every live guest session. */
+/**
+ * Users online now: distinct named users with a live session, plus every live guest session. Sessions
+ * of accounts that can no longer be used (deleted, deactivated, past their expiry date) hold no place:
+ * their tokens are refused anyway.
+ */
 async function liveCounts(em: EntityManager, clientId: number, now: Date): Promise<LiveCounts> {
   const [row] = await em.execute<{ named: number; guests: number }[]>(
-    `select count(distinct user_id) filter (where not guest)::int as named,
-            count(*) filter (where guest)::int as guests
-     from sessions where client_id = ? and ended_at is null and expires_at > ?`,
-    [clientId, now],
+    `select count(distinct s.user_id) filter (where not s.guest)::int as named,
+            count(*) filter (where s.guest)::int as guests
+     from sessions s join users u on u.id = s.user_id
+     where s.client_id = ? and s.ended_at is null and s.expires_at > ?
+       and not u.deleted and u.active and (u.exp_date is null or u.exp_date > ?)`,
+    [clientId, now, now],
   );
   return { named: row?.named ?? 0, guests: row?.guests ?? 0 };
 }
