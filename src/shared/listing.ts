@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { type EntityName, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditedRow } from '../db/common.properties.js';
 import { type ListQuery, pageRequest, parseSort, toPage } from './paging.js';
@@ -13,15 +13,26 @@ export interface ListSpec<T extends AuditedRow, P extends string> {
   filters?: Record<string, boolean>;
 }
 
+/** Text properties (and their columns) that sort as people read: ignoring case, then exactly. */
+const TEXT_SORT_COLUMNS: Record<string, string> = {
+  name: 'name',
+  username: 'username',
+  fullName: 'full_name',
+  loginName: 'login_name',
+  description: 'description',
+};
+
 function options<T extends AuditedRow, P extends string>(
   scope: Scope,
   spec: ListSpec<T, P>,
   input: ListQuery,
 ) {
   const sort = parseSort(input.sort, spec.sortable, spec.fallbackSort);
+  const textColumn = TEXT_SORT_COLUMNS[sort.property];
+  const folded = textColumn ? [{ [raw((alias) => `lower(${alias}.${textColumn})`)]: sort.direction }] : [];
   return {
     sort,
-    orderBy: [{ [sort.property]: sort.direction }, { id: sort.direction }] as never,
+    orderBy: [...folded, { [sort.property]: sort.direction }, { id: sort.direction }] as never,
     filters: { ...(spec.filters ?? {}), ...deletedFilter(scope, input['include-deleted']) },
   };
 }
