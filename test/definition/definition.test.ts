@@ -22,7 +22,7 @@ import {
   query,
   rows,
   uniqueSuffix,
-} from '../structure-ops/ops-helpers.js';
+} from '../helpers/structure.js';
 
 const MAX_FILE_SIZE = 64 * 1024;
 

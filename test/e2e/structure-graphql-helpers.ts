@@ -10,8 +10,10 @@ import type {
   DomainBody,
   FieldBody,
   LanguageBody,
+  PicklistItemBody,
   SectionBody,
-} from '../structure/structure-helpers.js';
+  VariantBody,
+} from '../helpers/structure.js';
 
 export interface GqlError {
   message: string;
@@ -86,98 +88,60 @@ export const DICTIONARY_SELECTION = `
 
 export const DICTIONARY_QUERY = `query ($id: Int!) { dictionary(id: $id) { ${DICTIONARY_SELECTION} } }`;
 
-export interface GqlDomainNode {
-  id: number;
-  oid: string | null;
-  name: string;
-  parentDomainId: number | null;
-  sortIndex: number;
-  numberOfConcepts: number;
-  children?: GqlDomainNode[];
-}
+/** The members of the REST bodies that the GraphQL selection asks for. */
+export type GqlDomainNode = Pick<
+  DomainBody,
+  'id' | 'oid' | 'name' | 'parentDomainId' | 'sortIndex' | 'numberOfConcepts'
+> & { children?: GqlDomainNode[] };
 
-export interface GqlSection {
-  id: number;
-  oid: string | null;
-  name: string;
-  viewId: number | null;
-  numberOfConcepts: number;
-  deletable: boolean;
-  sortIndex: number;
-  permissionSchemeId: number | null;
-}
+export type GqlSection = Pick<
+  SectionBody,
+  'id' | 'oid' | 'name' | 'viewId' | 'numberOfConcepts' | 'deletable' | 'sortIndex' | 'permissionSchemeId'
+>;
 
-export interface GqlField {
-  id: number;
-  oid: string | null;
-  name: string;
-  specifiedName: string | null;
-  dataCategory: string;
-  fieldType: string;
-  level: string;
-  sortIndex: number;
-  model: {
-    required: boolean;
-    minLen: number;
-    maxLen: number;
-    regExp: string | null;
-    number: boolean;
-    unicode: boolean;
-    picklistItems: {
-      id: number;
-      oid: string;
-      name: string | null;
-      tbxName: string | null;
-      sortIndex: number;
-    }[];
+export type GqlField = Pick<
+  FieldBody,
+  'id' | 'oid' | 'name' | 'specifiedName' | 'dataCategory' | 'fieldType' | 'level' | 'sortIndex'
+> & {
+  model: Omit<FieldBody['model'], 'id' | 'oid' | 'picklistItems'> & {
+    /** Saved items: id and oid are set. */
+    picklistItems: (Pick<PicklistItemBody, 'name' | 'tbxName' | 'sortIndex'> & { id: number; oid: string })[];
   };
-}
+};
 
-export interface GqlLanguage {
-  id: number;
-  name: string;
-  code: string;
-  code2: string | null;
-  code3: string | null;
-  isIso: boolean;
-  custom: boolean;
-  rtl: boolean;
-  idStr: string;
-  sortIndex: number;
-  variants: {
-    id: number;
-    name: string;
-    type: number;
-    code: string;
-    predefined: boolean;
-    sortIndex: number;
-  }[];
-}
+export type GqlLanguage = Pick<
+  LanguageBody,
+  'id' | 'name' | 'code' | 'code2' | 'code3' | 'isIso' | 'custom' | 'rtl' | 'idStr' | 'sortIndex'
+> & { variants: Pick<VariantBody, 'id' | 'name' | 'type' | 'code' | 'predefined' | 'sortIndex'>[] };
 
-export interface GqlDictionary {
-  id: number;
-  oid: string | null;
-  version: number;
-  clientId: number;
-  name: string;
-  description: string | null;
-  sortIndex: number;
-  concepts: number;
-  hasDomains: boolean;
-  domainPresentation: string;
-  emailRecipientId: number | null;
-  permissionSchemeId: number | null;
-  created: { id: number | null; name: string | null; fullName: string | null; time: number };
-  changed: { id: number | null; name: string | null; fullName: string | null; time: number };
+export type GqlAudit = Omit<Audit, 'oid'>;
+
+export type GqlDictionary = Pick<
+  DictionaryBody,
+  | 'id'
+  | 'oid'
+  | 'version'
+  | 'clientId'
+  | 'name'
+  | 'description'
+  | 'sortIndex'
+  | 'concepts'
+  | 'hasDomains'
+  | 'domainPresentation'
+  | 'emailRecipientId'
+  | 'permissionSchemeId'
+> & {
+  created: GqlAudit;
+  changed: GqlAudit;
   languages: GqlLanguage[];
   conceptFields: GqlField[];
   termFields: GqlField[];
   sections: GqlSection[];
   allSections: GqlSection[];
   domains: GqlDomainNode[];
-}
+};
 
-const audit = (value: Audit) => ({
+const audit = (value: Audit): GqlAudit => ({
   id: value.id,
   name: value.name,
   fullName: value.fullName,

@@ -18,7 +18,7 @@ import {
   rows,
   type SectionBody,
   uniqueSuffix,
-} from '../structure/structure-helpers.js';
+} from '../helpers/structure.js';
 import {
   asGraphQL,
   DICTIONARY_QUERY,

@@ -15,7 +15,7 @@ import {
   query,
   rows,
   uniqueSuffix,
-} from './ops-helpers.js';
+} from '../helpers/structure.js';
 
 interface ExportSettingsBody {
   id: number;

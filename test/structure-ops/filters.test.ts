@@ -4,6 +4,7 @@ import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import {
   createDictionary,
   createDomain,
+  type EntityBody,
   type ErrorBody,
   expectError,
   groupWith,
@@ -13,14 +14,9 @@ import {
   type PageBody,
   query,
   uniqueSuffix,
-} from './ops-helpers.js';
+} from '../helpers/structure.js';
 
-interface FilterBody {
-  id: number;
-  oid: string | null;
-  version: number;
-  clientId: number;
-  deleted: boolean;
+interface FilterBody extends EntityBody {
   name: string;
   description: string | null;
   dictionaryId: number;

@@ -23,7 +23,7 @@ import {
   rows,
   uniqueSuffix,
   waitForJob,
-} from './ops-helpers.js';
+} from '../helpers/structure.js';
 
 /** Concepts (each with one term) in the big dictionary: enough for a copy to outlast a 1 ms threshold. */
 const BIG = 3000;

@@ -18,7 +18,7 @@ import {
   type SectionBody,
   uniqueSuffix,
   type ViewBody,
-} from './ops-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;

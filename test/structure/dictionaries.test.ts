@@ -21,7 +21,7 @@ import {
   type SectionBody,
   uniqueSuffix,
   updateDictionary,
-} from './structure-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;

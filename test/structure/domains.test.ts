@@ -20,7 +20,7 @@ import {
   query,
   rows,
   updateDictionary,
-} from './structure-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;

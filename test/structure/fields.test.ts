@@ -19,7 +19,7 @@ import {
   query,
   rows,
   updateDictionary,
-} from './structure-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -461,17 +461,17 @@ describe('incremental fields', () => {
     expect(empty.body).toBe(1);
 
     const [, , deletedConcept] = await insertConcepts(t, target, [
-      { [serial.oid!]: ['7'] },
-      { [serial.oid!]: ['3'] },
-      { [serial.oid!]: ['100'] },
-      { [serial.oid!]: ['not a number'] },
+      { fieldMap: { [serial.oid!]: ['7'] } },
+      { fieldMap: { [serial.oid!]: ['3'] } },
+      { fieldMap: { [serial.oid!]: ['100'] } },
+      { fieldMap: { [serial.oid!]: ['not a number'] } },
       {},
     ]);
     await rows(t, 'update concepts set deleted = true where id = ?', [deletedConcept]);
     expect((await next(serial.oid)).body).toBe(8);
 
     // Numbers compare as numbers, not as text.
-    await insertConcepts(t, target, [{ [serial.oid!]: ['10'] }]);
+    await insertConcepts(t, target, [{ fieldMap: { [serial.oid!]: ['10'] } }]);
     expect((await next(serial.oid)).body).toBe(11);
 
     // Another dictionary's concepts do not count.
@@ -479,7 +479,7 @@ describe('incremental fields', () => {
       conceptFields: [{ name: 'Serial', fieldType: 'INCREMENTAL' }],
     });
     await insertConcepts(t, { ...target, dictionaryId: other.id, sectionId: other.allSections[0]!.id }, [
-      { [serial.oid!]: ['500'] },
+      { fieldMap: { [serial.oid!]: ['500'] } },
     ]);
     expect((await next(serial.oid)).body).toBe(11);
 
@@ -518,7 +518,10 @@ describe('incremental fields', () => {
 
   it('validate: false when another concept holds the value, true when only the entry itself does', async () => {
     const { caller, serial, text, target } = await setup();
-    const [holder] = await insertConcepts(t, target, [{ [serial.oid!]: ['7'] }, { [serial.oid!]: ['9'] }]);
+    const [holder] = await insertConcepts(t, target, [
+      { fieldMap: { [serial.oid!]: ['7'] } },
+      { fieldMap: { [serial.oid!]: ['9'] } },
+    ]);
     const validate = (oid: string | null, params: Record<string, string | number | undefined>) =>
       caller.get<boolean>(`/fields/incremental/validate/${oid}${query(params)}`);
 
@@ -570,11 +573,11 @@ describe('generate-picklist', () => {
       sectionId: dictionary.allSections[0]!.id,
     };
     const [, , , deleted] = await insertConcepts(t, target, [
-      { [colour.oid!]: ['red|blue'] },
-      { [colour.oid!]: ['green'] },
-      { [colour.oid!]: ['blue'] },
-      { [colour.oid!]: ['purple'] },
-      { [colour.oid!]: ['amber', 'green'] },
+      { fieldMap: { [colour.oid!]: ['red|blue'] } },
+      { fieldMap: { [colour.oid!]: ['green'] } },
+      { fieldMap: { [colour.oid!]: ['blue'] } },
+      { fieldMap: { [colour.oid!]: ['purple'] } },
+      { fieldMap: { [colour.oid!]: ['amber', 'green'] } },
       {},
     ]);
     await rows(t, 'update concepts set deleted = true where id = ?', [deleted]);

@@ -15,7 +15,7 @@ import {
   newTenant,
   rows,
   updateDictionary,
-} from './structure-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;

@@ -22,7 +22,7 @@ import {
   rows,
   type SectionBody,
   uniqueSuffix,
-} from './structure-helpers.js';
+} from '../helpers/structure.js';
 
 let t: TestApp;
 let sysadmin: RestClient;

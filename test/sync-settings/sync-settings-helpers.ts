@@ -7,15 +7,16 @@ import { createGroup } from '../access/access-helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import type { RestClient, RestResponse } from '../helpers/rest.js';
 import {
-  type Audit,
+  type AuditedBody,
   createDictionary,
   type DictionaryBody,
   type ErrorBody,
+  expectError,
   newTenant,
   type PageBody,
   query,
   uniqueSuffix,
-} from '../structure-ops/ops-helpers.js';
+} from '../helpers/structure.js';
 
 export interface FilterRef {
   id: number;
@@ -25,14 +26,7 @@ export interface FilterRef {
   deleted?: boolean;
 }
 
-export interface SyncSettingsBody {
-  id: number;
-  oid: string | null;
-  version: number;
-  clientId: number;
-  deleted: boolean;
-  created: Audit;
-  changed: Audit;
+export interface SyncSettingsBody extends AuditedBody {
   name: string;
   description: string | null;
   active: boolean;
@@ -109,8 +103,7 @@ export function expectRefused(
   code: string,
   ...mentions: string[]
 ): void {
-  expect(response.status, response.text).toBe(status);
+  expectError(response, status, code);
   const body = response.body as ErrorBody;
-  expect(body.code, response.text).toBe(code);
   for (const mention of mentions) expect(body.message).toContain(mention);
 }

@@ -5,19 +5,17 @@ import { createGroup, systemGroups } from '../access/access-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginRest, loginSysadmin, type RestClient } from '../helpers/rest.js';
 import {
-  languageInput,
-  type DictionaryBody as StructureDictionary,
-  updateDictionary,
-} from '../structure/structure-helpers.js';
-import {
   createDictionary,
+  type DictionaryBody,
   expectError,
   groupWith,
   type InvocationResultBody,
+  languageInput,
   loggedInUser,
   rows,
   uniqueSuffix,
-} from '../structure-ops/ops-helpers.js';
+  updateDictionary,
+} from '../helpers/structure.js';
 import {
   type Answer,
   createFilter,
@@ -605,7 +603,7 @@ describe('languages', () => {
   it('a deleted language or variant of the dictionary is refused', async () => {
     const w = await world();
     // Keep English without its GB region, drop German.
-    const current = (await w.admin.get<StructureDictionary>(`/dictionaries/${w.dictionary.id}`)).body;
+    const current = (await w.admin.get<DictionaryBody>(`/dictionaries/${w.dictionary.id}`)).body;
     const [english, japanese] = ['eng', 'jpn'].map((code) =>
       languageInput(current.languages.find((l) => l.code === code)!),
     );

@@ -1,7 +1,8 @@
 /**
- * Shared setup for the structure-operation suites (views, filters, export settings, dictionary jobs,
- * job tasks): tenants, users, dictionaries over REST, and concept/term rows straight through the ORM
- * (concepts and terms have no API yet).
+ * Shared setup for the dictionary-structure suites (structure, structure operations, definition
+ * import/export, sync settings, the GraphQL structure e2e suite): tenants, users, groups, permission
+ * schemes, dictionaries, sections, domains and views over REST, and concept/term/view rows written
+ * straight through the ORM (concepts and terms have no API yet).
  */
 import { expect } from 'vitest';
 import { Client } from '../../src/modules/client/client.entity.js';
@@ -9,13 +10,22 @@ import { Concept, ConceptDomain, Term } from '../../src/modules/concept/concept.
 import { Dictionary } from '../../src/modules/dictionary/dictionary.entity.js';
 import { Domain } from '../../src/modules/domain/domain.entity.js';
 import { Section } from '../../src/modules/section/section.entity.js';
+import { View } from '../../src/modules/view/view.entity.js';
 import { createGroup, type ErrorBody, tenantWithAdmin } from '../access/access-helpers.js';
 import { createUser, type TestTenant, uniqueSuffix } from '../factories/tenant.js';
-import type { TestApp } from '../helpers/app.js';
-import { loginRest, type RestClient, type RestResponse } from '../helpers/rest.js';
+import type { TestApp } from './app.js';
+import { loginRest, type RestClient, type RestResponse } from './rest.js';
 
 export type { ErrorBody };
 export { uniqueSuffix };
+
+export interface Audit {
+  id: number | null;
+  name: string | null;
+  fullName: string | null;
+  time: number;
+  oid: string | null;
+}
 
 export interface PageBody<T> {
   content: T[];
@@ -29,18 +39,22 @@ export interface PageBody<T> {
   number: number;
 }
 
-export interface Audit {
-  id: number | null;
-  name: string | null;
-  fullName: string | null;
-  time: number;
-  oid: string | null;
-}
-
-export interface SectionBody {
+/** The members every versioned row of a tenant answers with. */
+export interface EntityBody {
   id: number;
   oid: string | null;
   version: number;
+  clientId: number;
+  deleted: boolean;
+}
+
+/** A versioned row that also tells who created and last changed it. */
+export interface AuditedBody extends EntityBody {
+  created: Audit;
+  changed: Audit;
+}
+
+export interface SectionBody extends AuditedBody {
   name: string;
   viewId: number | null;
   numberOfConcepts: number;
@@ -52,9 +66,13 @@ export interface SectionBody {
 
 export interface VariantBody {
   id: number;
+  oid: string | null;
+  deleted: boolean;
   name: string;
   type: number;
+  variantType: number;
   code: string;
+  variantCode: string;
   predefined: boolean;
   languageId: number;
   sortIndex: number;
@@ -62,30 +80,34 @@ export interface VariantBody {
 
 export interface LanguageBody {
   id: number;
+  oid: string | null;
+  deleted: boolean;
   name: string;
   dictionaryId: number;
+  clientId: number;
   code: string;
   code2: string | null;
   code3: string | null;
   isIso: boolean;
+  iso: boolean;
   custom: boolean;
+  idStr: string;
   rtl: boolean;
   sortIndex: number;
   variants: VariantBody[];
 }
 
+/** A picklist item; proposals (generate-picklist) have neither id nor oid yet. */
 export interface PicklistItemBody {
-  id: number;
-  oid: string;
+  id: number | null;
+  oid: string | null;
   name: string | null;
   tbxName: string | null;
   sortIndex: number;
   fieldOid: string;
 }
 
-export interface FieldBody {
-  id: number;
-  oid: string | null;
+export interface FieldBody extends EntityBody {
   name: string;
   specifiedName: string | null;
   dictionaryId: number;
@@ -94,6 +116,8 @@ export interface FieldBody {
   level: 'CONCEPT' | 'TERM';
   sortIndex: number;
   model: {
+    id: number;
+    oid: string | null;
     required: boolean;
     minLen: number;
     maxLen: number;
@@ -104,11 +128,7 @@ export interface FieldBody {
   };
 }
 
-export interface DictionaryBody {
-  id: number;
-  oid: string | null;
-  version: number;
-  clientId: number;
+export interface DictionaryBody extends AuditedBody {
   name: string;
   description: string | null;
   sections: SectionBody[];
@@ -121,13 +141,11 @@ export interface DictionaryBody {
   concepts: number;
   hasDomains: boolean;
   domainPresentation: 'FLAT' | 'HIERARCHICAL' | 'HORIZONTAL';
+  layoutId: null;
   permissionSchemeId: number | null;
 }
 
-export interface DomainBody {
-  id: number;
-  oid: string | null;
-  version: number;
+export interface DomainBody extends EntityBody {
   name: string;
   dictionaryId: number;
   parentDomainId: number | null;
@@ -136,14 +154,7 @@ export interface DomainBody {
   sortIndex: number;
 }
 
-export interface ViewBody {
-  id: number;
-  oid: string | null;
-  version: number;
-  clientId: number;
-  deleted: boolean;
-  created: Audit;
-  changed: Audit;
+export interface ViewBody extends AuditedBody {
   name: string;
   fields: string[];
   inUse: boolean;
@@ -170,6 +181,13 @@ export interface JobBody {
   finished: number | null;
 }
 
+export interface SchemeBody {
+  id: number;
+  name: string;
+  version: number;
+}
+
+/** A query string of the defined parameters ('' when none is). */
 export const query = (params: Record<string, string | number | boolean | undefined>): string => {
   const entries = Object.entries(params).filter(([, value]) => value !== undefined);
   return entries.length
@@ -180,7 +198,7 @@ export const query = (params: Record<string, string | number | boolean | undefin
 /** A fresh tenant with its administrator logged in. */
 export const newTenant = (t: TestApp, sysadmin: RestClient) => tenantWithAdmin(t, sysadmin);
 
-/** A named user of the tenant (ORM), logged in over REST. */
+/** A named user of the tenant (ORM) with optional roles, logged in over REST. */
 export async function loggedInUser(
   t: TestApp,
   tenant: TestTenant,
@@ -191,9 +209,35 @@ export async function loggedInUser(
   return { id: user.id, username: user.username, rest };
 }
 
-/** A NORMAL group whose explicit members are `memberIds`. */
+/** A NORMAL group whose explicit members are `memberIds` (named at random unless `name` is given). */
 export const groupWith = (admin: RestClient, memberIds: number[], name = `Group ${uniqueSuffix()}`) =>
   createGroup(admin, { name, groupMembers: memberIds });
+
+/** A grant of a permission scheme: dictionary and concept permissions of a group. */
+export const grant = (
+  groupId: number,
+  dictionaryPermissions: string[],
+  conceptPermissions: string[] = [],
+) => ({
+  groupId,
+  dictionaryPermissions,
+  conceptPermissions,
+  termPermissions: [],
+  languages: [],
+});
+
+/** POST /permissionschemes, expecting 201. */
+export async function createScheme(
+  admin: RestClient,
+  grants: ReturnType<typeof grant>[],
+): Promise<SchemeBody> {
+  const response = await admin.post<SchemeBody>('/permissionschemes', {
+    name: `Scheme ${uniqueSuffix()}`,
+    grants,
+  });
+  if (response.status !== 201) throw new Error(`createScheme failed: ${response.status} ${response.text}`);
+  return response.body;
+}
 
 /** POST /dictionaries, expecting 201. */
 export async function createDictionary(
@@ -210,10 +254,78 @@ export async function createDictionary(
   return response.body;
 }
 
+/** GET /dictionaries/{id}, expecting 200. */
 export async function getDictionary(caller: RestClient, id: number): Promise<DictionaryBody> {
   const response = await caller.get<DictionaryBody>(`/dictionaries/${id}`);
   if (response.status !== 200) throw new Error(`get dictionary ${id}: ${response.status} ${response.text}`);
   return response.body;
+}
+
+/** The input form of a language as read (ids kept, so the language and its variants stay the same rows). */
+export const languageInput = (language: LanguageBody) => ({
+  id: language.id,
+  code: language.code,
+  name: language.name,
+  custom: language.custom,
+  rtl: language.rtl,
+  sortIndex: language.sortIndex,
+  variants: language.variants.map((variant) => ({
+    id: variant.id,
+    type: variant.type,
+    code: variant.code,
+    name: variant.name,
+    sortIndex: variant.sortIndex,
+  })),
+});
+
+/** The input form of a field as read (ids kept). */
+export const fieldInput = (field: FieldBody) => ({
+  id: field.id,
+  name: field.name,
+  specifiedName: field.specifiedName,
+  dataCategory: field.dataCategory,
+  fieldType: field.fieldType,
+  sortIndex: field.sortIndex,
+  model: {
+    required: field.model.required,
+    minLen: field.model.minLen,
+    maxLen: field.model.maxLen,
+    regExp: field.model.regExp,
+    number: field.model.number,
+    unicode: field.model.unicode,
+    picklistItems: field.model.picklistItems.map((item) => ({
+      id: item.id,
+      name: item.name,
+      tbxName: item.tbxName,
+      sortIndex: item.sortIndex,
+    })),
+  },
+});
+
+/** The full-update body of a dictionary as read: PUT with it changes nothing but the version. */
+export const dictionaryInput = (dictionary: DictionaryBody) => ({
+  name: dictionary.name,
+  description: dictionary.description,
+  languages: dictionary.languages.map(languageInput),
+  conceptFields: dictionary.conceptFields.map(fieldInput),
+  termFields: dictionary.termFields.map(fieldInput),
+  emailRecipientId: dictionary.emailRecipientId,
+  sortIndex: dictionary.sortIndex,
+  domainPresentation: dictionary.domainPresentation,
+  permissionSchemeId: dictionary.permissionSchemeId,
+  version: dictionary.version,
+});
+
+/** PUT /dictionaries/{id} with the current state and `changes` on top (version of the current state). */
+export async function updateDictionary(
+  caller: RestClient,
+  current: DictionaryBody,
+  changes: Record<string, unknown>,
+): Promise<RestResponse<DictionaryBody & ErrorBody>> {
+  return caller.put<DictionaryBody & ErrorBody>(`/dictionaries/${current.id}`, {
+    ...dictionaryInput(current),
+    ...changes,
+  });
 }
 
 /** POST /sections, expecting 201. */
@@ -263,18 +375,19 @@ export async function patchAtCurrentVersion<T>(
   return caller.put<T & ErrorBody>(`/${resource}/partial/${id}`, { ...body, version: current.body.version });
 }
 
-/** Rows read straight from the database. */
+/** Rows read straight from the database (for "nothing changed" checks). */
 export async function rows<T = Record<string, unknown>>(t: TestApp, sql: string, params: unknown[] = []) {
   return t.orm.em.fork().getConnection().execute<T[]>(sql, params);
 }
 
+/** Where inserted concepts go. */
 export interface ConceptTarget {
   clientId: number;
   dictionaryId: number;
   sectionId: number;
 }
 
-/** Inserts concepts (ORM), each with a field map and optionally soft-deleted. */
+/** Inserts concepts (ORM; no API yet) into a section, each with an optional field map and deleted flag. */
 export async function insertConcepts(
   t: TestApp,
   target: ConceptTarget,
@@ -298,9 +411,17 @@ export async function insertConcepts(
   return created.map((concept) => concept.id);
 }
 
+/** `count` live concepts without field values. */
+export const insertBareConcepts = (t: TestApp, target: ConceptTarget, count: number) =>
+  insertConcepts(
+    t,
+    target,
+    Array.from({ length: count }, () => ({})),
+  );
+
 let tidCounter = 1;
 
-/** Inserts a term (ORM) of a concept. */
+/** Inserts a term (ORM) of a concept, optionally soft-deleted. */
 export async function insertTerm(
   t: TestApp,
   target: { clientId: number; dictionaryId: number; conceptId: number },
@@ -342,7 +463,20 @@ export async function linkConceptsToDomain(t: TestApp, conceptIds: number[], dom
   await em.flush();
 }
 
-/** Asserts an error answer: status and our error body's code. */
+/** A view of a dictionary written through the ORM (for suites that must not depend on the views API). */
+export async function insertView(t: TestApp, clientId: number, dictionaryId: number): Promise<number> {
+  const em = t.orm.em.fork();
+  const view = em.create(View, {
+    client: em.getReference(Client, clientId),
+    dictionary: em.getReference(Dictionary, dictionaryId),
+    name: `View ${uniqueSuffix()}`,
+    fields: [],
+  });
+  await em.flush();
+  return view.id;
+}
+
+/** Asserts an error answer: status, error code (the status's usual one unless given), a message. */
 export function expectError(response: RestResponse<unknown>, status: number, code?: string) {
   expect(response.status, response.text).toBe(status);
   const body = response.body as ErrorBody;
