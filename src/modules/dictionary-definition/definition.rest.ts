@@ -4,11 +4,9 @@ import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure, uploadOfSignedInCaller } from '../../rest/procedure-call.js';
-import type { RawRoute } from '../../rest/raw-route.js';
-import { ErrorBodySchema } from '../../shared/common.schema.js';
+import { errorContent, flag, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { ImportStartResultSchema } from './definition.schema.js';
 
-const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 const tags = ['dictionaries'];
 
 export const definitionPaths: ZodOpenApiPathsObject = {
@@ -59,16 +57,11 @@ export const definitionPaths: ZodOpenApiPathsObject = {
           description: 'Import definition start result',
           content: { 'application/json': { schema: ImportStartResultSchema } },
         },
-        400: { description: 'Invalid file', content: errorContent },
-        401: { description: 'Token missing or not valid', content: errorContent },
-        403: { description: 'Guests cannot import', content: errorContent },
-        413: { description: 'File larger than MAX_FILE_SIZE', content: errorContent },
+        ...uploadErrorResponses('Guests cannot import'),
       },
     },
   },
 };
-
-const flag = (value: unknown): boolean => value === true || value === 'true' || value === '1';
 
 /** The definition download and the multipart start; both run the dictionaryDefinitions procedures. */
 export function definitionRoutes(config: Config, createContext: ContextFactory): RawRoute {

@@ -2,12 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { sendError } from '../../rest/error-body.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
-import type { RawRoute } from '../../rest/raw-route.js';
-import { ErrorBodySchema } from '../../shared/common.schema.js';
+import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { SETTING_NAMES, SearchSettingsSchema } from './search-settings.schema.js';
 
 const SETTING_PATH = '/user-search-settings/setting';
-const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 
 export const searchSettingPaths: ZodOpenApiPathsObject = {
   [SETTING_PATH]: {

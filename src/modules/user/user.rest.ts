@@ -3,11 +3,8 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure, uploadOfSignedInCaller } from '../../rest/procedure-call.js';
-import type { RawRoute } from '../../rest/raw-route.js';
-import { ErrorBodySchema } from '../../shared/common.schema.js';
+import { errorContent, flag, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { UserImportResultSchema } from './user-transfer.schema.js';
-
-const errorContent = { 'application/json': { schema: ErrorBodySchema } };
 
 export const userTransferPaths: ZodOpenApiPathsObject = {
   '/users/export': {
@@ -54,16 +51,11 @@ export const userTransferPaths: ZodOpenApiPathsObject = {
           description: 'UserImportResult',
           content: { 'application/json': { schema: UserImportResultSchema } },
         },
-        400: { description: 'Invalid file', content: errorContent },
-        401: { description: 'Token missing or not valid', content: errorContent },
-        403: { description: 'Not allowed', content: errorContent },
-        413: { description: 'File larger than MAX_FILE_SIZE', content: errorContent },
+        ...uploadErrorResponses('Not allowed'),
       },
     },
   },
 };
-
-const flag = (value: unknown): boolean => value === true || value === 'true' || value === '1';
 
 /** The XML download and the multipart upload of users; both run the users procedures. */
 export function userTransferRoutes(config: Config, createContext: ContextFactory): RawRoute {
