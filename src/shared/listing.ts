@@ -1,7 +1,8 @@
 import { type EntityName, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditedRow } from '../db/common.properties.js';
-import { type ListQuery, pageRequest, parseSort, toPage } from './paging.js';
+import { lowerOf } from '../db/sql.js';
+import { type ListQuery, likePrefix, pageRequest, parseSort, toPage } from './paging.js';
 import { deletedFilter, isSysadmin, type Scope } from './scope.js';
 
 export interface ListSpec<T extends AuditedRow, P extends string> {
@@ -90,4 +91,12 @@ export function markDeleted(
 export function listedClientId(scope: Scope, requested: number | undefined): number | null {
   if (requested === undefined || requested === scope.actor.clientId) return scope.actor.clientId;
   return isSysadmin(scope.actor) ? requested : null;
+}
+
+/** The `name` (starts with) and `name-eq` (equals) list filters, both ignoring case, on a name column. */
+export function nameWhere<T>(input: Pick<ListQuery, 'name' | 'name-eq'>): FilterQuery<T>[] {
+  const where: Record<string, unknown>[] = [];
+  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
+  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  return where as FilterQuery<T>[];
 }

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
-import { deletedFilter, isSysadmin, type Scope } from '../../shared/scope.js';
+import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
 import { Dictionary } from './dictionary.entity.js';
 
@@ -90,4 +90,17 @@ export async function markStructureChanged(em: EntityManager, dictionaryId: numb
     { structureChangedAt: new Date() },
     { filters: false },
   );
+}
+
+/**
+ * For lists of what belongs to dictionaries (views, filters, sync settings): nothing more for client
+ * administrators, otherwise only the client's dictionaries the caller may read.
+ */
+export async function readableDictionariesWhere(
+  scope: Scope,
+  clientId: number,
+): Promise<{ dictionary: { $in: number[] } }[]> {
+  if (isClientAdmin(scope.actor)) return [];
+  const dictionaries = await scope.em.find(Dictionary, { client: clientId }, { filters: NO_TENANT });
+  return [{ dictionary: { $in: [...(await readableDictionaryIds(scope, dictionaries))] } }];
 }

@@ -3,9 +3,15 @@ import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { newOid } from '../../shared/oid.js';
-import { likePrefix } from '../../shared/paging.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { isDictionaryAdmin, readableSectionIds } from '../access/access.service.js';
@@ -115,8 +121,7 @@ async function listWhere(scope: Scope, input: DictionaryListInput): Promise<Filt
   const clientId = listedClientId(scope, input.client_id);
   if (clientId === null) return null;
   const where: FilterQuery<Dictionary>[] = [{ client: clientId }];
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<Dictionary>(input));
   if (!isClientAdmin(scope.actor)) {
     const candidates = await scope.em.find(Dictionary, { client: clientId }, { filters: NO_TENANT });
     where.push({ id: { $in: [...(await readableDictionaryIds(scope, candidates))] } });

@@ -1,11 +1,9 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, markDeleted, rownumOf } from '../../shared/listing.js';
+import { findPage, type ListSpec, markDeleted, nameWhere, rownumOf } from '../../shared/listing.js';
 import { newOid } from '../../shared/oid.js';
-import { likePrefix } from '../../shared/paging.js';
 import { deletedFilter, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import type { DomainPresentation } from '../dictionary/dictionary.entity.js';
@@ -76,8 +74,7 @@ async function render(scope: Scope, domains: readonly Domain[], format: Format) 
 function listWhere(input: DomainListInput): FilterQuery<Domain> {
   const where: FilterQuery<Domain>[] = [{ dictionary: input['dictionary-id'] }];
   if (input['parent-id'] !== undefined) where.push({ parentId: input['parent-id'] });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<Domain>(input));
   return { $and: where };
 }
 

@@ -1,10 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
+import { findPage, type ListSpec, listedClientId, nameWhere, rownumOf } from '../../shared/listing.js';
 import { deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
@@ -65,8 +63,7 @@ async function listWhere(scope: Scope, input: ExportSettingsListInput) {
   if (clientId === null) return null;
   const where: FilterQuery<ExportSettings>[] = [await visibleWhere(scope, clientId)];
   if (input['dictionary-id'] !== undefined) where.push({ dictionary: input['dictionary-id'] });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<ExportSettings>(input));
   return { $and: where };
 }
 

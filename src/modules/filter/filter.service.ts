@@ -1,15 +1,19 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { accessSubject } from '../access/access.service.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
-import { readableDictionary, readableDictionaryIds } from '../dictionary/dictionary-access.js';
+import { readableDictionariesWhere, readableDictionary } from '../dictionary/dictionary-access.js';
 import { Domain } from '../domain/domain.entity.js';
 import { fieldsOf } from '../field/field.service.js';
 import { Group } from '../group/group.entity.js';
@@ -75,12 +79,8 @@ async function listWhere(scope: Scope, input: FilterListInput): Promise<FilterQu
   const dictionaryId = input['dictionary-id'] ?? input.dictionary_id;
   const where: FilterQuery<Filter>[] = [{ client: clientId }, await visibleFiltersWhere(scope)];
   if (dictionaryId !== undefined) where.push({ dictionary: dictionaryId });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
-  if (!isClientAdmin(scope.actor)) {
-    const dictionaries = await scope.em.find(Dictionary, { client: clientId }, { filters: NO_TENANT });
-    where.push({ dictionary: { $in: [...(await readableDictionaryIds(scope, dictionaries))] } });
-  }
+  where.push(...nameWhere<Filter>(input));
+  where.push(...(await readableDictionariesWhere(scope, clientId)));
   return { $and: where };
 }
 

@@ -3,8 +3,14 @@ import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { assertNotGuest, deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import type { Client } from '../client/client.entity.js';
@@ -59,8 +65,7 @@ function listWhere(clientId: number, input: GroupListInput): FilterQuery<Group> 
   if (!input['include-private']) excluded.push('OWNER');
   const where: FilterQuery<Group>[] = [{ client: clientId }];
   if (excluded.length) where.push({ type: { $nin: excluded } });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<Group>(input));
   return { $and: where };
 }
 

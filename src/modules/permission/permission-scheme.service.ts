@@ -3,8 +3,14 @@ import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
@@ -64,8 +70,7 @@ function listWhere(scope: Scope, input: PermissionSchemeListInput): FilterQuery<
   const clientId = listedClientId(scope, input.client_id);
   if (clientId === null) return null;
   const where: FilterQuery<PermissionScheme>[] = [{ client: clientId }];
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<PermissionScheme>(input));
   return { $and: where };
 }
 

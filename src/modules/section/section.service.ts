@@ -1,11 +1,16 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import { loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { newOid } from '../../shared/oid.js';
-import { likePrefix } from '../../shared/paging.js';
 import { deletedFilter, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { isDictionaryAdmin, readableSectionIds } from '../access/access.service.js';
@@ -80,8 +85,7 @@ async function listWhere(scope: Scope, input: SectionListInput): Promise<FilterQ
   if (clientId === null) return null;
   const where: FilterQuery<Section>[] = [{ client: clientId }];
   if (input['dictionary-id'] !== undefined) where.push({ dictionary: input['dictionary-id'] });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<Section>(input));
   const dictionaries = await scope.em.find(
     Dictionary,
     { client: clientId, ...(input['dictionary-id'] !== undefined ? { id: input['dictionary-id'] } : {}) },

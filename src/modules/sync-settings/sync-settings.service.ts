@@ -3,15 +3,20 @@ import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { assertNotGuest, deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
 import {
   administrableDictionary,
+  readableDictionariesWhere,
   readableDictionary,
-  readableDictionaryIds,
 } from '../dictionary/dictionary-access.js';
 import type { FilterDto } from '../filter/filter.schema.js';
 import { getFilter } from '../filter/filter.service.js';
@@ -107,13 +112,9 @@ async function listWhere(
   if (clientId === null) return null;
   const where: FilterQuery<SyncSettings>[] = [{ client: clientId }];
   if (input['dictionary-id'] !== undefined) where.push({ dictionary: input['dictionary-id'] });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
+  where.push(...nameWhere<SyncSettings>(input));
   if (input.active !== undefined) where.push({ active: input.active });
-  if (!isClientAdmin(scope.actor)) {
-    const dictionaries = await scope.em.find(Dictionary, { client: clientId }, { filters: NO_TENANT });
-    where.push({ dictionary: { $in: [...(await readableDictionaryIds(scope, dictionaries))] } });
-  }
+  where.push(...(await readableDictionariesWhere(scope, clientId)));
   return { $and: where };
 }
 

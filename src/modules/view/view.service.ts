@@ -1,18 +1,22 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, markDeleted, rownumOf } from '../../shared/listing.js';
-import { likePrefix } from '../../shared/paging.js';
-import { deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
+import {
+  findPage,
+  type ListSpec,
+  listedClientId,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
+import { deletedFilter, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
 import {
   administrableDictionary,
   markStructureChanged,
+  readableDictionariesWhere,
   readableDictionary,
-  readableDictionaryIds,
 } from '../dictionary/dictionary-access.js';
 import { SystemDataCategories } from '../field/field.entity.js';
 import { fieldsOf } from '../field/field.service.js';
@@ -84,12 +88,8 @@ async function listWhere(scope: Scope, input: ViewListInput): Promise<FilterQuer
   const dictionaryId = input['dictionary-id'] ?? input.dictionary_id;
   const where: FilterQuery<View>[] = [{ client: clientId }];
   if (dictionaryId !== undefined) where.push({ dictionary: dictionaryId });
-  if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
-  if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
-  if (!isClientAdmin(scope.actor)) {
-    const dictionaries = await scope.em.find(Dictionary, { client: clientId }, { filters: NO_TENANT });
-    where.push({ dictionary: { $in: [...(await readableDictionaryIds(scope, dictionaries))] } });
-  }
+  where.push(...nameWhere<View>(input));
+  where.push(...(await readableDictionariesWhere(scope, clientId)));
   return { $and: where };
 }
 
