@@ -2,6 +2,7 @@ import { type EntityName, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditedRow } from '../db/common.properties.js';
 import { lowerOf } from '../db/sql.js';
+import type { Format } from './format.js';
 import { type ListQuery, likePrefix, pageRequest, parseSort, toPage } from './paging.js';
 import { deletedFilter, isSysadmin, type Scope } from './scope.js';
 
@@ -99,4 +100,29 @@ export function nameWhere<T>(input: Pick<ListQuery, 'name' | 'name-eq'>): Filter
   if (input.name) where.push({ name: { $ilike: likePrefix(input.name) } });
   if (input['name-eq']) where.push({ [lowerOf('name')]: input['name-eq'].toLowerCase() });
   return where as FilterQuery<T>[];
+}
+
+/** The sort attributes of the audit columns that every list offers. */
+export const AUDIT_SORTS = { created: 'createdAt', changed: 'changedAt', modified: 'changedAt' } as const;
+
+/**
+ * The find and rownum calls of one list, from its where and its rendering: both see the same rows in
+ * the same order.
+ */
+export function listCalls<
+  T extends AuditedRow,
+  P extends string,
+  I extends ListQuery & { format: Format },
+  D,
+>(
+  spec: ListSpec<T, P>,
+  where: (scope: Scope, input: I) => Promise<FilterQuery<T> | null>,
+  render: (scope: Scope, rows: readonly T[], format: Format) => Promise<D[]>,
+) {
+  return {
+    list: async (scope: Scope, input: I) =>
+      findPage(scope, spec, await where(scope, input), input, (rows) => render(scope, rows, input.format)),
+    rownum: async (scope: Scope, id: number, input: I) =>
+      rownumOf(scope, spec, await where(scope, input), input, id),
+  };
 }

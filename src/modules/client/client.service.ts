@@ -3,6 +3,7 @@ import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
+import { AUDIT_SORTS } from '../../shared/listing.js';
 import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -35,9 +36,7 @@ const SORTABLE = {
   maxUsers: 'maxUsers',
   active: 'active',
   status: 'active',
-  created: 'createdAt',
-  changed: 'changedAt',
-  modified: 'changedAt',
+  ...AUDIT_SORTS,
 } as const;
 
 /** System administrators see every client; everyone else only the client of their session. */

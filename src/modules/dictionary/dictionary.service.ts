@@ -4,6 +4,7 @@ import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
+  AUDIT_SORTS,
   findPage,
   type ListSpec,
   listedClientId,
@@ -38,9 +39,7 @@ const spec: ListSpec<Dictionary, 'name' | 'sortIndex' | 'createdAt' | 'changedAt
   sortable: {
     name: 'name',
     sortIndex: 'sortIndex',
-    created: 'createdAt',
-    changed: 'changedAt',
-    modified: 'changedAt',
+    ...AUDIT_SORTS,
   },
   fallbackSort: 'sortIndex',
   filters: NO_TENANT,

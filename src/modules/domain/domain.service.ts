@@ -2,7 +2,14 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, markDeleted, nameWhere, rownumOf } from '../../shared/listing.js';
+import {
+  AUDIT_SORTS,
+  findPage,
+  type ListSpec,
+  markDeleted,
+  nameWhere,
+  rownumOf,
+} from '../../shared/listing.js';
 import { newOid } from '../../shared/oid.js';
 import { deletedFilter, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -28,9 +35,7 @@ const spec: ListSpec<Domain, 'name' | 'sortIndex' | 'createdAt' | 'changedAt'> =
   sortable: {
     name: 'name',
     sortIndex: 'sortIndex',
-    created: 'createdAt',
-    changed: 'changedAt',
-    modified: 'changedAt',
+    ...AUDIT_SORTS,
   },
   fallbackSort: 'name',
   filters: NO_TENANT,

@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/postgresql';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, nameWhere, rownumOf } from '../../shared/listing.js';
+import { AUDIT_SORTS, type ListSpec, listCalls, listedClientId, nameWhere } from '../../shared/listing.js';
 import { deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
@@ -16,7 +16,7 @@ import {
 const NO_TENANT = { tenant: false } as const;
 const spec: ListSpec<ExportSettings, 'name' | 'createdAt' | 'changedAt'> = {
   entity: ExportSettings,
-  sortable: { name: 'name', created: 'createdAt', changed: 'changedAt', modified: 'changedAt' },
+  sortable: { name: 'name', ...AUDIT_SORTS },
   fallbackSort: 'name',
   filters: NO_TENANT,
 };
@@ -67,15 +67,9 @@ async function listWhere(scope: Scope, input: ExportSettingsListInput) {
   return { $and: where };
 }
 
-export async function listExportSettings(scope: Scope, input: ExportSettingsListInput) {
-  return findPage(scope, spec, await listWhere(scope, input), input, (rows) =>
-    render(scope, rows, input.format),
-  );
-}
-
-export async function exportSettingsRownum(scope: Scope, id: number, input: ExportSettingsListInput) {
-  return rownumOf(scope, spec, await listWhere(scope, input), input, id);
-}
+const listing = listCalls(spec, listWhere, render);
+export const listExportSettings = listing.list;
+export const exportSettingsRownum = listing.rownum;
 
 export async function getExportSettings(scope: Scope, id: number, format: Format, includeDeleted: boolean) {
   const row = await scope.em.findOne(

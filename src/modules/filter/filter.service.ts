@@ -3,12 +3,12 @@ import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
-  findPage,
+  AUDIT_SORTS,
   type ListSpec,
+  listCalls,
   listedClientId,
   markDeleted,
   nameWhere,
-  rownumOf,
 } from '../../shared/listing.js';
 import { deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -33,7 +33,7 @@ import type { FilterCriteria } from './filter-criteria.js';
 const NO_TENANT = { tenant: false } as const;
 const spec: ListSpec<Filter, 'name' | 'createdAt' | 'changedAt'> = {
   entity: Filter,
-  sortable: { name: 'name', created: 'createdAt', changed: 'changedAt', modified: 'changedAt' },
+  sortable: { name: 'name', ...AUDIT_SORTS },
   fallbackSort: 'name',
   filters: NO_TENANT,
 };
@@ -84,15 +84,9 @@ async function listWhere(scope: Scope, input: FilterListInput): Promise<FilterQu
   return { $and: where };
 }
 
-export async function listFilters(scope: Scope, input: FilterListInput) {
-  return findPage(scope, spec, await listWhere(scope, input), input, (rows) =>
-    render(scope, rows, input.format),
-  );
-}
-
-export async function filterRownum(scope: Scope, id: number, input: FilterListInput) {
-  return rownumOf(scope, spec, await listWhere(scope, input), input, id);
-}
+const listing = listCalls(spec, listWhere, render);
+export const listFilters = listing.list;
+export const filterRownum = listing.rownum;
 
 /** A filter the actor may see (others, and those of unreadable dictionaries, are 404). */
 async function visibleFilter(scope: Scope, id: number, em: EntityManager = scope.em, includeDeleted = false) {

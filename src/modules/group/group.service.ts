@@ -4,6 +4,7 @@ import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.j
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
+  AUDIT_SORTS,
   findPage,
   type ListSpec,
   listedClientId,
@@ -30,9 +31,7 @@ const SORTABLE = {
   name: 'name',
   description: 'description',
   type: 'type',
-  created: 'createdAt',
-  changed: 'changedAt',
-  modified: 'changedAt',
+  ...AUDIT_SORTS,
 } as const;
 const LIST: ListSpec<Group, (typeof SORTABLE)[keyof typeof SORTABLE]> = {
   entity: Group,

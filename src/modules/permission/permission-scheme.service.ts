@@ -4,6 +4,7 @@ import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
+  AUDIT_SORTS,
   findPage,
   type ListSpec,
   listedClientId,
@@ -31,7 +32,7 @@ import {
 const NO_TENANT = { tenant: false } as const;
 const spec: ListSpec<PermissionScheme, 'name' | 'createdAt' | 'changedAt'> = {
   entity: PermissionScheme,
-  sortable: { name: 'name', created: 'createdAt', changed: 'changedAt', modified: 'changedAt' },
+  sortable: { name: 'name', ...AUDIT_SORTS },
   fallbackSort: 'name',
   filters: NO_TENANT,
 };

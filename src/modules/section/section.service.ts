@@ -3,12 +3,12 @@ import { loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
-  findPage,
+  AUDIT_SORTS,
   type ListSpec,
+  listCalls,
   listedClientId,
   markDeleted,
   nameWhere,
-  rownumOf,
 } from '../../shared/listing.js';
 import { newOid } from '../../shared/oid.js';
 import { deletedFilter, isSysadmin, type Scope } from '../../shared/scope.js';
@@ -35,9 +35,7 @@ const spec: ListSpec<Section, 'name' | 'sortIndex' | 'createdAt' | 'changedAt'> 
   sortable: {
     name: 'name',
     sortIndex: 'sortIndex',
-    created: 'createdAt',
-    changed: 'changedAt',
-    modified: 'changedAt',
+    ...AUDIT_SORTS,
   },
   fallbackSort: 'sortIndex',
   filters: NO_TENANT,
@@ -97,15 +95,9 @@ async function listWhere(scope: Scope, input: SectionListInput): Promise<FilterQ
   return { $and: where };
 }
 
-export async function listSections(scope: Scope, input: SectionListInput) {
-  return findPage(scope, spec, await listWhere(scope, input), input, (rows) =>
-    render(scope, rows, input.format),
-  );
-}
-
-export async function sectionRownum(scope: Scope, id: number, input: SectionListInput) {
-  return rownumOf(scope, spec, await listWhere(scope, input), input, id);
-}
+const listing = listCalls(spec, listWhere, render);
+export const listSections = listing.list;
+export const sectionRownum = listing.rownum;
 
 async function findSection(scope: Scope, id: number, em: EntityManager = scope.em, includeDeleted = false) {
   const where: FilterQuery<Section> = isSysadmin(scope.actor) ? { id } : { id, client: scope.actor.clientId };

@@ -4,12 +4,12 @@ import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
-  findPage,
+  AUDIT_SORTS,
   type ListSpec,
+  listCalls,
   listedClientId,
   markDeleted,
   nameWhere,
-  rownumOf,
 } from '../../shared/listing.js';
 import { assertNotGuest, deletedFilter, isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -37,7 +37,7 @@ const NO_TENANT = { tenant: false } as const;
 const WHAT = 'Synchronization settings';
 const spec: ListSpec<SyncSettings, 'name' | 'createdAt' | 'changedAt'> = {
   entity: SyncSettings,
-  sortable: { name: 'name', created: 'createdAt', changed: 'changedAt', modified: 'changedAt' },
+  sortable: { name: 'name', ...AUDIT_SORTS },
   fallbackSort: 'name',
   filters: NO_TENANT,
 };
@@ -118,15 +118,9 @@ async function listWhere(
   return { $and: where };
 }
 
-export async function listSyncSettings(scope: Scope, input: SyncSettingsListInput) {
-  return findPage(scope, spec, await listWhere(scope, input), input, (rows) =>
-    render(scope, rows, input.format),
-  );
-}
-
-export async function syncSettingsRownum(scope: Scope, id: number, input: SyncSettingsListInput) {
-  return rownumOf(scope, spec, await listWhere(scope, input), input, id);
-}
+const listing = listCalls(spec, listWhere, render);
+export const listSyncSettings = listing.list;
+export const syncSettingsRownum = listing.rownum;
 
 /** Settings of the client the caller acts in; another client's are 404 whoever asks. */
 async function findSettings(scope: Scope, id: number, em: EntityManager = scope.em, includeDeleted = false) {

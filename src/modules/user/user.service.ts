@@ -4,7 +4,7 @@ import { lowerOf } from '../../db/sql.js';
 import { type AuditUsers, commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
-import { findPage, type ListSpec, listedClientId, rownumOf } from '../../shared/listing.js';
+import { AUDIT_SORTS, findPage, type ListSpec, listedClientId, rownumOf } from '../../shared/listing.js';
 import { likePrefix } from '../../shared/paging.js';
 import { assertNotGuest, deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -48,9 +48,7 @@ const SORTABLE = {
   roles: 'roles',
   active: 'active',
   status: 'active',
-  created: 'createdAt',
-  changed: 'changedAt',
-  modified: 'changedAt',
+  ...AUDIT_SORTS,
 } as const;
 
 const LIST: ListSpec<User, (typeof SORTABLE)[keyof typeof SORTABLE]> = {

@@ -3,12 +3,12 @@ import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
 import {
-  findPage,
+  AUDIT_SORTS,
   type ListSpec,
+  listCalls,
   listedClientId,
   markDeleted,
   nameWhere,
-  rownumOf,
 } from '../../shared/listing.js';
 import { deletedFilter, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
@@ -35,7 +35,7 @@ const NO_TENANT = { tenant: false } as const;
 const ALWAYS_VISIBLE = ['TERM', 'LANG'];
 const spec: ListSpec<View, 'name' | 'createdAt' | 'changedAt'> = {
   entity: View,
-  sortable: { name: 'name', created: 'createdAt', changed: 'changedAt', modified: 'changedAt' },
+  sortable: { name: 'name', ...AUDIT_SORTS },
   fallbackSort: 'name',
   filters: NO_TENANT,
 };
@@ -93,15 +93,9 @@ async function listWhere(scope: Scope, input: ViewListInput): Promise<FilterQuer
   return { $and: where };
 }
 
-export async function listViews(scope: Scope, input: ViewListInput) {
-  return findPage(scope, spec, await listWhere(scope, input), input, (rows) =>
-    render(scope, rows, input.format),
-  );
-}
-
-export async function viewRownum(scope: Scope, id: number, input: ViewListInput) {
-  return rownumOf(scope, spec, await listWhere(scope, input), input, id);
-}
+const listing = listCalls(spec, listWhere, render);
+export const listViews = listing.list;
+export const viewRownum = listing.rownum;
 
 async function findView(scope: Scope, id: number, em: EntityManager = scope.em, includeDeleted = false) {
   const view = await em.findOne(
