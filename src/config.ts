@@ -21,6 +21,8 @@ export const ConfigSchema = z.object({
   SESSION_TIMEOUT: z.coerce.number().int().min(60).default(1800),
   MAX_PAGE_SIZE: z.coerce.number().int().min(1).default(500),
   ASYNC_THRESHOLD_MS: z.coerce.number().int().min(0).default(15000),
+  /** Seconds a concept edit lock lasts without being renewed (acquire-lock again renews it). */
+  CONCEPT_LOCK_TIMEOUT: z.coerce.number().int().min(1).default(900),
   MAX_FILE_SIZE: z.coerce
     .number()
     .int()

@@ -1,7 +1,9 @@
 import { PasswordReset } from '../modules/auth/password-reset.entity.js';
 import { Session } from '../modules/auth/session.entity.js';
 import { Client } from '../modules/client/client.entity.js';
-import { Concept, ConceptDomain, Term } from '../modules/concept/concept.entity.js';
+import { Comment } from '../modules/comment/comment.entity.js';
+import { Concept, ConceptDomain, ConceptRelation, RefLink, Term } from '../modules/concept/concept.entity.js';
+import { ConceptLock } from '../modules/concept/concept-lock.entity.js';
 import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
 import { DefinitionImport } from '../modules/dictionary-definition/definition-import.entity.js';
 import { Domain } from '../modules/domain/domain.entity.js';
@@ -10,6 +12,7 @@ import { Field, PicklistItem } from '../modules/field/field.entity.js';
 import { Filter } from '../modules/filter/filter.entity.js';
 import { Group, GroupMember } from '../modules/group/group.entity.js';
 import { GuestSettings } from '../modules/guest/guest-settings.entity.js';
+import { ConceptHistory } from '../modules/history/history.entity.js';
 import { JobTask } from '../modules/jobs/job-task.entity.js';
 import { Language, LanguageVariant } from '../modules/language/language.entity.js';
 import { License } from '../modules/license/license.entity.js';
@@ -46,6 +49,11 @@ export const entities = [
   Concept,
   ConceptDomain,
   Term,
+  ConceptRelation,
+  RefLink,
+  Comment,
+  ConceptLock,
+  ConceptHistory,
   UserSearchSettings,
   SyncSettings,
   DefinitionImport,

@@ -1,14 +1,18 @@
 import { accessRouter } from '../modules/access/access.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
+import { commentRouter } from '../modules/comment/comment.router.js';
+import { conceptRouter } from '../modules/concept/concept.router.js';
 import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
 import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/definition.router.js';
+import { displayConceptRouter } from '../modules/display/display-concept.router.js';
 import { domainRouter } from '../modules/domain/domain.router.js';
 import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
 import { fieldRouter } from '../modules/field/field.router.js';
 import { filterRouter } from '../modules/filter/filter.router.js';
 import { groupRouter } from '../modules/group/group.router.js';
 import { guestRouter } from '../modules/guest/guest.router.js';
+import { historyRouter } from '../modules/history/history.router.js';
 import { jobRouter } from '../modules/jobs/job.router.js';
 import { licenseRouter } from '../modules/license/license.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
@@ -50,6 +54,10 @@ export const appRouter = router({
   profile: profileRouter,
   searchSettings: searchSettingsRouter,
   syncSettings: syncSettingsRouter,
+  concepts: conceptRouter,
+  displayConcepts: displayConceptRouter,
+  comments: commentRouter,
+  history: historyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { Migration20261121110000 } from './Migration20261121110000_structure.js'
 import { Migration20261121130000 } from './Migration20261121130000_system_ui.js';
 import { Migration20261121150000 } from './Migration20261121150000_sync_settings.js';
 import { Migration20261121151000 } from './Migration20261121151000_definition_import.js';
+import { Migration20261121170000 } from './Migration20261121170000_concepts.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121130000_system_ui', class: Migration20261121130000 },
   { name: 'Migration20261121150000_sync_settings', class: Migration20261121150000 },
   { name: 'Migration20261121151000_definition_import', class: Migration20261121151000 },
+  { name: 'Migration20261121170000_concepts', class: Migration20261121170000 },
 ];

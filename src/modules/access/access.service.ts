@@ -177,6 +177,8 @@ export interface ConceptAccess {
   termLanguages: string[] | null;
   /** Whether the section is readable at all (unreadable concepts answer 404). */
   readable: boolean;
+  /** CONCEPT_CREATE in the section: creating concepts there, and restoring deleted ones. */
+  conceptCreate: boolean;
 }
 
 /**
@@ -188,24 +190,61 @@ export async function conceptAccess(
   sectionId: number,
   ownerId: number | null,
 ): Promise<ConceptAccess> {
-  const section = await scope.em.findOne(
+  const [access] = await conceptAccessFor(scope, [{ sectionId, ownerId }]);
+  return access!;
+}
+
+/**
+ * conceptAccess for many concepts at once: the sections (with their schemes) load in one query, so a
+ * page of concepts costs the same as one. An unknown section (or another client's) answers 404.
+ */
+export async function conceptAccessFor(
+  scope: Scope,
+  entries: readonly { sectionId: number; ownerId: number | null }[],
+): Promise<ConceptAccess[]> {
+  if (entries.length === 0) return [];
+  const sectionIds = [...new Set(entries.map((entry) => entry.sectionId))];
+  const sections = await scope.em.find(
     Section,
-    { id: sectionId, client: scope.actor.clientId },
+    { id: { $in: sectionIds }, client: scope.actor.clientId },
     { populate: ['permissionScheme', 'dictionary.permissionScheme'], filters: NO_TENANT },
   );
-  if (!section) throw notFound('Section', sectionId);
+  const byId = new Map(sections.map((section) => [section.id, section]));
+  const missing = sectionIds.find((id) => !byId.has(id));
+  if (missing !== undefined) throw notFound('Section', missing);
+  const needsSubject = sections.some((s) => !isDictionaryAdmin(scope.actor, s.dictionary.getEntity()));
+  const subject = needsSubject ? await accessSubject(scope) : null;
+  const memo = new Map<string, ConceptAccess>();
+  return entries.map(({ sectionId, ownerId }) => {
+    const isOwner = ownerId !== null && ownerId === scope.actor.userId;
+    const key = `${sectionId}:${isOwner}`;
+    let access = memo.get(key);
+    if (!access) {
+      access = sectionAccess(scope.actor, subject, byId.get(sectionId)!, isOwner);
+      memo.set(key, access);
+    }
+    return access;
+  });
+}
+
+function sectionAccess(
+  actor: Actor,
+  subject: AccessSubject | null,
+  section: Section,
+  isOwner: boolean,
+): ConceptAccess {
   const dictionary = section.dictionary.getEntity();
-  if (isDictionaryAdmin(scope.actor, dictionary)) {
+  if (isDictionaryAdmin(actor, dictionary) || !subject) {
     return {
       concept: flags(ConceptPermissionValues, () => true),
       term: flags(TermPermissionValues, () => true),
       termLanguages: null,
       readable: true,
+      conceptCreate: true,
     };
   }
-  const subject = await accessSubject(scope);
   const scheme = section.permissionScheme?.getEntity() ?? dictionary.permissionScheme?.getEntity() ?? null;
-  const grants = grantsFor(subject, scheme, ownerId !== null && ownerId === scope.actor.userId);
+  const grants = grantsFor(subject, scheme, isOwner);
   const readable = grants.some((grant) => grant.dictionaryPermissions.includes('DICT_READ'));
   const concept = new Set(readable ? grants.flatMap((grant) => grant.conceptPermissions) : []);
   const termGrants = readable ? grants.filter((grant) => grant.termPermissions.length > 0) : [];
@@ -216,5 +255,6 @@ export async function conceptAccess(
     term: flags(TermPermissionValues, (value) => term.has(value)),
     termLanguages: unlimited ? null : [...new Set(termGrants.flatMap((grant) => grant.languages))],
     readable,
+    conceptCreate: readable && grants.some((grant) => grant.dictionaryPermissions.includes('CONCEPT_CREATE')),
   };
 }

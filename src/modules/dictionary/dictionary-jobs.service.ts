@@ -14,6 +14,7 @@ import { runAsJob } from '../jobs/job-runner.js';
 
 export type { AsyncOutcome as JobOutcome } from '../jobs/job-runner.js';
 
+import { copySerialCounters } from '../concept/concept-serials.js';
 import { Language, LanguageVariant } from '../language/language.entity.js';
 import { Section } from '../section/section.entity.js';
 import { View } from '../view/view.entity.js';
@@ -250,6 +251,15 @@ async function copyData(
        from terms t join concept_copy m on m.from_id = t.concept_id where not t.deleted`,
     [copy.target.id, fieldPairs, actorId, actorId],
   );
+  await em.execute(
+    `insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
+     select r.client_id, ?, s.to_id, t.to_id, r.type, r.attribute, r.text, r.relation_id, now(), ?
+       from concept_relations r join concept_copy s on s.from_id = r.source_concept_id
+       join concept_copy t on t.from_id = r.target_concept_id`,
+    [copy.target.id, actorId],
+  );
+  // The copies keep their cid, tid and relationId, so the new dictionary continues the source's counters.
+  await copySerialCounters(em, sourceId, copy.target.id);
 }
 
 /**

@@ -1,0 +1,346 @@
+/**
+ * Checks a desired concept state and writes it: the concept row, its domains, terms, relations and
+ * reference links. Always inside the caller's transaction, which also writes the history item.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sameJson } from '../../shared/canonical-json.js';
+import type { Scope } from '../../shared/scope.js';
+import { Concept, ConceptDomain, ConceptRelation, RefLink, Term } from './concept.entity.js';
+import type { ConceptParts } from './concept-parts.js';
+import { allocateSerials } from './concept-serials.js';
+import type { DictionaryStructure } from './concept-structure.js';
+import {
+  checkFieldMap,
+  checkIncrementalValues,
+  checkRefLinks,
+  checkRelation,
+  checkTermLanguage,
+  type DesiredConcept,
+  type DesiredRefLink,
+  Problems,
+} from './concept-validation.js';
+
+const NO_TENANT = { tenant: false } as const;
+const ALL_ROWS = { ...NO_TENANT, notDeleted: false } as const;
+
+/**
+ * Validates and normalizes a desired state in place (field values as stored, language codes as the
+ * dictionary spells them, trimmed names). `conceptId` is the concept being changed (none for a create),
+ * `parts` its current rows. Throws one 400 listing every problem.
+ */
+export async function checkDesired(
+  em: EntityManager,
+  structure: DictionaryStructure,
+  desired: DesiredConcept,
+  conceptId: number | undefined,
+  parts: ConceptParts | null,
+): Promise<void> {
+  const problems = new Problems();
+  desired.fieldMap = checkFieldMap(structure, 'CONCEPT', desired.fieldMap, 'fieldMap', problems);
+  checkRefLinks(desired.refLinks, desired.fieldMap, 'refLinks', problems);
+  const ownTerms = new Map((parts?.terms ?? []).map((term) => [term.id, term]));
+  const seenTermIds = new Set<number>();
+  desired.terms.forEach((term, index) => {
+    const where = `terms[${index}]`;
+    term.name = term.name.trim();
+    if (term.name === '') problems.add(`${where}: name is required`);
+    if (term.id !== undefined) {
+      if (!ownTerms.has(term.id)) problems.add(`${where}: term ${term.id} is not a term of this concept`);
+      if (seenTermIds.has(term.id)) problems.add(`${where}: term ${term.id} is given twice`);
+      seenTermIds.add(term.id);
+    }
+    Object.assign(term, checkTermLanguage(structure, term, where, problems));
+    term.fieldMap = checkFieldMap(structure, 'TERM', term.fieldMap, `${where}.fieldMap`, problems);
+    checkRefLinks(term.refLinks, term.fieldMap, `${where}.refLinks`, problems);
+  });
+  const ownRelations = new Set((parts?.relations ?? []).map((relation) => relation.id));
+  desired.relations.forEach((relation, index) => {
+    const where = `conceptRelations[${index}]`;
+    checkRelation(relation, where, problems);
+    if (relation.id !== undefined && !ownRelations.has(relation.id)) {
+      problems.add(`${where}: relation ${relation.id} is not a relation of this concept`);
+    }
+    const self = conceptId ?? null;
+    const source = relation.sourceConceptId ?? self;
+    if (source !== self && relation.targetConceptId !== self && self !== null) {
+      problems.add(`${where}: one end of the relation must be this concept`);
+    }
+    if (relation.sourceConceptId !== null && relation.sourceConceptId === relation.targetConceptId) {
+      problems.add(`${where}: a concept cannot relate to itself`);
+    }
+    if (self === null && relation.sourceConceptId !== null) {
+      problems.add(`${where}: a new concept is the source of its relations (leave sourceConceptId out)`);
+    }
+  });
+  await checkRelationEnds(em, structure, desired, conceptId, problems);
+  await checkLinkTargets(em, structure, desired, problems);
+  await checkIncrementalValues(
+    em,
+    structure,
+    [
+      { level: 'CONCEPT', id: conceptId, conceptId, fieldMap: desired.fieldMap, where: 'fieldMap' },
+      ...desired.terms.map((term, index) => ({
+        level: 'TERM' as const,
+        id: term.id,
+        conceptId,
+        fieldMap: term.fieldMap,
+        where: `terms[${index}].fieldMap`,
+      })),
+    ],
+    problems,
+  );
+  problems.throwIfAny();
+}
+
+/** The other end of each relation must be a live concept of the same dictionary. */
+async function checkRelationEnds(
+  em: EntityManager,
+  structure: DictionaryStructure,
+  desired: DesiredConcept,
+  conceptId: number | undefined,
+  problems: Problems,
+) {
+  const others = new Set<number>();
+  for (const relation of desired.relations) {
+    for (const end of [relation.sourceConceptId, relation.targetConceptId]) {
+      if (end !== null && end !== conceptId) others.add(end);
+    }
+  }
+  if (others.size === 0) return;
+  const found = await em.find(
+    Concept,
+    { id: { $in: [...others] }, dictionary: structure.dictionary.id },
+    { filters: NO_TENANT, fields: ['id'] },
+  );
+  const live = new Set(found.map((concept) => concept.id));
+  for (const id of others) {
+    if (!live.has(id)) {
+      problems.add(
+        `conceptRelations: concept ${id} is not a concept of dictionary ${structure.dictionary.id}`,
+      );
+    }
+  }
+}
+
+/** Links to concepts and terms must name live ones of the same client. */
+async function checkLinkTargets(
+  em: EntityManager,
+  structure: DictionaryStructure,
+  desired: DesiredConcept,
+  problems: Problems,
+) {
+  const links = [...desired.refLinks, ...desired.terms.flatMap((term) => term.refLinks)];
+  const conceptIds = [
+    ...new Set(links.flatMap((link) => (link.type === 'CONCEPT' && link.conceptId ? [link.conceptId] : []))),
+  ];
+  const termIds = [
+    ...new Set(links.flatMap((link) => (link.type === 'TERM' && link.termId ? [link.termId] : []))),
+  ];
+  const client = structure.dictionary.client.id;
+  const concepts = conceptIds.length
+    ? await em.find(Concept, { id: { $in: conceptIds }, client }, { filters: NO_TENANT, fields: ['id'] })
+    : [];
+  const terms = termIds.length
+    ? await em.find(
+        Term,
+        { id: { $in: termIds }, client },
+        { filters: NO_TENANT, fields: ['id', 'concept', 'languageCode'] },
+      )
+    : [];
+  const liveConcepts = new Set(concepts.map((concept) => concept.id));
+  const liveTerms = new Map(terms.map((term) => [term.id, term]));
+  for (const link of links) {
+    if (link.type === 'CONCEPT' && link.conceptId && !liveConcepts.has(link.conceptId)) {
+      problems.add(`reference link "${link.text}": concept ${link.conceptId} does not exist`);
+    }
+    if (link.type === 'TERM' && link.termId) {
+      const term = liveTerms.get(link.termId);
+      if (!term) problems.add(`reference link "${link.text}": term ${link.termId} does not exist`);
+      else {
+        link.conceptId ??= term.concept.id;
+        link.languageCode ??= term.languageCode;
+      }
+    }
+  }
+}
+
+/** Writes the desired state over the concept's current rows (`parts`; null for a new concept). */
+export async function writeDesired(
+  scope: Scope,
+  em: EntityManager,
+  concept: Concept,
+  parts: ConceptParts | null,
+  desired: DesiredConcept,
+): Promise<void> {
+  const actorId = scope.actor.userId;
+  const now = new Date();
+  concept.section = em.getReference('Section', desired.sectionId) as never;
+  concept.fieldMap = desired.fieldMap;
+  concept.changedById = actorId;
+  concept.changedAt = now;
+
+  const newTerms = desired.terms.filter((term) => term.id === undefined).length;
+  const existingRelations = new Map((parts?.relations ?? []).map((relation) => [relation.id, relation]));
+  const newRelations = desired.relations.filter(
+    (r) => r.id === undefined || !existingRelations.has(r.id),
+  ).length;
+  const serials = await allocateSerials(em, concept.dictionary.id, {
+    tid: newTerms,
+    relationId: newRelations,
+  });
+  let nextTid = serials.tid;
+  let nextRelationId = serials.relationId;
+  if (!concept.id) await em.flush();
+
+  // Domains: replaced as a set.
+  await em.nativeDelete(ConceptDomain, { concept: concept.id });
+  for (const domainId of desired.domainIds) {
+    em.create(ConceptDomain, { concept, domain: em.getReference('Domain', domainId) as never });
+  }
+
+  // Terms: sent ones updated (and revived by an undo), new ones created, the others soft-deleted.
+  const existing = new Map((parts?.terms ?? []).map((term) => [term.id, term]));
+  const kept = new Set<number>();
+  const termRows: Term[] = [];
+  for (const wanted of desired.terms) {
+    let term = wanted.id === undefined ? undefined : existing.get(wanted.id);
+    if (!term) {
+      term = em.create(Term, {
+        client: concept.client,
+        dictionary: concept.dictionary,
+        concept,
+        name: wanted.name,
+        languageCode: wanted.languageCode,
+        regionCode: wanted.regionCode,
+        scriptCode: wanted.scriptCode,
+        tid: nextTid++,
+        fieldMap: wanted.fieldMap,
+        createdById: actorId,
+        changedById: actorId,
+      });
+    } else {
+      kept.add(term.id);
+      const changed =
+        term.deleted ||
+        term.name !== wanted.name ||
+        term.languageCode !== wanted.languageCode ||
+        (term.regionCode ?? null) !== wanted.regionCode ||
+        (term.scriptCode ?? null) !== wanted.scriptCode ||
+        !sameJson(term.fieldMap, wanted.fieldMap);
+      if (changed) {
+        Object.assign(term, {
+          name: wanted.name,
+          languageCode: wanted.languageCode,
+          regionCode: wanted.regionCode,
+          scriptCode: wanted.scriptCode,
+          fieldMap: wanted.fieldMap,
+          deleted: false,
+          deletedAt: null,
+          deletedById: null,
+          changedById: actorId,
+        });
+      }
+    }
+    termRows.push(term);
+  }
+  const removedTermIds: number[] = [];
+  for (const term of existing.values()) {
+    if (!term.deleted && !kept.has(term.id)) {
+      Object.assign(term, { deleted: true, deletedAt: now, deletedById: actorId, changedById: actorId });
+      removedTermIds.push(term.id);
+    }
+  }
+
+  // Relations: kept by id, new ones numbered, the others removed.
+  const keptRelations = new Set<number>();
+  for (const wanted of desired.relations) {
+    const source = wanted.sourceConceptId ?? concept.id;
+    const target = wanted.targetConceptId;
+    const row = wanted.id === undefined ? undefined : existingRelations.get(wanted.id);
+    if (row) {
+      keptRelations.add(row.id);
+      Object.assign(row, {
+        sourceConcept: em.getReference(Concept, source),
+        targetConcept: em.getReference(Concept, target),
+        type: wanted.type,
+        attribute: wanted.attribute,
+        text: wanted.text,
+      });
+    } else {
+      em.create(ConceptRelation, {
+        client: concept.client,
+        dictionary: concept.dictionary,
+        sourceConcept: em.getReference(Concept, source),
+        targetConcept: em.getReference(Concept, target),
+        type: wanted.type,
+        attribute: wanted.attribute,
+        text: wanted.text,
+        relationId: nextRelationId++,
+        createdById: actorId,
+      });
+    }
+  }
+  for (const relation of existingRelations.values()) {
+    if (!keptRelations.has(relation.id)) em.remove(relation);
+  }
+  await em.flush();
+
+  // Reference links: rewritten with their fields.
+  await em.nativeDelete(RefLink, { sourceConcept: concept.id });
+  const linkRow = (link: DesiredRefLink, sourceTermId: number | null) =>
+    em.create(RefLink, {
+      client: concept.client,
+      dictionary: concept.dictionary,
+      sourceConcept: concept,
+      sourceTermId,
+      ...link,
+      invalid: false,
+    });
+  for (const link of desired.refLinks) linkRow(link, null);
+  desired.terms.forEach((wanted, index) => {
+    for (const link of wanted.refLinks) linkRow(link, termRows[index]!.id);
+  });
+  if (removedTermIds.length) await markLinksInvalid(em, { termIds: removedTermIds });
+  await em.flush();
+}
+
+/** Links pointing at deleted concepts or terms become invalid (and valid again when they return). */
+export async function markLinksInvalid(
+  em: EntityManager,
+  targets: { conceptIds?: readonly number[]; termIds?: readonly number[] },
+  invalid = true,
+) {
+  const conceptIds = [...(targets.conceptIds ?? [])];
+  const termIds = [...(targets.termIds ?? [])];
+  if (conceptIds.length) {
+    await em.execute(
+      `update ref_links set invalid = ? where concept_id in (?) or term_id in (select id from terms where concept_id in (?))`,
+      [invalid, conceptIds, conceptIds],
+    );
+  }
+  if (termIds.length)
+    await em.execute('update ref_links set invalid = ? where term_id in (?)', [invalid, termIds]);
+}
+
+/** Soft-deletes a concept with its live terms, removes its relations, invalidates links to it. */
+export async function softDeleteConcept(scope: Scope, em: EntityManager, concept: Concept) {
+  const now = new Date();
+  Object.assign(concept, {
+    deleted: true,
+    deletedAt: now,
+    deletedById: scope.actor.userId,
+    changedById: scope.actor.userId,
+    changedAt: now,
+  });
+  await em.nativeUpdate(
+    Term,
+    { concept: concept.id, deleted: false },
+    { deleted: true, deletedAt: now, deletedById: scope.actor.userId },
+    { filters: ALL_ROWS },
+  );
+  await em.nativeDelete(ConceptRelation, {
+    $or: [{ sourceConcept: concept.id }, { targetConcept: concept.id }],
+  });
+  await markLinksInvalid(em, { conceptIds: [concept.id] });
+  await em.execute('delete from concept_locks where concept_id = ?', [concept.id]);
+}

@@ -1,0 +1,71 @@
+/**
+ * What a history item stores. The snapshot is the whole concept as a change left it (live terms only,
+ * with their ids so that an undo updates them in place); changes list what differs from the previous item.
+ */
+export interface TermSnapshot {
+  id: number;
+  tid: number;
+  name: string;
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: Record<string, string[]>;
+}
+
+export interface RelationSnapshot {
+  id: number;
+  relationId: number;
+  sourceConceptId: number;
+  targetConceptId: number;
+  type: number;
+  attribute: number;
+  text: string | null;
+}
+
+export interface RefLinkSnapshot {
+  sourceTermId: number | null;
+  sourceFieldOid: string;
+  type: 'CONCEPT' | 'TERM' | 'URL';
+  text: string;
+  dynamicText: string | null;
+  position: number;
+  url: string | null;
+  conceptId: number | null;
+  termId: number | null;
+  languageCode: string | null;
+}
+
+export interface ConceptSnapshot {
+  cid: string;
+  dictionaryId: number;
+  sectionId: number;
+  deleted: boolean;
+  domainIds: number[];
+  fieldMap: Record<string, string[]>;
+  terms: TermSnapshot[];
+  relations: RelationSnapshot[];
+  refLinks: RefLinkSnapshot[];
+}
+
+export const HistoryChangeKinds = ['ADDED', 'CHANGED', 'REMOVED'] as const;
+export const HistoryChangeSubjects = [
+  'CONCEPT',
+  'SECTION',
+  'DOMAINS',
+  'FIELD',
+  'TERM',
+  'TERM_FIELD',
+  'RELATION',
+  'REF_LINK',
+] as const;
+
+/** One difference between two snapshots; `before`/`after` hold the old and new value where it has one. */
+export interface HistoryChange {
+  kind: (typeof HistoryChangeKinds)[number];
+  subject: (typeof HistoryChangeSubjects)[number];
+  termId?: number;
+  fieldOid?: string;
+  relationId?: number;
+  before?: unknown;
+  after?: unknown;
+}
