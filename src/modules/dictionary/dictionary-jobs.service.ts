@@ -228,8 +228,8 @@ async function copyData(
         from jsonb_each(${column}) e join jsonb_to_recordset(?::jsonb) as f("from" text, "to" text) on f."from" = e.key)`;
   await em.execute(
     `create temp table concept_copy on commit drop as
-       select c.id as from_id, nextval(pg_get_serial_sequence('concepts', 'id'))::int as to_id
-         from concepts c where c.dictionary_id = ? and not c.deleted`,
+       select s.from_id, nextval(pg_get_serial_sequence('concepts', 'id'))::int as to_id
+         from (select c.id as from_id from concepts c where c.dictionary_id = ? and not c.deleted order by c.id) s`,
     [sourceId],
   );
   await em.execute(
