@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
+import { printPaths, printRoute } from './modules/display/print.rest.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
@@ -43,6 +44,7 @@ export const rawRoutePaths = {
   ...userTransferPaths,
   ...searchSettingPaths,
   ...definitionPaths,
+  ...printPaths,
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -52,6 +54,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     userTransferRoutes(deps.config, createContext),
     searchSettingRoute(createContext),
     definitionRoutes(deps.config, createContext),
+    printRoute(createContext),
   ];
 }
 

@@ -247,9 +247,14 @@ function sectionAccess(
   const grants = grantsFor(subject, scheme, isOwner);
   const readable = grants.some((grant) => grant.dictionaryPermissions.includes('DICT_READ'));
   const concept = new Set(readable ? grants.flatMap((grant) => grant.conceptPermissions) : []);
-  const termGrants = readable ? grants.filter((grant) => grant.termPermissions.length > 0) : [];
+  // The language limit belongs to the grants that give term work: term permissions or TERM_CREATE.
+  const termGrants = readable
+    ? grants.filter(
+        (grant) => grant.termPermissions.length > 0 || grant.conceptPermissions.includes('TERM_CREATE'),
+      )
+    : [];
   const term = new Set(termGrants.flatMap((grant) => grant.termPermissions));
-  const unlimited = termGrants.some((grant) => grant.languages.length === 0);
+  const unlimited = termGrants.length === 0 || termGrants.some((grant) => grant.languages.length === 0);
   return {
     concept: flags(ConceptPermissionValues, (value) => concept.has(value)),
     term: flags(TermPermissionValues, (value) => term.has(value)),
