@@ -39,7 +39,7 @@ export type ChangePlan =
       restoredFromId?: number;
       revive?: boolean;
     }
-  | { kind: 'DELETE' };
+  | { kind: 'DELETE'; action?: HistoryAction; restoredFromId?: number };
 
 /** The desired state equal to a snapshot (used for patches' defaults and for undo). */
 export function desiredFromSnapshot(snapshot: ConceptSnapshot): DesiredConcept {
@@ -124,10 +124,11 @@ export async function changeConcept(
       recordHistory(em, {
         concept,
         revision,
-        action: 'DELETE',
+        action: plan.action ?? 'DELETE',
         userId: scope.actor.userId,
         before: context.before,
         after,
+        restoredFromId: plan.restoredFromId,
       });
       await em.flush();
       return;

@@ -73,7 +73,7 @@ export async function checkDesired(
     }
   });
   await checkRelationEnds(em, structure, desired, conceptId, problems);
-  await checkLinkTargets(em, structure, desired, problems);
+  await checkLinkTargets(em, structure, desired, parts, problems);
   await checkIncrementalValues(
     em,
     structure,
@@ -127,8 +127,15 @@ async function checkLinkTargets(
   em: EntityManager,
   structure: DictionaryStructure,
   desired: DesiredConcept,
+  parts: ConceptParts | null,
   problems: Problems,
 ) {
+  // A stored link whose target was deleted since stays as it is (invalid); only new targets must exist.
+  const stored = new Set(
+    (parts?.refLinks ?? []).map((link) => `${link.type}:${link.conceptId ?? ''}:${link.termId ?? ''}`),
+  );
+  const isStored = (link: DesiredRefLink) =>
+    stored.has(`${link.type}:${link.conceptId ?? ''}:${link.termId ?? ''}`);
   const links = [...desired.refLinks, ...desired.terms.flatMap((term) => term.refLinks)];
   const conceptIds = [
     ...new Set(links.flatMap((link) => (link.type === 'CONCEPT' && link.conceptId ? [link.conceptId] : []))),
@@ -150,13 +157,15 @@ async function checkLinkTargets(
   const liveConcepts = new Set(concepts.map((concept) => concept.id));
   const liveTerms = new Map(terms.map((term) => [term.id, term]));
   for (const link of links) {
-    if (link.type === 'CONCEPT' && link.conceptId && !liveConcepts.has(link.conceptId)) {
+    if (link.type === 'CONCEPT' && link.conceptId && !liveConcepts.has(link.conceptId) && !isStored(link)) {
       problems.add(`reference link "${link.text}": concept ${link.conceptId} does not exist`);
     }
     if (link.type === 'TERM' && link.termId) {
       const term = liveTerms.get(link.termId);
-      if (!term) problems.add(`reference link "${link.text}": term ${link.termId} does not exist`);
-      else {
+      if (!term) {
+        if (!isStored(link))
+          problems.add(`reference link "${link.text}": term ${link.termId} does not exist`);
+      } else {
         link.conceptId ??= term.concept.id;
         link.languageCode ??= term.languageCode;
       }
@@ -300,8 +309,15 @@ export async function writeDesired(
   desired.terms.forEach((wanted, index) => {
     for (const link of wanted.refLinks) linkRow(link, termRows[index]!.id);
   });
-  if (removedTermIds.length) await markLinksInvalid(em, { termIds: removedTermIds });
   await em.flush();
+  if (removedTermIds.length) await markLinksInvalid(em, { termIds: removedTermIds });
+  // The concept's own links point at live targets unless a kept link's target is gone meanwhile.
+  await em.execute(
+    `update ref_links l set invalid = true where l.source_concept_id = ? and (
+       (l.type = 'CONCEPT' and not exists (select 1 from concepts c where c.id = l.concept_id and not c.deleted))
+       or (l.type = 'TERM' and not exists (select 1 from terms t where t.id = l.term_id and not t.deleted)))`,
+    [concept.id],
+  );
 }
 
 /** Links pointing at deleted concepts or terms become invalid (and valid again when they return). */
