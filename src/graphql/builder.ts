@@ -1,5 +1,7 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin, { ComplexityErrorKind } from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
+import { TRPCError } from '@trpc/server';
 import type { Context } from '../trpc/context.js';
 import type { AppRouter } from '../trpc/router.js';
 
@@ -20,9 +22,45 @@ export interface GraphQLTypes {
   Scalars: { JSON: { Input: unknown; Output: unknown } };
 }
 
+/**
+ * Limits of one operation, measured on its shape before any resolver runs. A field costs 1; the selection
+ * under a list counts twice unless the field says how many items it holds (`complexity` on fields that load
+ * data, such as concepts(first) or related(depth)). The structure query's five-level domain tree fits.
+ */
+export const QUERY_LIMITS = { depth: 12, complexity: 20_000, breadth: 1_000 } as const;
+
+/** Which limit each error kind is about, and what the caller is told. */
+const limitErrors = {
+  [ComplexityErrorKind.Depth]: {
+    key: 'depth',
+    message: (value: number, max: number) =>
+      `Query too deep: it nests ${value} levels, at most ${max} are allowed`,
+  },
+  [ComplexityErrorKind.Complexity]: {
+    key: 'complexity',
+    message: (value: number, max: number) =>
+      `Query too complex: its estimated cost is ${value}, at most ${max} is allowed (ask for fewer items, a smaller depth or fewer nested lists)`,
+  },
+  [ComplexityErrorKind.Breadth]: {
+    key: 'breadth',
+    message: (value: number, max: number) =>
+      `Query too broad: it selects ${value} fields, at most ${max} are allowed`,
+  },
+} as const;
+
 export const builder = new SchemaBuilder<GraphQLTypes>({
-  plugins: [DataloaderPlugin],
+  plugins: [ComplexityPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
+  complexity: {
+    defaultComplexity: 1,
+    defaultListMultiplier: 2,
+    limit: QUERY_LIMITS,
+    // A TRPCError, so the error mask keeps the message and answers extensions.code BAD_REQUEST.
+    complexityError: (kind, result) => {
+      const { key, message } = limitErrors[kind];
+      return new TRPCError({ code: 'BAD_REQUEST', message: message(result[key], QUERY_LIMITS[key]) });
+    },
+  },
 });
 
 builder.queryType({ description: 'Reads; every field but features needs the X-Auth-Token header.' });

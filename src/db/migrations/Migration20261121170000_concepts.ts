@@ -1,6 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
 
-const common = `"id" serial primary key, "oid" varchar(64) null, "version" int not null default 1, "deleted" boolean not null default false, "deleted_at" timestamptz null, "deleted_by_id" int null references "users" ("id") on delete set null, "created_at" timestamptz not null, "created_by_id" int null references "users" ("id") on delete set null, "changed_at" timestamptz not null, "changed_by_id" int null references "users" ("id") on delete set null`;
 const tenant = `"client_id" int not null references "clients" ("id") on update cascade`;
 const ofDictionary = `"dictionary_id" int not null references "dictionaries" ("id") on update cascade on delete cascade`;
 const ofConcept = (column: string, nullable = false) =>

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { deletedFilter, type Scope } from '../../shared/scope.js';
 import { type ConceptAccess, conceptAccessFor } from '../access/access.service.js';
 import type { ConceptPermission } from '../permission/permission-scheme.entity.js';
-import { Concept, Term } from './concept.entity.js';
+import { Concept } from './concept.entity.js';
 
 const NO_TENANT = { tenant: false } as const;
 
@@ -68,13 +68,15 @@ export async function conceptIdOfTerm(
   where: { id: number } | { oid: string },
   options: { evenDeleted?: boolean } = {},
 ): Promise<number> {
-  const term = await scope.em.findOne(
-    Term,
-    { ...where, client: scope.actor.clientId },
-    { filters: options.evenDeleted ? { ...NO_TENANT, notDeleted: false } : NO_TENANT, fields: ['concept'] },
+  // A plain row, not a partial entity: a partial Term in the identity map would stay partial for the
+  // rest of the request (later full loads do not fill it), and the concept read needs whole terms.
+  const [key, value] = 'id' in where ? ['id', where.id] : ['oid', where.oid];
+  const [row] = await scope.em.execute<{ concept_id: number }[]>(
+    `select concept_id from terms where ${key} = ? and client_id = ?${options.evenDeleted ? '' : ' and not deleted'} limit 1`,
+    [value, scope.actor.clientId],
   );
-  if (!term) throw notFound('Term', 'id' in where ? where.id : where.oid);
-  return term.concept.id;
+  if (!row) throw notFound('Term', value);
+  return row.concept_id;
 }
 
 /** 403 unless the access grants the permission (the concept is readable, so its existence is no secret). */

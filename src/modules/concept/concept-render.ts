@@ -7,9 +7,7 @@ import { applyFormat, type Format } from '../../shared/format.js';
 import type { Scope } from '../../shared/scope.js';
 import type { ConceptAccess } from '../access/access.service.js';
 import { commentsOf } from '../comment/comment.service.js';
-import { Domain } from '../domain/domain.entity.js';
 import { languagesOf } from '../language/language.service.js';
-import { Section } from '../section/section.entity.js';
 import type { ConceptRelation, RefLink, Term } from './concept.entity.js';
 import {
   CONCEPT_SHORT_KEYS,
@@ -25,7 +23,7 @@ import { liveLocks, lockDto } from './concept-lock.service.js';
 import { loadParts } from './concept-parts.js';
 import { termCodeOf } from './concept-structure.js';
 
-const NO_TENANT = { tenant: false } as const;
+const _NO_TENANT = { tenant: false } as const;
 
 export interface RenderOptions {
   format: Format;
@@ -91,17 +89,14 @@ export async function renderConcepts(
   const domainIds = [...new Set([...parts.values()].flatMap((part) => part.domainIds))];
   const sectionIds = [...new Set(loaded.map(({ concept }) => concept.section.id))];
   const [sections, domains, { languages }, audit, locks, comments] = await Promise.all([
-    em.find(
-      Section,
-      { id: { $in: sectionIds } },
-      { filters: { ...NO_TENANT, notDeleted: false }, fields: ['id', 'oid'] },
-    ),
+    // Plain rows: partial Section/Domain entities would stay partial in the request's identity map.
+    em.execute<{ id: number; oid: string | null }[]>('select id, oid from sections where id in (?)', [
+      sectionIds,
+    ]),
     domainIds.length
-      ? em.find(
-          Domain,
-          { id: { $in: domainIds } },
-          { filters: { ...NO_TENANT, notDeleted: false }, fields: ['id', 'oid'] },
-        )
+      ? em.execute<{ id: number; oid: string | null }[]>('select id, oid from domains where id in (?)', [
+          domainIds,
+        ])
       : [],
     languagesOf(em, dictionaryIds),
     loadAuditUsers(em, [...loaded.map(({ concept }) => concept), ...allTerms]),

@@ -107,10 +107,9 @@ async function checkRelationEnds(
     }
   }
   if (others.size === 0) return;
-  const found = await em.find(
-    Concept,
-    { id: { $in: [...others] }, dictionary: structure.dictionary.id },
-    { filters: NO_TENANT, fields: ['id'] },
+  const found = await em.execute<{ id: number }[]>(
+    'select id from concepts where id in (?) and dictionary_id = ? and not deleted',
+    [[...others], structure.dictionary.id],
   );
   const live = new Set(found.map((concept) => concept.id));
   for (const id of others) {
@@ -144,14 +143,17 @@ async function checkLinkTargets(
     ...new Set(links.flatMap((link) => (link.type === 'TERM' && link.termId ? [link.termId] : []))),
   ];
   const client = structure.dictionary.client.id;
+  // Plain rows, not partial entities (a partial entity would stay partial in this transaction).
   const concepts = conceptIds.length
-    ? await em.find(Concept, { id: { $in: conceptIds }, client }, { filters: NO_TENANT, fields: ['id'] })
+    ? await em.execute<{ id: number }[]>(
+        'select id from concepts where id in (?) and client_id = ? and not deleted',
+        [conceptIds, client],
+      )
     : [];
   const terms = termIds.length
-    ? await em.find(
-        Term,
-        { id: { $in: termIds }, client },
-        { filters: NO_TENANT, fields: ['id', 'concept', 'languageCode'] },
+    ? await em.execute<{ id: number; concept_id: number; language_code: string }[]>(
+        'select id, concept_id, language_code from terms where id in (?) and client_id = ? and not deleted',
+        [termIds, client],
       )
     : [];
   const liveConcepts = new Set(concepts.map((concept) => concept.id));
@@ -166,8 +168,8 @@ async function checkLinkTargets(
         if (!isStored(link))
           problems.add(`reference link "${link.text}": term ${link.termId} does not exist`);
       } else {
-        link.conceptId ??= term.concept.id;
-        link.languageCode ??= term.languageCode;
+        link.conceptId ??= term.concept_id;
+        link.languageCode ??= term.language_code;
       }
     }
   }

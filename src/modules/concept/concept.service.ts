@@ -11,7 +11,7 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import type { ConceptSnapshot } from '../history/history.types.js';
 import { recordHistory } from '../history/history-recorder.js';
 import { Section } from '../section/section.entity.js';
-import { Concept, Term } from './concept.entity.js';
+import { Concept } from './concept.entity.js';
 import type { ConceptCreateInput, ConceptOutput, ConceptUpdateInput, TermInput } from './concept.schema.js';
 import {
   assertConceptPermission,
@@ -59,10 +59,9 @@ export async function getConcept(scope: Scope, id: number, options: ReadOptions)
 }
 
 export async function getConceptByOid(scope: Scope, oid: string, options: ReadOptions) {
-  const concept = await scope.em.findOne(
-    Concept,
-    { oid, client: scope.actor.clientId },
-    { filters: NO_TENANT, fields: ['id'] },
+  const [concept] = await scope.em.execute<{ id: number }[]>(
+    'select id from concepts where oid = ? and client_id = ? and not deleted limit 1',
+    [oid, scope.actor.clientId],
   );
   if (!concept) throw notFound('Concept', oid);
   return getConcept(scope, concept.id, options);
@@ -79,12 +78,11 @@ export async function getConceptByTerm(
 /** The concepts of several terms, in the order of the terms (one concept once); unknown terms: 404. */
 export async function getConceptsByTermIds(scope: Scope, termIds: readonly number[], options: ReadOptions) {
   if (termIds.length === 0) throw new AppError('BAD_REQUEST', 'term-ids must name at least one term');
-  const terms = await scope.em.find(
-    Term,
-    { id: { $in: [...termIds] }, client: scope.actor.clientId },
-    { filters: NO_TENANT, fields: ['id', 'concept'] },
+  const terms = await scope.em.execute<{ id: number; concept_id: number }[]>(
+    'select id, concept_id from terms where id in (?) and client_id = ? and not deleted',
+    [[...termIds], scope.actor.clientId],
   );
-  const conceptOf = new Map(terms.map((term) => [term.id, term.concept.id]));
+  const conceptOf = new Map(terms.map((term) => [term.id, term.concept_id]));
   const missing = termIds.find((id) => !conceptOf.has(id));
   if (missing !== undefined) throw notFound('Term', missing);
   const conceptIds = [...new Set(termIds.map((id) => conceptOf.get(id)!))];

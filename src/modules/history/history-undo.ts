@@ -9,7 +9,6 @@ import { AppError } from '../../shared/errors.js';
 import type { Format } from '../../shared/format.js';
 import type { Scope } from '../../shared/scope.js';
 import { conceptAccessFor } from '../access/access.service.js';
-import { Concept } from '../concept/concept.entity.js';
 import type { ConceptOutput } from '../concept/concept.schema.js';
 import { assertConceptPermission, readableConcept } from '../concept/concept-access.js';
 import {
@@ -28,7 +27,7 @@ import type { ConceptUndoInput, DictionaryUndoInput } from './history.schema.js'
 import { assertAfterStructureChange, findHistoryItem } from './history.service.js';
 import type { ConceptSnapshot, RelationSnapshot } from './history.types.js';
 
-const NO_TENANT = { tenant: false } as const;
+const _NO_TENANT = { tenant: false } as const;
 
 const mayUndo = (context: Pick<ChangeContext, 'access'>) =>
   context.access.concept.CONCEPT_UPDATE || context.access.concept.RESTORE_STATE;
@@ -111,10 +110,9 @@ async function relationsNow(
       : relation.sourceConceptId;
   const others = [...new Set(wanted.map(otherEnd))];
   const found = others.length
-    ? await context.em.find(
-        Concept,
-        { id: { $in: others }, dictionary: context.concept.dictionary.id },
-        { filters: NO_TENANT, fields: ['id'] },
+    ? await context.em.execute<{ id: number }[]>(
+        'select id from concepts where id in (?) and dictionary_id = ? and not deleted',
+        [others, context.concept.dictionary.id],
       )
     : [];
   const live = new Set(found.map((concept) => concept.id));
