@@ -3,7 +3,7 @@
  * many concepts in four queries. Rendering, history snapshots and writes all start from here.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ConceptSnapshot } from '../history/history.types.js';
+import type { ConceptSnapshot, RefLinkSnapshot } from '../history/history.types.js';
 import { type Concept, ConceptDomain, ConceptRelation, RefLink, Term } from './concept.entity.js';
 
 const NO_TENANT = { tenant: false } as const;
@@ -88,17 +88,22 @@ export function snapshotOf(concept: Concept, parts: ConceptParts): ConceptSnapsh
         (link) =>
           link.sourceTermId === null || link.sourceTermId === undefined || liveTermIds.has(link.sourceTermId),
       )
-      .map((link) => ({
-        sourceTermId: link.sourceTermId ?? null,
-        sourceFieldOid: link.sourceFieldOid,
-        type: link.type,
-        text: link.text,
-        dynamicText: link.dynamicText ?? null,
-        position: link.position,
-        url: link.url ?? null,
-        conceptId: link.conceptId ?? null,
-        termId: link.termId ?? null,
-        languageCode: link.languageCode ?? null,
-      })),
+      .map(refLinkSnapshot),
+  };
+}
+
+/** A link's stored attributes (what history keeps and the API shows besides ids). */
+export function refLinkSnapshot(link: RefLink): RefLinkSnapshot {
+  return {
+    sourceTermId: link.sourceTermId ?? null,
+    sourceFieldOid: link.sourceFieldOid,
+    type: link.type,
+    text: link.text,
+    dynamicText: link.dynamicText ?? null,
+    position: link.position,
+    url: link.url ?? null,
+    conceptId: link.conceptId ?? null,
+    termId: link.termId ?? null,
+    languageCode: link.languageCode ?? null,
   };
 }

@@ -20,7 +20,7 @@ import {
 import type { LoadedConcept } from './concept-access.js';
 import { termAllowed } from './concept-access.js';
 import { liveLocks, lockDto } from './concept-lock.service.js';
-import { loadParts } from './concept-parts.js';
+import { loadParts, refLinkSnapshot } from './concept-parts.js';
 import { termCodeOf } from './concept-structure.js';
 
 const _NO_TENANT = { tenant: false } as const;
@@ -51,16 +51,7 @@ export function refLinkDto(link: RefLink): RefLinkDto {
     id: link.id,
     oid: link.oid ?? null,
     sourceConceptId: link.sourceConcept.id,
-    sourceTermId: link.sourceTermId ?? null,
-    sourceFieldOid: link.sourceFieldOid,
-    type: link.type,
-    text: link.text,
-    dynamicText: link.dynamicText ?? null,
-    position: link.position,
-    url: link.url ?? null,
-    conceptId: link.conceptId ?? null,
-    termId: link.termId ?? null,
-    languageCode: link.languageCode ?? null,
+    ...refLinkSnapshot(link),
     dictionaryId: link.dictionary.id,
     invalid: link.invalid,
   };

@@ -30,6 +30,8 @@ export interface StructureLanguage {
 export interface DictionaryStructure {
   dictionary: Dictionary;
   fields: Map<string, StructureField>;
+  /** Oids of the dictionary's deleted fields: their stored values are dropped on the next write. */
+  deletedFieldOids: Set<string>;
   languages: Map<string, StructureLanguage>;
   sectionsByOid: Map<string, Section>;
   sectionsById: Map<number, Section>;
@@ -46,6 +48,10 @@ export async function loadStructure(em: EntityManager, dictionary: Dictionary): 
   const { languages, variants } = await languagesOf(em, [dictionary.id]);
   const sections = await em.find(Section, { dictionary: dictionary.id }, { filters: NO_TENANT });
   const domains = await em.find(Domain, { dictionary: dictionary.id }, { filters: NO_TENANT });
+  const deletedFields = await em.execute<{ oid: string }[]>(
+    'select oid from fields where dictionary_id = ? and deleted and oid is not null',
+    [dictionary.id],
+  );
   const languageMap = new Map<string, StructureLanguage>();
   for (const language of languages) {
     const own = variants.filter((variant) => variant.language.id === language.id);
@@ -74,6 +80,7 @@ export async function loadStructure(em: EntityManager, dictionary: Dictionary): 
           },
         ]),
     ),
+    deletedFieldOids: new Set(deletedFields.map((row) => row.oid)),
     languages: languageMap,
     sectionsByOid: new Map(sections.map((section) => [section.oid ?? String(section.id), section])),
     sectionsById: new Map(sections.map((section) => [section.id, section])),

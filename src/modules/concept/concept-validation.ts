@@ -3,6 +3,7 @@
  * structure. Every problem is collected, so one 400 names all fields that are wrong.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sameJson } from '../../shared/canonical-json.js';
 import { AppError } from '../../shared/errors.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import { fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
@@ -248,4 +249,23 @@ export async function checkIncrementalValues(
       }
     }
   }
+}
+
+/**
+ * Values of fields deleted from the dictionary since they were stored: dropped from the stored map, and
+ * from what was sent when it only repeats them (a concept sent back as read). New values for a deleted
+ * field stay in `sent`, so validation refuses them by name.
+ */
+export function withoutDeletedFields(
+  structure: DictionaryStructure,
+  stored: FieldValues,
+  sent: FieldValues | undefined,
+): { stored: FieldValues; sent: FieldValues | undefined } {
+  const deleted = (oid: string) => structure.deletedFieldOids.has(oid);
+  const keep = (map: FieldValues, drop: (oid: string) => boolean) =>
+    Object.fromEntries(Object.entries(map).filter(([oid]) => !drop(oid)));
+  return {
+    stored: keep(stored, deleted),
+    sent: sent && keep(sent, (oid) => deleted(oid) && sameJson(sent[oid], stored[oid])),
+  };
 }

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sameJson } from '../../shared/canonical-json.js';
 import type { Scope } from '../../shared/scope.js';
-import { Concept, ConceptDomain, ConceptRelation, RefLink, Term } from './concept.entity.js';
+import { Concept, ConceptRelation, RefLink, Term } from './concept.entity.js';
 import type { ConceptParts } from './concept-parts.js';
 import { allocateSerials } from './concept-serials.js';
 import type { DictionaryStructure } from './concept-structure.js';
@@ -65,7 +65,7 @@ export async function checkDesired(
     if (source !== self && relation.targetConceptId !== self && self !== null) {
       problems.add(`${where}: one end of the relation must be this concept`);
     }
-    if (relation.sourceConceptId !== null && relation.sourceConceptId === relation.targetConceptId) {
+    if (source !== null && source === relation.targetConceptId) {
       problems.add(`${where}: a concept cannot relate to itself`);
     }
     if (self === null && relation.sourceConceptId !== null) {
@@ -189,6 +189,7 @@ export async function writeDesired(
   concept.fieldMap = desired.fieldMap;
   concept.changedById = actorId;
   concept.changedAt = now;
+  if (!concept.id) concept.createdAt = now;
 
   const newTerms = desired.terms.filter((term) => term.id === undefined).length;
   const existingRelations = new Map((parts?.relations ?? []).map((relation) => [relation.id, relation]));
@@ -203,10 +204,23 @@ export async function writeDesired(
   let nextRelationId = serials.relationId;
   if (!concept.id) await em.flush();
 
-  // Domains: replaced as a set.
-  await em.nativeDelete(ConceptDomain, { concept: concept.id });
-  for (const domainId of desired.domainIds) {
-    em.create(ConceptDomain, { concept, domain: em.getReference('Domain', domainId) as never });
+  // Domains: the difference only, in SQL (the rows loaded with the parts stay in the identity map, so
+  // deleting and re-creating the same keys through the ORM would lose them).
+  const currentDomains = new Set(parts?.domainIds ?? []);
+  const wantedDomains = new Set(desired.domainIds);
+  const removedDomains = [...currentDomains].filter((id) => !wantedDomains.has(id));
+  const addedDomains = [...wantedDomains].filter((id) => !currentDomains.has(id));
+  if (removedDomains.length) {
+    await em.execute('delete from concept_domains where concept_id = ? and domain_id in (?)', [
+      concept.id,
+      removedDomains,
+    ]);
+  }
+  if (addedDomains.length) {
+    await em.execute(
+      'insert into concept_domains (concept_id, domain_id) select ?, d from unnest(array[?]::int[]) d on conflict do nothing',
+      [concept.id, addedDomains],
+    );
   }
 
   // Terms: sent ones updated (and revived by an undo), new ones created, the others soft-deleted.

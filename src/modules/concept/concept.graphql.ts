@@ -753,77 +753,70 @@ function written(context: GraphQLContext, output: ConceptOutput): ConceptDto {
   return concept;
 }
 
-builder.mutationFields((t) => ({
-  createConcept: t.field({
-    type: ConceptRef,
-    description: 'Create a concept with its terms, relations and links (CONCEPT_CREATE in the section).',
-    args: { input: t.arg({ type: ConceptInputRef, required: true }) },
-    resolve: async (_, args, context) =>
-      written(context, await context.api.concepts.create({ ...conceptBody(args.input), ...READ })),
-  }),
-  updateConcept: t.field({
-    type: ConceptRef,
-    description: 'Replace a concept: what the input leaves out is erased, except terms, which must be sent.',
-    args: {
-      id: t.arg.int({ required: true }),
-      version: t.arg.int({ required: true, description: 'a stale version answers CONFLICT' }),
-      input: t.arg({ type: ConceptInputRef, required: true }),
-    },
-    resolve: async (_, args, context) =>
-      written(
-        context,
-        await context.api.concepts.update({
-          ...conceptBody(args.input),
-          id: args.id,
-          version: args.version,
-          ...READ,
-        }),
-      ),
-  }),
-  patchConcept: t.field({
-    type: ConceptRef,
-    description: 'Change some attributes of a concept: what the input leaves out stays.',
-    args: {
-      id: t.arg.int({ required: true }),
-      version: t.arg.int({ required: true, description: 'a stale version answers CONFLICT' }),
-      input: t.arg({ type: ConceptInputRef, required: true }),
-    },
-    resolve: async (_, args, context) =>
-      written(
-        context,
-        await context.api.concepts.patch({
-          ...conceptBody(args.input),
-          id: args.id,
-          version: args.version,
-          ...READ,
-        }),
-      ),
-  }),
-  deleteConcept: t.boolean({
-    description: 'Delete a concept (soft; its history can restore it). Answers true.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (_, args, context) => {
-      await context.api.concepts.delete({ id: args.id });
-      forget(context);
-      return true;
-    },
-  }),
-  acquireConceptLock: t.boolean({
-    description: 'Lock a concept for editing: true when the caller holds the lock afterwards.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (_, args, context) => {
-      const held = await context.api.concepts.acquireLock({ id: args.id });
-      forget(context);
-      return held;
-    },
-  }),
-  releaseConceptLock: t.boolean({
-    description: 'Release a concept lock: true when the concept is unlocked afterwards.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (_, args, context) => {
-      const released = await context.api.concepts.releaseLock({ id: args.id });
-      forget(context);
-      return released;
-    },
-  }),
-}));
+builder.mutationFields((t) => {
+  /** updateConcept and patchConcept: the same arguments, the full or the partial procedure. */
+  const versionedWrite = (kind: 'update' | 'patch', description: string) =>
+    t.field({
+      type: ConceptRef,
+      description,
+      args: {
+        id: t.arg.int({ required: true }),
+        version: t.arg.int({ required: true, description: 'a stale version answers CONFLICT' }),
+        input: t.arg({ type: ConceptInputRef, required: true }),
+      },
+      resolve: async (_, args, context) =>
+        written(
+          context,
+          await context.api.concepts[kind]({
+            ...conceptBody(args.input),
+            id: args.id,
+            version: args.version,
+            ...READ,
+          }),
+        ),
+    });
+  return {
+    createConcept: t.field({
+      type: ConceptRef,
+      description: 'Create a concept with its terms, relations and links (CONCEPT_CREATE in the section).',
+      args: { input: t.arg({ type: ConceptInputRef, required: true }) },
+      resolve: async (_, args, context) =>
+        written(context, await context.api.concepts.create({ ...conceptBody(args.input), ...READ })),
+    }),
+    updateConcept: versionedWrite(
+      'update',
+      'Replace a concept: what the input leaves out is erased, except terms, which must be sent.',
+    ),
+    patchConcept: versionedWrite(
+      'patch',
+      'Change some attributes of a concept: what the input leaves out stays.',
+    ),
+    deleteConcept: t.boolean({
+      description: 'Delete a concept (soft; its history can restore it). Answers true.',
+      args: { id: t.arg.int({ required: true }) },
+      resolve: async (_, args, context) => {
+        await context.api.concepts.delete({ id: args.id });
+        forget(context);
+        return true;
+      },
+    }),
+    acquireConceptLock: t.boolean({
+      description: 'Lock a concept for editing: true when the caller holds the lock afterwards.',
+      args: { id: t.arg.int({ required: true }) },
+      resolve: async (_, args, context) => {
+        const held = await context.api.concepts.acquireLock({ id: args.id });
+        forget(context);
+        return held;
+      },
+    }),
+    releaseConceptLock: t.boolean({
+      description: 'Release a concept lock: true when the concept is unlocked afterwards.',
+      args: { id: t.arg.int({ required: true }) },
+      resolve: async (_, args, context) => {
+        const released = await context.api.concepts.releaseLock({ id: args.id });
+        forget(context);
+        return released;
+      },
+    }),
+  };
+});

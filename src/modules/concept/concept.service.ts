@@ -25,7 +25,7 @@ import { type ChangeContext, changeConcept, desiredFromSnapshot } from './concep
 import { loadParts, snapshotOf } from './concept-parts.js';
 import { renderConcepts } from './concept-render.js';
 import { allocateSerials } from './concept-serials.js';
-import { loadStructure } from './concept-structure.js';
+import { type DictionaryStructure, loadStructure } from './concept-structure.js';
 import {
   type DesiredConcept,
   type DesiredTerm,
@@ -33,6 +33,7 @@ import {
   Problems,
   refLinksOf,
   sectionIdOf,
+  withoutDeletedFields,
 } from './concept-validation.js';
 import { checkDesired, writeDesired } from './concept-writer.js';
 
@@ -117,7 +118,17 @@ export async function findConcepts(
 
 // ---------------------------------------------------------------- writes
 
-function termDesired(input: TermInput, current?: DesiredTerm, partial = false): DesiredTerm {
+function termDesired(
+  input: TermInput,
+  current?: DesiredTerm,
+  partial = false,
+  structure?: DictionaryStructure,
+): DesiredTerm {
+  if (structure && current) {
+    const cleaned = withoutDeletedFields(structure, current.fieldMap, input.fieldMap);
+    current = { ...current, fieldMap: cleaned.stored };
+    input = { ...input, fieldMap: cleaned.sent };
+  }
   return {
     id: input.id,
     name: input.name,
@@ -287,11 +298,12 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
         problems.add('dictionaryId: a concept cannot move to another dictionary');
       }
       problems.throwIfAny();
+      const cleaned = withoutDeletedFields(structure, current.fieldMap, input.fieldMap ?? undefined);
       const currentTerms = new Map(current.terms.map((term) => [term.id, term]));
       const desired: DesiredConcept = {
         sectionId: sectionId!,
         domainIds,
-        fieldMap: partial ? { ...current.fieldMap, ...(input.fieldMap ?? {}) } : (input.fieldMap ?? {}),
+        fieldMap: partial ? { ...cleaned.stored, ...(cleaned.sent ?? {}) } : (cleaned.sent ?? {}),
         refLinks: keep(
           input.refLinks === undefined ? undefined : refLinksOf(input.refLinks),
           current.refLinks,
@@ -299,9 +311,17 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
         ),
         terms:
           input.terms === undefined || input.terms === null
-            ? current.terms
+            ? current.terms.map((term) => ({
+                ...term,
+                fieldMap: withoutDeletedFields(structure, term.fieldMap, undefined).stored,
+              }))
             : input.terms.map((term) =>
-                termDesired(term, term.id === undefined ? undefined : currentTerms.get(term.id), partial),
+                termDesired(
+                  term,
+                  term.id === undefined ? undefined : currentTerms.get(term.id),
+                  partial,
+                  structure,
+                ),
               ),
         relations: keep(
           input.conceptRelations === undefined ? undefined : relationsDesired(input.conceptRelations),
