@@ -1,0 +1,572 @@
+/**
+ * Streaming TBX reader: TBX v2 (`martif`, termEntry/langSet/tig|ntig), TBX v3 DCA and DCT
+ * (`tbx`, conceptEntry/langSec/termSec) into dialect-independent TbxEntry objects.
+ *
+ * The input is parsed chunk by chunk with saxes; an entry is handed out as soon as its end tag is
+ * read, so memory holds the entry being built plus the entries completed by one input slice, never
+ * the file. DTDs are never processed: an internal subset (where entities would be declared) is
+ * refused, and any entity other than the five XML ones and character references is an error, so no
+ * external entity is ever resolved (no XXE). An external DTD reference (`<!DOCTYPE martif SYSTEM
+ * "TBXcoreStructV02.dtd">`) is accepted, as real files carry it, and never fetched.
+ */
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type {
+  TbxEntry,
+  TbxHeader,
+  TbxLanguageSection,
+  TbxTerm,
+  TbxTransaction,
+  TbxValue,
+} from './tbx-model.js';
+
+/** A file that is no readable TBX: malformed XML, a wrong root, a DTD subset or an undefined entity. */
+export class TbxFormatError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = 'TbxFormatError';
+  }
+}
+
+export interface ReadTbxOptions {
+  /** Called once, before the first entry, with what the root and header say about the file. */
+  onHeader?: (header: TbxHeader) => void;
+}
+
+export type TbxChunk = string | Uint8Array;
+
+/** Input is fed to the parser in slices of this many characters, which bounds the entry queue. */
+const SLICE_CHARS = 64 * 1024;
+/** Everything before the root element (a DOCTYPE with a huge subset...) is buffered by saxes: cap it. */
+const MAX_PROLOG_CHARS = 1024 * 1024;
+
+/** The entries of a TBX document, in file order, as they are parsed. Throws TbxFormatError for bad files. */
+export async function* readTbx(
+  source: AsyncIterable<TbxChunk> | Iterable<TbxChunk>,
+  options: ReadTbxOptions = {},
+): AsyncGenerator<TbxEntry> {
+  const reader = new TbxStreamReader(options.onHeader);
+  for await (const chunk of source) {
+    const text = reader.decode(chunk);
+    for (let start = 0; start < text.length; start += SLICE_CHARS) {
+      reader.write(text.length <= SLICE_CHARS ? text : text.slice(start, start + SLICE_CHARS));
+      for (const entry of reader.drain()) yield entry;
+    }
+  }
+  reader.end();
+  for (const entry of reader.drain()) yield entry;
+}
+
+type ValueHolder = { values: TbxValue[] };
+type PendingTransaction = { type: string; date: string; responsibility: string };
+
+/** What to do when an open element closes. */
+type Frame =
+  | { kind: 'skip' }
+  | { kind: 'header' }
+  | { kind: 'sourceDesc' }
+  | { kind: 'headerText'; field: 'title' | 'sourceDesc' }
+  | { kind: 'entry' }
+  | { kind: 'lang' }
+  | { kind: 'term' }
+  | { kind: 'termText'; implicit: boolean }
+  | { kind: 'group'; element: string | null; listType: string | null }
+  | { kind: 'transacGrp'; tx: PendingTransaction }
+  | { kind: 'transacPart'; tx: PendingTransaction; part: 'type' | 'date' | 'responsibility' }
+  | { kind: 'value'; holder: ValueHolder; category: string; element: string; target: string | undefined }
+  | { kind: 'discard' }
+  | { kind: 'inline' };
+
+const ENTRY = new Set(['termEntry', 'conceptEntry']);
+const LANGUAGE = new Set(['langSet', 'langSec']);
+const TERM_GROUP = new Set(['tig', 'ntig', 'termSec']);
+/** Grouping elements whose children belong to the enclosing level; the value is the DCT element kind hint. */
+const GROUPS = new Map<string, string | null>([
+  ['termGrp', null],
+  ['descripGrp', 'descrip'],
+  ['adminGrp', 'admin'],
+  ['termNoteGrp', 'termNote'],
+  ['termCompList', 'termComp'],
+  ['termCompGrp', 'termComp'],
+]);
+
+/**
+ * DCT writes the data category as the element name (`<basic:definition>`); the DCA element it stands
+ * for is kept so a writer can give it back in DCA or v2 form.
+ */
+const DCT_ELEMENT: Record<string, string> = {
+  definition: 'descrip',
+  context: 'descrip',
+  subjectField: 'descrip',
+  explanation: 'descrip',
+  example: 'descrip',
+  partOfSpeech: 'termNote',
+  termType: 'termNote',
+  administrativeStatus: 'termNote',
+  grammaticalGender: 'termNote',
+  grammaticalNumber: 'termNote',
+  geographicalUsage: 'termNote',
+  termLocation: 'termNote',
+  usageNote: 'termNote',
+  source: 'admin',
+  customerSubset: 'admin',
+  projectSubset: 'admin',
+  crossReference: 'ref',
+  externalCrossReference: 'xref',
+  xGraphic: 'xref',
+};
+
+/** administrativeStatus values written without their `-admn-sts` suffix, keyed by lower-case letters. */
+const STATUS_VALUES = new Map<string, string>();
+for (const status of [
+  'preferred',
+  'admitted',
+  'deprecated',
+  'superseded',
+  'standardized',
+  'legal',
+  'regulated',
+]) {
+  const canonical = `${status}Term-admn-sts`;
+  STATUS_VALUES.set(status, canonical);
+  STATUS_VALUES.set(`${status}term`, canonical);
+}
+
+const CREATED_TRANSACTIONS = new Set(['origination', 'creation', 'input']);
+
+class TbxStreamReader {
+  private readonly parser = new SaxesParser({ xmlns: false, position: true });
+  private readonly bytes = new ByteDecoder();
+  private readonly stack: Frame[] = [];
+  private queue: TbxEntry[] = [];
+  private rootSeen = false;
+  private prologChars = 0;
+
+  private header: TbxHeader = { dialect: 'TBX_V2', sourceLang: null, title: null };
+  private sourceDescText: string | null = null;
+  private headerSent = false;
+
+  private entry: TbxEntry | null = null;
+  private entryLang: string | null = null;
+  private lang: TbxLanguageSection | null = null;
+  private term: TbxTerm | null = null;
+
+  private capturing = false;
+  /** Depths where xml:space was set, innermost last: `preserve` keeps a text's whitespace as written. */
+  private readonly spaceModes: { depth: number; preserve: boolean }[] = [];
+  private preserveSpace = false;
+  private text = '';
+
+  constructor(private readonly onHeader: ((header: TbxHeader) => void) | undefined) {
+    const parser = this.parser;
+    parser.on('doctype', (doctype) => this.checkDoctype(doctype));
+    parser.on('opentag', (tag) => this.open(tag));
+    parser.on('closetag', () => this.close());
+    parser.on('text', (text) => {
+      if (this.capturing) this.text += text;
+    });
+    parser.on('cdata', (text) => {
+      if (this.capturing) this.text += text;
+    });
+    parser.on('error', (error) => {
+      throw new TbxFormatError(parser.line, describeXmlError(error.message));
+    });
+  }
+
+  decode(chunk: TbxChunk): string {
+    if (typeof chunk === 'string') return chunk;
+    try {
+      return this.bytes.decode(chunk);
+    } catch (error) {
+      throw this.decodingError(error, chunk);
+    }
+  }
+
+  write(text: string): void {
+    this.parser.write(text);
+    if (!this.rootSeen) {
+      this.prologChars += text.length;
+      if (this.prologChars > MAX_PROLOG_CHARS) {
+        throw new TbxFormatError(this.parser.line, 'no root element within the first 1 MB');
+      }
+    }
+  }
+
+  end(): void {
+    let rest: string;
+    try {
+      rest = this.bytes.end();
+    } catch (error) {
+      throw this.decodingError(error, new Uint8Array());
+    }
+    if (rest) this.write(rest);
+    this.parser.close();
+    this.sendHeader();
+  }
+
+  drain(): TbxEntry[] {
+    const ready = this.queue;
+    this.queue = [];
+    return ready;
+  }
+
+  private checkDoctype(doctype: string): void {
+    // saxes enters the subset on a `[` outside quoted literals; look at the same thing.
+    if (doctype.replace(/"[^"]*"|'[^']*'/g, '').includes('[')) {
+      const startLine = this.parser.line - countNewlines(doctype);
+      throw new TbxFormatError(
+        startLine,
+        'the DOCTYPE has an internal subset: DTDs and entity declarations are not allowed (never processed)',
+      );
+    }
+  }
+
+  private open(tag: SaxesTagPlain): void {
+    const space = tag.attributes['xml:space'];
+    if (space === 'preserve' || space === 'default') {
+      this.spaceModes.push({ depth: this.stack.length, preserve: space === 'preserve' });
+    }
+    this.stack.push(this.frameFor(tag));
+  }
+
+  private frameFor(tag: SaxesTagPlain): Frame {
+    const name = localName(tag.name);
+    const attrs = tag.attributes;
+    if (!this.rootSeen) return this.openRoot(name, attrs);
+    if (this.capturing) return { kind: 'inline' };
+    if (this.entry === null) return this.openOutsideEntry(name, attrs);
+
+    if (LANGUAGE.has(name)) return this.openLanguage(attrs);
+    if (TERM_GROUP.has(name) && this.lang) return this.openTerm(attrs);
+    if (name === 'term' && this.lang) return this.openTermText(attrs);
+    const group = GROUPS.get(name);
+    if (group !== undefined) {
+      return {
+        kind: 'group',
+        element: group,
+        listType: name === 'termCompList' ? (attrs.type ?? null) : null,
+      };
+    }
+    if (name === 'transacGrp') return { kind: 'transacGrp', tx: { type: '', date: '', responsibility: '' } };
+    const top = this.stack.at(-1);
+    if (top?.kind === 'transacGrp') return this.openTransactionPart(name, attrs, top.tx);
+    return this.openValue(name, tag.name !== name, attrs, top);
+  }
+
+  private openRoot(name: string, attrs: Record<string, string>): Frame {
+    if (name !== 'martif' && name !== 'tbx') {
+      throw new TbxFormatError(
+        this.parser.line,
+        `the root element is <${name}>, not <martif> (TBX v2) or <tbx> (TBX v3)`,
+      );
+    }
+    this.rootSeen = true;
+    const style = attrs.style?.toLowerCase();
+    const declaresModules = Object.keys(attrs).some((key) => key.startsWith('xmlns:'));
+    this.header.dialect =
+      name === 'martif'
+        ? 'TBX_V2'
+        : style === 'dct' || (style === undefined && declaresModules)
+          ? 'TBX_V3_DCT'
+          : 'TBX_V3_DCA';
+    this.header.sourceLang = attrs['xml:lang'] || null;
+    return { kind: 'skip' };
+  }
+
+  private openOutsideEntry(name: string, attrs: Record<string, string>): Frame {
+    if (ENTRY.has(name)) {
+      this.sendHeader();
+      this.entry = {
+        id: attrs.id ?? null,
+        values: [],
+        transactions: [],
+        languages: [],
+        line: this.parser.line,
+      };
+      this.entryLang = attrs['xml:lang'] || null;
+      return { kind: 'entry' };
+    }
+    if (name === 'martifHeader' || name === 'tbxHeader') return { kind: 'header' };
+    if (name === 'text') this.sendHeader();
+    const inHeader = this.stack.some((frame) => frame.kind === 'header');
+    if (inHeader && name === 'title' && this.header.title === null) {
+      this.startCapture();
+      return { kind: 'headerText', field: 'title' };
+    }
+    if (inHeader && name === 'sourceDesc') return { kind: 'sourceDesc' };
+    if (this.stack.at(-1)?.kind === 'sourceDesc' && name === 'p' && this.sourceDescText === null) {
+      this.startCapture();
+      return { kind: 'headerText', field: 'sourceDesc' };
+    }
+    return { kind: 'skip' };
+  }
+
+  private openLanguage(attrs: Record<string, string>): Frame {
+    // xml:lang is inherited in XML: a langSet without one is in the entry's or the file's language.
+    const lang = attrs['xml:lang'] || this.entryLang || this.header.sourceLang || '';
+    this.lang = { lang, values: [], terms: [] };
+    this.entry!.languages.push(this.lang);
+    return { kind: 'lang' };
+  }
+
+  private openTerm(attrs: Record<string, string>): Frame {
+    this.term = { id: attrs.id ?? null, term: '', values: [], transactions: [], line: this.parser.line };
+    this.lang!.terms.push(this.term);
+    return { kind: 'term' };
+  }
+
+  private openTermText(attrs: Record<string, string>): Frame {
+    // A <term> straight in a langSet (no tig) is read as a term group of its own.
+    const implicit = this.term === null;
+    if (implicit) {
+      this.term = { id: null, term: '', values: [], transactions: [], line: this.parser.line };
+      this.lang!.terms.push(this.term);
+    }
+    const term = this.term!;
+    term.line = this.parser.line;
+    if (attrs.id) term.id = attrs.id;
+    this.startCapture();
+    return { kind: 'termText', implicit };
+  }
+
+  private openTransactionPart(name: string, attrs: Record<string, string>, tx: PendingTransaction): Frame {
+    this.startCapture();
+    if (name === 'transac' || name === 'transactionType') return { kind: 'transacPart', tx, part: 'type' };
+    if (name === 'date') return { kind: 'transacPart', tx, part: 'date' };
+    if ((name === 'transacNote' && attrs.type === 'responsibility') || name === 'responsibility') {
+      return { kind: 'transacPart', tx, part: 'responsibility' };
+    }
+    return { kind: 'discard' };
+  }
+
+  private openValue(
+    name: string,
+    prefixed: boolean,
+    attrs: Record<string, string>,
+    top: Frame | undefined,
+  ): Frame {
+    const holder: ValueHolder = this.term ?? this.lang ?? this.entry!;
+    const group = top?.kind === 'group' ? top : null;
+    let category: string;
+    let element: string;
+    if (!prefixed && attrs.type) {
+      // DCA and v2: <descrip type="definition">, the category in the type attribute.
+      category = attrs.type;
+      element = name;
+    } else if (!prefixed && group?.listType && name === 'termComp') {
+      category = group.listType;
+      element = name;
+    } else if (!prefixed) {
+      // <note>, and untyped elements of either style.
+      category = name;
+      element = name;
+    } else {
+      category = name;
+      element = DCT_ELEMENT[name] ?? group?.element ?? (this.term ? 'termNote' : 'descrip');
+    }
+    this.startCapture();
+    return { kind: 'value', holder, category, element, target: attrs.target || undefined };
+  }
+
+  private close(): void {
+    const frame = this.stack.pop();
+    if (this.spaceModes.at(-1)?.depth === this.stack.length) this.spaceModes.pop();
+    switch (frame?.kind) {
+      case 'entry':
+        this.queue.push(this.entry!);
+        this.entry = null;
+        this.entryLang = null;
+        return;
+      case 'lang':
+        this.lang = null;
+        return;
+      case 'term':
+        this.term = null;
+        return;
+      case 'termText':
+        this.term!.term = this.takeText();
+        if (frame.implicit) this.term = null;
+        return;
+      case 'value': {
+        const raw = this.takeText();
+        if (!raw && !frame.target) return;
+        const value: TbxValue = {
+          category: frame.category,
+          element: frame.element,
+          value: frame.category === 'administrativeStatus' ? normalizeStatus(raw) : raw,
+        };
+        if (frame.target) value.target = frame.target;
+        frame.holder.values.push(value);
+        return;
+      }
+      case 'transacPart':
+        frame.tx[frame.part] = this.takeText();
+        return;
+      case 'transacGrp':
+        this.addTransaction(frame.tx);
+        return;
+      case 'discard':
+        this.takeText();
+        return;
+      case 'headerText': {
+        const text = this.takeText() || null;
+        if (frame.field === 'title') this.header.title = text;
+        else this.sourceDescText = text;
+        return;
+      }
+      case 'header':
+        this.sendHeader();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private addTransaction(tx: PendingTransaction): void {
+    const type = tx.type.toLowerCase();
+    if (!type) return;
+    // The model has no langSec-level transactions: those of a langSec (without a term) are not kept.
+    const holder = this.term ?? (this.lang ? null : this.entry);
+    if (!holder) return;
+    const transaction: TbxTransaction = {
+      // Transaction types other than creation (check, approval...) still record a change of the entry.
+      kind: CREATED_TRANSACTIONS.has(type) ? 'created' : 'changed',
+      date: parseDate(tx.date),
+      responsibility: tx.responsibility || null,
+    };
+    holder.transactions.push(transaction);
+  }
+
+  private sendHeader(): void {
+    if (this.headerSent || !this.rootSeen) return;
+    this.headerSent = true;
+    this.header.title ??= this.sourceDescText;
+    this.onHeader?.({ ...this.header });
+  }
+
+  private startCapture(): void {
+    this.capturing = true;
+    this.preserveSpace = this.spaceModes.at(-1)?.preserve ?? false;
+    this.text = '';
+  }
+
+  /**
+   * The captured text. Pretty-printing breaks lines inside text, so XML whitespace runs are collapsed
+   * (other spaces such as NBSP are kept), unless xml:space="preserve" asks to keep them as written.
+   */
+  private takeText(): string {
+    this.capturing = false;
+    const text = this.preserveSpace ? this.text : this.text.replace(/[ \t\r\n]+/g, ' ').trim();
+    this.text = '';
+    return text;
+  }
+
+  private decodingError(error: unknown, chunk: Uint8Array): unknown {
+    if (!(error instanceof TypeError)) return error;
+    const encoding = this.bytes.encoding ?? 'utf-8';
+    const lossy = new TextDecoder(encoding).decode(chunk);
+    const bad = lossy.indexOf('\uFFFD');
+    const line = this.parser.line + countNewlines(bad < 0 ? lossy : lossy.slice(0, bad));
+    return new TbxFormatError(line, `the file is not valid ${encoding.toUpperCase()}`);
+  }
+}
+
+/**
+ * Bytes to text: the encoding comes from a byte order mark, UTF-16 without one, the XML declaration
+ * (`encoding="ISO-8859-1"`), else UTF-8. Invalid bytes throw (fatal) instead of becoming U+FFFD.
+ */
+class ByteDecoder {
+  private decoder: TextDecoder | undefined;
+  private head: Uint8Array | undefined;
+
+  get encoding(): string | undefined {
+    return this.decoder?.encoding;
+  }
+
+  decode(chunk: Uint8Array): string {
+    if (this.decoder) return this.decoder.decode(chunk, { stream: true });
+    const bytes = this.head ? concatBytes(this.head, chunk) : chunk;
+    // Hold bytes back until the XML declaration (or what stands for it) is complete.
+    if (bytes.length < 256 && !latin1(bytes).includes('>')) {
+      this.head = bytes;
+      return '';
+    }
+    this.head = undefined;
+    this.decoder = new TextDecoder(sniffEncoding(bytes), { fatal: true });
+    return this.decoder.decode(bytes, { stream: true });
+  }
+
+  end(): string {
+    if (this.decoder) return this.decoder.decode();
+    if (!this.head) return '';
+    const head = this.head;
+    this.head = undefined;
+    this.decoder = new TextDecoder(sniffEncoding(head), { fatal: true });
+    return this.decoder.decode(head);
+  }
+}
+
+function sniffEncoding(bytes: Uint8Array): string {
+  const [b0, b1, b2, b3] = bytes;
+  if (b0 === 0xff && b1 === 0xfe) return 'utf-16le';
+  if (b0 === 0xfe && b1 === 0xff) return 'utf-16be';
+  if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) return 'utf-16le';
+  if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) return 'utf-16be';
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return 'utf-8';
+  const declared = /^<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(latin1(bytes))?.[1];
+  if (!declared || /^utf-?16$/i.test(declared)) return 'utf-8';
+  try {
+    return new TextDecoder(declared).encoding;
+  } catch {
+    return 'utf-8';
+  }
+}
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 256)).toString('latin1');
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) count++;
+  return count;
+}
+
+function describeXmlError(message: string): string {
+  const reason = message.replace(/^\d+:\d+: /, '');
+  if (reason.startsWith('undefined entity')) {
+    return 'undefined entity: only &amp; &lt; &gt; &quot; &apos; and character references are allowed';
+  }
+  return `malformed XML: ${reason}`;
+}
+
+function normalizeStatus(value: string): string {
+  if (value.endsWith('-admn-sts')) return value;
+  return STATUS_VALUES.get(value.toLowerCase().replace(/[^a-z]/g, '')) ?? value;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO date or date-time; a date-time without zone is taken as UTC, so the result is the same anywhere. */
+function parseDate(text: string): Date | null {
+  const match = ISO_DATE.exec(text);
+  if (!match) return null;
+  let iso = text.replace(' ', 'T');
+  if (iso.includes('T') && match[1] === undefined) iso += 'Z';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
