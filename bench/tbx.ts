@@ -101,7 +101,7 @@ async function main() {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
     });
-    const token = ((await login.json()) as { token: string }).token;
+    const token = ((await login.json()) as { token: { token: string } }).token.token;
     const headers = { 'X-Auth-Token': token };
 
     const memory = sampleRss();

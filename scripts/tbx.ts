@@ -79,9 +79,9 @@ async function token(): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: options.user, password: options.password, client: options.client }),
   });
-  const body = await answer<{ token?: string; errorMessage?: string | null }>(response, 'Login');
+  const body = await answer<{ token?: { token: string }; errorMessage?: string | null }>(response, 'Login');
   if (!body.token) fail(`Login failed: ${body.errorMessage ?? 'no token'}`);
-  return body.token;
+  return body.token.token;
 }
 
 const query = (params: Record<string, string | undefined>) => {

@@ -12,6 +12,7 @@ import { searchSettingPaths, searchSettingRoute } from './modules/search-setting
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
+import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
 import { sendError } from './rest/error-body.js';
 import type { ContextFactory } from './rest/procedure-call.js';
@@ -45,6 +46,7 @@ export const rawRoutePaths = {
   ...searchSettingPaths,
   ...definitionPaths,
   ...printPaths,
+  ...tbxPaths,
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -55,6 +57,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     searchSettingRoute(createContext),
     definitionRoutes(deps.config, createContext),
     printRoute(createContext),
+    tbxRoutes(deps.config, createContext),
   ];
 }
 

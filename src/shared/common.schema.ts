@@ -23,14 +23,36 @@ export const commonDtoShape = {
 
 export const IdParamSchema = z.object({ id: z.number().int().positive() });
 
+/** What a finished TBX import reports (docs/tbx.md). */
+export const ImportSummarySchema = z.object({
+  dictionaryId: z.number().int().describe('the dictionary imported into (a new one when none was named)'),
+  concepts: z.number().int().describe('concepts created'),
+  terms: z.number().int().describe('terms created (in new and in merged concepts)'),
+  updated: z.number().int().describe('existing concepts changed by a merge'),
+  skipped: z.number().int().describe('entries that changed nothing or could not be written'),
+  errors: z
+    .array(z.object({ line: z.number().int(), message: z.string() }))
+    .describe('values, terms or references left out, with the line of the file (the first 1000)'),
+  errorCount: z.number().int().describe('all errors, also those beyond the first 1000'),
+});
+export type ImportSummary = z.infer<typeof ImportSummarySchema>;
+
 /** Result of an async-capable operation: the result map when done in time, otherwise the job task id. */
-/** What a finished job yields: id to success, or one value (copy: new id; language replace: moved terms). */
-export const JobResultSchema = z.union([z.record(z.string(), z.boolean()), z.number(), z.boolean()]);
+/**
+ * What a finished job yields: id to success, or one value (copy: new id; language replace: moved terms),
+ * or a TBX import's summary.
+ */
+export const JobResultSchema = z.union([
+  z.record(z.string(), z.boolean()),
+  z.number(),
+  z.boolean(),
+  ImportSummarySchema,
+]);
 export type JobResult = z.infer<typeof JobResultSchema>;
 
 export const InvocationResultSchema = z.object({
   result: JobResultSchema.optional().describe(
-    'id to success flag; a single value for copy (the new dictionary id), empty and reindex (true) and language replace (moved terms)',
+    'id to success flag; a single value for copy (the new dictionary id), empty and reindex (true) and language replace (moved terms); the summary of a TBX import',
   ),
   jobTaskId: z.number().int().optional(),
 });

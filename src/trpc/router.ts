@@ -23,6 +23,7 @@ import { sectionRouter } from '../modules/section/section.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
 import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
 import { systemRouter } from '../modules/system/system.router.js';
+import { tbxRouter } from '../modules/tbx/tbx.router.js';
 import { uiRouter } from '../modules/ui/ui.router.js';
 import { userRouter } from '../modules/user/user.router.js';
 import { viewRouter } from '../modules/view/view.router.js';
@@ -58,6 +59,7 @@ export const appRouter = router({
   displayConcepts: displayConceptRouter,
   comments: commentRouter,
   history: historyRouter,
+  tbx: tbxRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,486 @@
+/**
+ * TBX export (docs/tbx.md): a dictionary's live concepts in id order, read in keyset batches and handed
+ * to writeTbx as TbxEntry objects, so the document streams out and memory holds one batch. Languages,
+ * fields and a filter's criteria restrict what is written; only sections with CONCEPT_EXPORT are read.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, notFound } from '../../shared/errors.js';
+import type { Scope } from '../../shared/scope.js';
+import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import { readableDictionary } from '../dictionary/dictionary-access.js';
+import type { FieldLevel } from '../field/field.entity.js';
+import { fieldsOf } from '../field/field.service.js';
+import { parseFilterDate } from '../field/field-validation.js';
+import { getFilter } from '../filter/filter.service.js';
+import type { FilterCriteria } from '../filter/filter-criteria.js';
+import { languagesOf } from '../language/language.service.js';
+import { Section } from '../section/section.entity.js';
+import {
+  CROSS_REFERENCE,
+  entryIdOf,
+  languageTag,
+  SUBJECT_FIELD,
+  tbxCategoryOf,
+  tbxValueOf,
+} from './tbx-mapping.js';
+import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
+import { writeTbx } from './tbx-writer.js';
+
+const NO_TENANT = { tenant: false } as const;
+/** Concepts read per query. */
+const BATCH_SIZE = 500;
+
+export const TbxExportFormats = ['TBX', 'TBX_V2'] as const;
+export type TbxExportFormat = (typeof TbxExportFormats)[number];
+
+export interface TbxExportInput {
+  id: number;
+  format: TbxExportFormat;
+  /** Language codes (ISO 639-2 or 639-1, or a custom language's code); empty: all. */
+  languages: readonly string[];
+  /** Field oids; empty: all. */
+  fields: readonly string[];
+  filterId?: number;
+}
+
+export interface TbxDownload {
+  fileName: string;
+  /** The document, produced as it is read (pull to continue). */
+  chunks: AsyncIterable<string>;
+}
+
+interface ExportField {
+  oid: string;
+  level: FieldLevel;
+  category: string;
+  /** Picklist item names -> TBX names, so a value stored by its display name is written the TBX way. */
+  tbxNames: Map<string, string>;
+  /** Language-level in TBX-Basic: shared by every term of a language, it is written once on langSec. */
+  languageLevel: boolean;
+}
+
+/** A condition in SQL with its parameters, combined with `and`. */
+interface Sql {
+  text: string;
+  params: unknown[];
+}
+
+interface ExportPlan {
+  dictionaryId: number;
+  sectionIds: number[];
+  fields: ExportField[];
+  /** Language code (lower case) -> code and ISO 639-1 code, for xml:lang. */
+  languages: Map<string, { code: string; code2: string | null; sortIndex: number }>;
+  conceptWhere: Sql[];
+  termWhere: Sql[];
+  /** Concepts without a term left are not written (languages were restricted). */
+  needsTerms: boolean;
+}
+
+/**
+ * Checks the caller may export (CONCEPT_EXPORT in at least one section, or administration) and the
+ * parameters (400 naming an unknown language, field or filter), then answers the lazily produced file.
+ */
+export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<TbxDownload> {
+  const dictionary = await readableDictionary(scope, input.id);
+  if (dictionary.client.id !== scope.actor.clientId) throw notFound('Dictionary', input.id);
+  const sections = await scope.em.find(Section, { dictionary: dictionary.id }, { filters: NO_TENANT });
+  const admin = isDictionaryAdmin(scope.actor, dictionary);
+  const permissions = admin ? undefined : (await dictionaryPermissions(scope, [dictionary.id]))[0];
+  const sectionIds = sections
+    .filter((s) => admin || permissions?.sectionPermissions[String(s.id)]?.CONCEPT_EXPORT)
+    .map((s) => s.id);
+  if (sectionIds.length === 0) {
+    throw new AppError('FORBIDDEN', 'You may not export concepts of this dictionary (CONCEPT_EXPORT)');
+  }
+
+  const { fields, items } = await fieldsOf(scope.em, [dictionary.id]);
+  for (const oid of input.fields) {
+    if (!fields.some((field) => field.oid === oid)) {
+      throw new AppError('BAD_REQUEST', `fields: "${oid}" is not a field of dictionary ${dictionary.id}`);
+    }
+  }
+  const exported = fields
+    .filter((field) => field.oid && (input.fields.length === 0 || input.fields.includes(field.oid)))
+    .map((field): ExportField => {
+      const tbxNames = new Map<string, string>();
+      for (const item of items) {
+        if (item.field.id === field.id && item.name && item.tbxName) tbxNames.set(item.name, item.tbxName);
+      }
+      return {
+        oid: field.oid!,
+        level: field.level,
+        category: tbxCategoryOf(field),
+        tbxNames,
+        languageLevel: field.level === 'TERM' && field.dataCategory === 'DEFINITION',
+      };
+    });
+
+  const { languages } = await languagesOf(scope.em, [dictionary.id]);
+  const languageMap = new Map(
+    languages.map((language) => [
+      language.code.toLowerCase(),
+      { code: language.code, code2: language.code2 ?? null, sortIndex: language.sortIndex },
+    ]),
+  );
+  const conceptWhere: Sql[] = [];
+  const termWhere: Sql[] = [];
+  if (input.languages.length) {
+    const codes = input.languages.map((code) => {
+      const wanted = code.trim().toLowerCase();
+      const language = languages.find((l) =>
+        [l.code, l.code2, l.code3].some((c) => c?.toLowerCase() === wanted),
+      );
+      if (!language) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `languages: "${code}" is not a language of dictionary ${dictionary.id}`,
+        );
+      }
+      return language.code;
+    });
+    termWhere.push({ text: 't.language_code in (?)', params: [codes] });
+  }
+  if (input.filterId !== undefined) {
+    // FULL answers every member; the type leaves them optional for the other formats.
+    const filter: { id: number; dictionaryId?: number; criteria?: FilterCriteria } = await getFilter(
+      scope,
+      input.filterId,
+      'FULL',
+      false,
+    );
+    if (filter.dictionaryId !== dictionary.id || !filter.criteria) {
+      throw new AppError('BAD_REQUEST', `filter-id: filter ${input.filterId} belongs to another dictionary`);
+    }
+    await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
+  }
+  const plan: ExportPlan = {
+    dictionaryId: dictionary.id,
+    sectionIds,
+    fields: exported,
+    languages: languageMap,
+    conceptWhere,
+    termWhere,
+    needsTerms: termWhere.length > 0,
+  };
+  const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
+  const header = {
+    dialect: input.format === 'TBX_V2' ? ('TBX_V2' as const) : ('TBX_V3_DCA' as const),
+    sourceLang: sourceLanguage ? languageTag(sourceLanguage, null, null) : null,
+    title: dictionary.name,
+  };
+  // Characters file systems refuse (and control characters) become `_`.
+  const safeName =
+    [...dictionary.name]
+      .map((char) => (char < ' ' || '\\/:*?"<>|'.includes(char) ? '_' : char))
+      .join('')
+      .trim() || 'dictionary';
+  return {
+    fileName: `${safeName}.tbx`,
+    chunks: writeTbx(header, conceptEntries(scope.em.fork(), plan)),
+  };
+}
+
+// ---------------------------------------------------------------- reading concepts
+
+interface ConceptRow {
+  id: number;
+  oid: string | null;
+  field_map: Record<string, string[]>;
+  created_at: Date;
+  changed_at: Date;
+  created_by: string | null;
+  changed_by: string | null;
+}
+
+interface TermRow extends ConceptRow {
+  concept_id: number;
+  name: string;
+  language_code: string;
+  region_code: string | null;
+  script_code: string | null;
+}
+
+const and = (conditions: readonly Sql[]): Sql => ({
+  text: conditions.map((c) => ` and (${c.text})`).join(''),
+  params: conditions.flatMap((c) => c.params),
+});
+
+/** The concepts of the plan, in id order, a batch per query (keyset: id > last). */
+async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenerator<TbxEntry> {
+  const conceptFilter = and(plan.conceptWhere);
+  const termFilter = and(plan.termWhere);
+  // A concept is written when it has a term left, if languages were restricted.
+  const hasTerm: Sql = plan.needsTerms
+    ? {
+        text: ` and exists (select 1 from terms t where t.concept_id = c.id and not t.deleted${termFilter.text})`,
+        params: termFilter.params,
+      }
+    : { text: '', params: [] };
+  let after = 0;
+  for (;;) {
+    const concepts = await em.execute<ConceptRow[]>(
+      `select c.id, c.oid, c.field_map, c.created_at, c.changed_at, cu.username as created_by, mu.username as changed_by
+         from concepts c left join users cu on cu.id = c.created_by_id left join users mu on mu.id = c.changed_by_id
+        where c.dictionary_id = ? and not c.deleted and c.section_id in (?) and c.id > ?${conceptFilter.text}${hasTerm.text}
+        order by c.id limit ${BATCH_SIZE}`,
+      [plan.dictionaryId, plan.sectionIds, after, ...conceptFilter.params, ...hasTerm.params],
+    );
+    if (concepts.length === 0) return;
+    after = concepts[concepts.length - 1]!.id;
+    const ids = concepts.map((concept) => concept.id);
+    const terms = await em.execute<TermRow[]>(
+      `select t.id, t.oid, t.concept_id, t.name, t.language_code, t.region_code, t.script_code, t.field_map,
+              t.created_at, t.changed_at, cu.username as created_by, mu.username as changed_by
+         from terms t left join users cu on cu.id = t.created_by_id left join users mu on mu.id = t.changed_by_id
+        where t.concept_id in (?) and not t.deleted${termFilter.text}
+        order by t.concept_id, t.id`,
+      [ids, ...termFilter.params],
+    );
+    const domains = await em.execute<{ concept_id: number; name: string }[]>(
+      `select cd.concept_id, d.name from concept_domains cd join domains d on d.id = cd.domain_id
+        where cd.concept_id in (?) and not d.deleted order by cd.concept_id, d.sort_index, d.id`,
+      [ids],
+    );
+    // One relation row shows on both concepts: it is written once, as the source's cross-reference.
+    const relations = await em.execute<
+      { source_concept_id: number; text: string | null; id: number; oid: string | null }[]
+    >(
+      `select r.source_concept_id, r.text, c.id, c.oid from concept_relations r join concepts c on c.id = r.target_concept_id
+        where r.source_concept_id in (?) and not c.deleted order by r.relation_id`,
+      [ids],
+    );
+    const byConcept = <T extends { concept_id: number }>(rows: readonly T[]) => {
+      const map = new Map<number, T[]>();
+      for (const row of rows) map.set(row.concept_id, [...(map.get(row.concept_id) ?? []), row]);
+      return map;
+    };
+    const termsOf = byConcept(terms);
+    const domainsOf = byConcept(domains);
+    const relationsOf = byConcept(relations.map((r) => ({ ...r, concept_id: r.source_concept_id })));
+    for (const concept of concepts) {
+      yield entryOf(
+        plan,
+        concept,
+        termsOf.get(concept.id) ?? [],
+        domainsOf.get(concept.id) ?? [],
+        relationsOf.get(concept.id) ?? [],
+      );
+    }
+  }
+}
+
+function valuesOf(plan: ExportPlan, level: FieldLevel, fieldMap: Record<string, string[]>): TbxValue[] {
+  return plan.fields
+    .filter((field) => field.level === level)
+    .flatMap((field) =>
+      (fieldMap[field.oid] ?? []).map((value) => tbxValueOf(field.category, value, field.tbxNames)),
+    );
+}
+
+const transactionsOf = (row: ConceptRow): TbxTransaction[] => [
+  { kind: 'created', date: new Date(row.created_at), responsibility: row.created_by },
+  { kind: 'changed', date: new Date(row.changed_at), responsibility: row.changed_by },
+];
+
+function entryOf(
+  plan: ExportPlan,
+  concept: ConceptRow,
+  terms: readonly TermRow[],
+  domains: readonly { name: string }[],
+  relations: readonly { text: string | null; id: number; oid: string | null }[],
+): TbxEntry {
+  const values: TbxValue[] = [
+    ...valuesOf(plan, 'CONCEPT', concept.field_map),
+    ...domains.map((domain) => ({ category: SUBJECT_FIELD, element: 'descrip', value: domain.name })),
+    ...relations.map((relation) => {
+      const target = entryIdOf(relation);
+      return { category: CROSS_REFERENCE, element: 'ref', value: relation.text ?? target, target };
+    }),
+  ];
+  // Language sections in the order of their first term, so an import creates the terms in this order.
+  const sections = new Map<string, TbxLanguageSection>();
+  for (const row of terms) {
+    const language = plan.languages.get(row.language_code.toLowerCase());
+    const lang = languageTag(
+      language ?? { code: row.language_code, code2: null },
+      row.region_code,
+      row.script_code,
+    );
+    let section = sections.get(lang);
+    if (!section) {
+      section = { lang, values: [], terms: [] };
+      sections.set(lang, section);
+    }
+    section.terms.push({
+      // A term without an oid is written without id: a merge finds it by language and text.
+      id: row.oid,
+      term: row.name,
+      values: valuesOf(plan, 'TERM', row.field_map),
+      transactions: transactionsOf(row),
+      line: 0,
+    });
+  }
+  for (const section of sections.values()) hoistLanguageValues(plan, section);
+  return {
+    id: entryIdOf(concept),
+    values,
+    transactions: transactionsOf(concept),
+    languages: [...sections.values()],
+    line: 0,
+  };
+}
+
+/**
+ * A definition every term of a language holds alike is the language's definition (TBX-Basic puts it
+ * on langSec): written there once. An import gives a langSec value back to every term of the language.
+ */
+function hoistLanguageValues(plan: ExportPlan, section: TbxLanguageSection) {
+  for (const field of plan.fields.filter((f) => f.languageLevel)) {
+    const per = section.terms.map((term) =>
+      term.values.filter((v) => v.category === field.category).map((v) => v.value),
+    );
+    const first = per[0];
+    if (!first?.length || per.some((list) => list.join('\u0000') !== first.join('\u0000'))) continue;
+    for (const term of section.terms) term.values = term.values.filter((v) => v.category !== field.category);
+    section.values.push(...first.map((value) => ({ category: field.category, element: 'descrip', value })));
+  }
+}
+
+// ---------------------------------------------------------------- filter criteria in SQL
+
+/**
+ * The criteria of a filter (docs/filters.md) as conditions on concepts (`c`) and, for languages, on
+ * the terms written (`t`): sections, domains (with subdomains), languages, field conditions, created
+ * and changed ranges and users.
+ */
+async function criteriaSql(
+  em: EntityManager,
+  dictionaryId: number,
+  criteria: FilterCriteria,
+  conceptWhere: Sql[],
+  termWhere: Sql[],
+) {
+  if (criteria.sectionOids.length) {
+    conceptWhere.push({
+      text: 'c.section_id in (select id from sections where dictionary_id = ? and oid in (?))',
+      params: [dictionaryId, criteria.sectionOids],
+    });
+  }
+  if (criteria.domainOids.length) {
+    const domains = await em.execute<{ id: number; oid: string | null; parent_id: number | null }[]>(
+      'select id, oid, parent_id from domains where dictionary_id = ? and not deleted',
+      [dictionaryId],
+    );
+    const chosen = new Set(
+      domains.filter((d) => d.oid && criteria.domainOids.includes(d.oid)).map((d) => d.id),
+    );
+    if (criteria.includeSubdomains) {
+      for (let grown = true; grown; ) {
+        grown = false;
+        for (const domain of domains) {
+          if (domain.parent_id !== null && chosen.has(domain.parent_id) && !chosen.has(domain.id)) {
+            chosen.add(domain.id);
+            grown = true;
+          }
+        }
+      }
+    }
+    conceptWhere.push({
+      text: 'exists (select 1 from concept_domains cd where cd.concept_id = c.id and cd.domain_id in (?))',
+      params: [chosen.size ? [...chosen] : [0]],
+    });
+  }
+  if (criteria.languages.length) {
+    const selectors = criteria.languages.map((selector) => {
+      const [code = '', region = '', script = ''] = selector.split(';');
+      const parts: Sql[] = [{ text: 'lower(t.language_code) = ?', params: [code.toLowerCase()] }];
+      if (region) parts.push({ text: 'lower(t.region_code) = ?', params: [region.toLowerCase()] });
+      if (script) parts.push({ text: 'lower(t.script_code) = ?', params: [script.toLowerCase()] });
+      return { text: parts.map((p) => p.text).join(' and '), params: parts.flatMap((p) => p.params) };
+    });
+    termWhere.push({
+      text: selectors.map((s) => `(${s.text})`).join(' or '),
+      params: selectors.flatMap((s) => s.params),
+    });
+  }
+  if (criteria.fieldConditions.length) {
+    const { fields } = await fieldsOf(em, [dictionaryId]);
+    const conditions = criteria.fieldConditions.map((condition) => {
+      const field = fields.find((f) => f.oid === condition.fieldOid);
+      const test = fieldTest(condition.operator, condition.value ?? '');
+      if (!field || field.level === 'CONCEPT') {
+        return {
+          text: test.text.replaceAll('$map', 'c.field_map'),
+          params: [condition.fieldOid, ...test.params],
+        };
+      }
+      return {
+        text: `exists (select 1 from terms ft where ft.concept_id = c.id and not ft.deleted and ${test.text.replaceAll('$map', 'ft.field_map')})`,
+        params: [condition.fieldOid, ...test.params],
+      };
+    });
+    conceptWhere.push({
+      text: conditions.map((c) => `(${c.text})`).join(criteria.match === 'ANY' ? ' or ' : ' and '),
+      params: conditions.flatMap((c) => c.params),
+    });
+  }
+  for (const [key, column] of [
+    ['created', 'c.created_at'],
+    ['changed', 'c.changed_at'],
+  ] as const) {
+    const range = criteria[key];
+    const from = range?.from ? parseFilterDate(range.from) : null;
+    const to = range?.to ? parseFilterDate(range.to) : null;
+    if (from) conceptWhere.push({ text: `${column} >= ?::timestamptz`, params: [from.toISOString()] });
+    if (to) {
+      // A day without a time covers the whole day.
+      const wholeDay = /^\s*(\d{4}-\d{2}-\d{2}|\d{8})\s*$/.test(range?.to ?? '');
+      conceptWhere.push({
+        text: wholeDay ? `${column} < ?::timestamptz` : `${column} <= ?::timestamptz`,
+        params: [(wholeDay ? new Date(to.getTime() + 86_400_000) : to).toISOString()],
+      });
+    }
+  }
+  if (criteria.createdBy.length) {
+    conceptWhere.push({ text: 'c.created_by_id in (?)', params: [criteria.createdBy] });
+  }
+  if (criteria.changedBy.length) {
+    conceptWhere.push({ text: 'c.changed_by_id in (?)', params: [criteria.changedBy] });
+  }
+}
+
+/** One field condition on the values of `$map -> oid` (the oid is the first parameter). */
+function fieldTest(operator: FilterCriteria['fieldConditions'][number]['operator'], value: string): Sql {
+  const values = `jsonb_array_elements_text(coalesce($map -> ?, '[]'::jsonb))`;
+  switch (operator) {
+    case 'EQUALS':
+      return { text: `exists (select 1 from ${values} v where lower(v) = lower(?))`, params: [value] };
+    case 'NOT_EQUALS':
+      return { text: `not exists (select 1 from ${values} v where lower(v) = lower(?))`, params: [value] };
+    case 'CONTAINS':
+      return {
+        text: `exists (select 1 from ${values} v where strpos(lower(v), lower(?)) > 0)`,
+        params: [value],
+      };
+    case 'STARTS_WITH':
+      return {
+        text: `exists (select 1 from ${values} v where starts_with(lower(v), lower(?)))`,
+        params: [value],
+      };
+    case 'EMPTY':
+      return { text: `not exists (select 1 from ${values} v where v <> '')`, params: [] };
+    case 'NOT_EMPTY':
+      return { text: `exists (select 1 from ${values} v where v <> '')`, params: [] };
+    case 'BEFORE':
+    case 'AFTER': {
+      // Stored dates are yyyy-MM-dd, which compare as text; other values never match.
+      const date = parseFilterDate(value);
+      const day = date ? date.toISOString().slice(0, 10) : '0001-01-01';
+      return {
+        text: `exists (select 1 from ${values} v where v ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' and v ${operator === 'BEFORE' ? '<' : '>'} ?)`,
+        params: [day],
+      };
+    }
+  }
+}

@@ -1,0 +1,1414 @@
+/**
+ * TBX import (docs/tbx.md): the uploaded file is parsed once to check it (a malformed file answers 400
+ * with its line and changes nothing) and to count its entries, then imported as a job in ONE
+ * transaction: a failure anywhere leaves the dictionary as it was. Entries are read as a stream and
+ * written in batches with set-based SQL (concepts, terms, domains, history items); cross-references are
+ * collected in a temporary table and become relations once the whole file is in.
+ */
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lowerOf } from '../../db/sql.js';
+import type { ImportSummary } from '../../shared/common.schema.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { newOid } from '../../shared/oid.js';
+import { isClientAdmin, type Scope } from '../../shared/scope.js';
+import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import { Client } from '../client/client.entity.js';
+import { Concept } from '../concept/concept.entity.js';
+import { liveLocks } from '../concept/concept-lock.service.js';
+import { loadParts, snapshotOf } from '../concept/concept-parts.js';
+import { allocateSerials } from '../concept/concept-serials.js';
+import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { Domain } from '../domain/domain.entity.js';
+import { Field, type FieldLevel, PicklistItem } from '../field/field.entity.js';
+import { fieldsOf } from '../field/field.service.js';
+import { type FieldRules, fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
+import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
+import { diffSnapshots } from '../history/history-recorder.js';
+import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
+import {
+  isoLanguage,
+  isoRegionName,
+  isoScriptName,
+  isRealCode,
+  isRightToLeft,
+} from '../language/iso-codes.js';
+import { Language, LanguageVariant } from '../language/language.entity.js';
+import { languagesOf } from '../language/language.service.js';
+import { Section } from '../section/section.entity.js';
+import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
+import {
+  CROSS_REFERENCE,
+  categoryOf,
+  exportedConceptId,
+  fieldBlueprint,
+  fieldValuesFrom,
+  SUBJECT_FIELD,
+  storedTextOf,
+  transactionTimes,
+} from './tbx-mapping.js';
+import type { TbxEntry, TbxHeader, TbxValue } from './tbx-model.js';
+import { readTbx, TbxFormatError } from './tbx-reader.js';
+
+const NO_TENANT = { tenant: false } as const;
+const ALL_ROWS = { tenant: false, notDeleted: false } as const;
+/** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
+const BATCH_SIZE = 500;
+/** Errors kept in the summary (errorCount counts them all). */
+const MAX_ERRORS = 1000;
+const MAX_TERM_LENGTH = 1024;
+/** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
+const ANALYZE_AFTER_TERMS = 50_000;
+
+/**
+ * Runs SQL with bound parameters in the entity manager's transaction. em.execute inlines parameters
+ * into the statement text, which for the batches' JSON documents (megabytes) costs more than the insert.
+ */
+async function sql<T extends unknown[] = unknown[]>(
+  em: EntityManager,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<T> {
+  const query = em
+    .getConnection()
+    .getKnex()
+    .raw(text, params as never[]);
+  const transaction = em.getTransactionContext();
+  if (transaction) query.transacting(transaction);
+  const result = (await query) as { rows: T };
+  return result.rows;
+}
+
+export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
+export type TbxMergeMode = (typeof TbxMergeModes)[number];
+
+export interface TbxImportOptions {
+  /** Absent: a new dictionary (client administrators). */
+  dictionaryId?: number;
+  /** Name of a new dictionary (default: the file's title). */
+  name?: string;
+  merge: TbxMergeMode;
+  /** Section of the new concepts (default: the dictionary's first). */
+  sectionOid?: string;
+}
+
+/**
+ * An uploaded file on disk, in a directory of its own. The import takes it over (claim) and removes it
+ * when its job ends; until then whoever received the upload removes it.
+ */
+export class TbxUpload {
+  private claimedByImport = false;
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly fileName: string | null,
+    private readonly directory: string,
+  ) {}
+
+  claim(): void {
+    this.claimedByImport = true;
+  }
+
+  get claimed(): boolean {
+    return this.claimedByImport;
+  }
+
+  async discard(): Promise<void> {
+    await rm(this.directory, { recursive: true, force: true });
+  }
+}
+
+type ImportTarget =
+  | { kind: 'existing'; dictionaryId: number; sectionId: number; importableSectionIds: Set<number> }
+  | { kind: 'new'; name: string | null };
+
+interface FileScan {
+  header: TbxHeader | null;
+  entries: number;
+  terms: number;
+  nordic: boolean;
+}
+
+/**
+ * Checks the caller may import there and that the file is TBX, then imports it as a job. Refusals
+ * (403/404, 400 for a malformed file with its line, 422 for a taken name) come before the job starts.
+ */
+export async function importTbx(
+  scope: Scope,
+  upload: TbxUpload,
+  options: TbxImportOptions,
+): Promise<AsyncOutcome> {
+  let target: ImportTarget;
+  let scan: FileScan;
+  try {
+    target = await importTarget(scope, options);
+    scan = await scanFile(upload.path);
+  } catch (error) {
+    // Removed before the refusal is answered, so nothing of a refused file outlives its request.
+    await upload.discard();
+    throw error;
+  }
+  upload.claim();
+  return runAsJob(scope, 'dictionaries.import-tbx', async (em, progress) => {
+    try {
+      return await em.transactional(async (tem) => {
+        const importer = await TbxImporter.open(scope, tem, target, scan, upload, options.merge, progress);
+        return importer.run();
+      });
+    } finally {
+      await upload.discard();
+    }
+  });
+}
+
+async function importTarget(scope: Scope, options: TbxImportOptions): Promise<ImportTarget> {
+  if (options.dictionaryId === undefined) {
+    if (!isClientAdmin(scope.actor)) {
+      throw new AppError('FORBIDDEN', 'Only administrators import into a new dictionary');
+    }
+    const name = options.name?.trim() || null;
+    if (name) await assertNameFree(scope.em, scope.actor.clientId, name);
+    return { kind: 'new', name };
+  }
+  const dictionary = await readableDictionary(scope, options.dictionaryId);
+  // Concepts belong to their dictionary's client: import only into the client one acts in.
+  if (dictionary.client.id !== scope.actor.clientId) throw notFound('Dictionary', options.dictionaryId);
+  const sections = await scope.em.find(
+    Section,
+    { dictionary: dictionary.id },
+    { filters: NO_TENANT, orderBy: { sortIndex: 'ASC', id: 'ASC' } },
+  );
+  const section = options.sectionOid ? sections.find((s) => s.oid === options.sectionOid) : sections[0];
+  if (!section) {
+    throw new AppError(
+      'BAD_REQUEST',
+      options.sectionOid
+        ? `section-oid "${options.sectionOid}" is not a section of dictionary ${dictionary.id}`
+        : `Dictionary ${dictionary.id} has no section to import into`,
+    );
+  }
+  const admin = isDictionaryAdmin(scope.actor, dictionary);
+  const permissions = admin ? undefined : (await dictionaryPermissions(scope, [dictionary.id]))[0];
+  const importable = new Set(
+    sections
+      .filter((s) => admin || permissions?.sectionPermissions[String(s.id)]?.CONCEPT_IMPORT)
+      .map((s) => s.id),
+  );
+  if (!importable.has(section.id)) {
+    throw new AppError('FORBIDDEN', 'You may not import concepts into this section (CONCEPT_IMPORT)');
+  }
+  return {
+    kind: 'existing',
+    dictionaryId: dictionary.id,
+    sectionId: section.id,
+    importableSectionIds: importable,
+  };
+}
+
+async function assertNameFree(em: EntityManager, clientId: number, name: string) {
+  const clash = await em.count(
+    Dictionary,
+    { client: clientId, [lowerOf('name')]: name.toLowerCase() },
+    { filters: NO_TENANT },
+  );
+  if (clash) throw new AppError('UNPROCESSABLE', `A dictionary named "${name}" already exists`);
+}
+
+/** A dictionary name no live dictionary of the client uses: `wanted`, then `wanted (2)`... */
+async function freeName(em: EntityManager, clientId: number, wanted: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? '' : ` (${n})`;
+    const name = `${wanted.slice(0, 255 - suffix.length)}${suffix}`;
+    const clash = await em.count(
+      Dictionary,
+      { client: clientId, [lowerOf('name')]: name.toLowerCase() },
+      { filters: NO_TENANT },
+    );
+    if (clash === 0) return name;
+  }
+}
+
+/** The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. */
+async function scanFile(path: string): Promise<FileScan> {
+  const seen: { header: TbxHeader | null } = { header: null };
+  const tags = new Set<string>();
+  let entries = 0;
+  let terms = 0;
+  try {
+    const reading = readTbx(createReadStream(path), {
+      onHeader: (header) => {
+        seen.header = header;
+      },
+    });
+    for await (const entry of reading) {
+      entries++;
+      for (const section of entry.languages) {
+        if (tags.size < 10_000) tags.add(section.lang);
+        terms += section.terms.length;
+      }
+    }
+  } catch (error) {
+    if (error instanceof TbxFormatError) {
+      throw new AppError('BAD_REQUEST', `Not a valid TBX file: ${error.message}`);
+    }
+    throw error;
+  }
+  return { header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
+}
+
+// ---------------------------------------------------------------- the import itself
+
+/** A field values go to, with what validating them needs. */
+interface ImportField {
+  /** The field row; a field this import made is known by its entity until the batch flushes it. */
+  id: number | null;
+  entity: Field | null;
+  oid: string;
+  level: FieldLevel;
+  rules: FieldRules;
+  /** Picklists of TBX categories (and those the import made) take the file's values as new items. */
+  growable: boolean;
+  nextItemSortIndex: number;
+}
+
+/** A language of the dictionary with its variants; one this import made is known by its entity until flushed. */
+interface KnownLanguage {
+  id: number | null;
+  entity: Language | null;
+  code: string;
+  variants: { type: number; code: string }[];
+}
+
+interface ImportLanguage {
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+}
+
+type FieldValues = Record<string, string[]>;
+
+interface PlannedTerm {
+  oid: string | null;
+  name: string;
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: FieldValues;
+  createdAt: Date | null;
+  changedAt: Date | null;
+}
+
+interface PlannedXref {
+  target: string;
+  text: string | null;
+  line: number;
+}
+
+/** One entry as the dictionary will hold it, its values already checked. */
+interface PlannedConcept {
+  entryId: string | null;
+  line: number;
+  fieldMap: FieldValues;
+  domainIds: Set<number>;
+  createdAt: Date | null;
+  changedAt: Date | null;
+  terms: PlannedTerm[];
+  xrefs: PlannedXref[];
+}
+
+const iso = (date: Date) => date.toISOString();
+const termKey = (term: { languageCode: string; name: string }) => `${term.languageCode}\u0000${term.name}`;
+const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? null) === (b ?? null);
+
+class TbxImporter {
+  private readonly summary = { concepts: 0, terms: 0, updated: 0, skipped: 0 };
+  private readonly errors: { line: number; message: string }[] = [];
+  private errorCount = 0;
+  private processed = 0;
+  private structureChanged = false;
+  private readonly fieldsByCategory = new Map<string, ImportField>();
+  private readonly fieldsByName = new Map<string, ImportField>();
+  private readonly nextFieldSortIndex = { CONCEPT: 0, TERM: 0 };
+  private readonly languagesByTag = new Map<string, ImportLanguage | null>();
+  private readonly languagesByCode = new Map<string, KnownLanguage>();
+  private nextLanguageSortIndex = 0;
+  private readonly domainsByName = new Map<string, number>();
+  private nextDomainSortIndex = 0;
+  /** Rows made while planning, written at the start of the next batch. */
+  private readonly pendingFields: ImportField[] = [];
+  private readonly pendingLanguages: KnownLanguage[] = [];
+  /** Domains made while planning: negative placeholder -> entity, then -> id once written. */
+  private readonly pendingDomains = new Map<number, Domain>();
+  private readonly domainIdOfPlaceholder = new Map<number, number>();
+
+  private constructor(
+    private readonly scope: Scope,
+    private readonly em: EntityManager,
+    private readonly dictionaryId: number,
+    private readonly clientId: number,
+    private readonly sectionId: number,
+    private readonly importableSectionIds: Set<number>,
+    private readonly merge: TbxMergeMode,
+    private readonly scan: FileScan,
+    private readonly upload: TbxUpload,
+    private readonly progress: JobProgress,
+  ) {}
+
+  /** Opens the import inside the job's transaction: the target dictionary (made now if new) and its structure. */
+  static async open(
+    scope: Scope,
+    em: EntityManager,
+    target: ImportTarget,
+    scan: FileScan,
+    upload: TbxUpload,
+    merge: TbxMergeMode,
+    progress: JobProgress,
+  ): Promise<TbxImporter> {
+    const clientId = scope.actor.clientId;
+    let dictionaryId: number;
+    let sectionId: number;
+    let importable: Set<number>;
+    if (target.kind === 'new') {
+      const wanted = target.name ?? defaultName(scan.header, upload.fileName);
+      if (target.name) await assertNameFree(em, clientId, target.name);
+      const name = target.name ?? (await freeName(em, clientId, wanted));
+      const client = em.getReference(Client, clientId);
+      const audit = { createdById: scope.actor.userId, changedById: scope.actor.userId };
+      const dictionary = em.create(Dictionary, { client, oid: newOid(), name, ...audit });
+      const section = em.create(Section, { client, dictionary, oid: newOid(), name, ...audit });
+      await em.flush();
+      dictionaryId = dictionary.id;
+      sectionId = section.id;
+      importable = new Set([section.id]);
+    } else {
+      dictionaryId = target.dictionaryId;
+      sectionId = target.sectionId;
+      importable = target.importableSectionIds;
+    }
+    const importer = new TbxImporter(
+      scope,
+      em,
+      dictionaryId,
+      clientId,
+      sectionId,
+      importable,
+      merge,
+      scan,
+      upload,
+      progress,
+    );
+    await importer.loadStructure();
+    return importer;
+  }
+
+  private async loadStructure() {
+    const { fields, items } = await fieldsOf(this.em, [this.dictionaryId]);
+    for (const field of fields) {
+      const own = items.filter((item) => item.field.id === field.id);
+      const choice = field.fieldType === 'PICKLIST' || field.fieldType === 'MULTISELECT';
+      this.remember(field, own, choice && field.dataCategory !== 'GENERIC');
+      this.nextFieldSortIndex[field.level] = Math.max(
+        this.nextFieldSortIndex[field.level],
+        field.sortIndex + 1,
+      );
+    }
+    const { languages, variants } = await languagesOf(this.em, [this.dictionaryId]);
+    for (const language of languages) {
+      this.languagesByCode.set(language.code.toLowerCase(), {
+        id: language.id,
+        entity: null,
+        code: language.code,
+        variants: variants
+          .filter((variant) => variant.language.id === language.id)
+          .map((variant) => ({ type: variant.type, code: variant.code })),
+      });
+      this.nextLanguageSortIndex = Math.max(this.nextLanguageSortIndex, language.sortIndex + 1);
+    }
+    const domains = await this.em.find(Domain, { dictionary: this.dictionaryId }, { filters: NO_TENANT });
+    for (const domain of domains) {
+      this.domainsByName.set(domain.name.trim().toLowerCase(), domain.id);
+      this.nextDomainSortIndex = Math.max(this.nextDomainSortIndex, domain.sortIndex + 1);
+    }
+    // Cross-references wait here for the end of the file; the history items of this import are listed
+    // so that relations made at the end appear in their snapshots.
+    await sql(
+      this.em,
+      'create temporary table tbx_xrefs (n serial, source_concept_id int not null, target text not null, text text, line int not null, target_id int) on commit drop',
+    );
+    await sql(
+      this.em,
+      'create temporary table tbx_history (concept_id int not null, history_id int not null, action text not null) on commit drop',
+    );
+  }
+
+  private remember(
+    field: Field,
+    items: readonly PicklistItem[],
+    growable: boolean,
+    pending = false,
+  ): ImportField {
+    const entry: ImportField = {
+      id: pending ? null : field.id,
+      entity: pending ? field : null,
+      oid: field.oid ?? String(field.id),
+      level: field.level,
+      growable,
+      nextItemSortIndex: items.reduce((max, item) => Math.max(max, item.sortIndex + 1), 0),
+      rules: {
+        oid: field.oid ?? String(field.id),
+        name: field.name,
+        fieldType: field.fieldType,
+        required: field.required,
+        minLen: field.minLen,
+        maxLen: field.maxLen,
+        regExp: field.regExp ?? null,
+        number: field.number,
+        unicode: field.unicode,
+        picklistValues: items.flatMap((item) =>
+          [item.name, item.tbxName].filter((v): v is string => Boolean(v)),
+        ),
+      },
+    };
+    if (field.dataCategory !== 'GENERIC')
+      this.fieldsByCategory.set(`${field.level}:${field.dataCategory}`, entry);
+    const nameKey = `${field.level}:${field.name.toLowerCase()}`;
+    if (!this.fieldsByName.has(nameKey)) this.fieldsByName.set(nameKey, entry);
+    return entry;
+  }
+
+  private error(line: number, message: string) {
+    this.errorCount++;
+    if (this.errors.length < MAX_ERRORS) this.errors.push({ line, message });
+  }
+
+  async run(): Promise<ImportSummary> {
+    await this.progress(0, this.scan.entries);
+    let pending: PlannedConcept[] = [];
+    const pendingKeys = new Set<string>();
+    const flush = async () => {
+      await this.writeBatch(pending);
+      this.processed += pending.length;
+      pending = [];
+      pendingKeys.clear();
+      await this.progress(this.processed, this.scan.entries);
+    };
+    for await (const entry of readTbx(createReadStream(this.upload.path))) {
+      const planned = this.plan(entry);
+      // An entry that would merge into one still waiting in this batch waits for that one to be written.
+      const keys = this.mergeKeys(planned);
+      if (keys.some((key) => pendingKeys.has(key))) await flush();
+      pending.push(planned);
+      for (const key of keys) pendingKeys.add(key);
+      if (pending.length >= BATCH_SIZE) await flush();
+    }
+    if (pending.length) await flush();
+    await this.writeRelations();
+    if (this.structureChanged) {
+      // History before a structure change cannot be undone; this import's own items stay after it.
+      await sql(this.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
+        this.dictionaryId,
+      ]);
+    }
+    if (this.summary.terms >= ANALYZE_AFTER_TERMS) {
+      // A bulk load leaves the planner's statistics far behind (autovacuum sees the rows only after the
+      // commit): without fresh ones the next reads of this dictionary may scan whole tables.
+      await sql(this.em, 'analyze concepts, terms, concept_domains, concept_history');
+    }
+    await this.progress(this.scan.entries, this.scan.entries);
+    return {
+      dictionaryId: this.dictionaryId,
+      ...this.summary,
+      errors: this.errors,
+      errorCount: this.errorCount,
+    };
+  }
+
+  private mergeKeys(planned: PlannedConcept): string[] {
+    if (this.merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
+    if (this.merge === 'TERM') return planned.terms.map((term) => `term:${termKey(term)}`);
+    return [];
+  }
+
+  // ------------------------------------------------------------ entry -> planned concept
+
+  private plan(entry: TbxEntry): PlannedConcept {
+    const concept: PlannedConcept = {
+      entryId: this.identifier(entry.id, 'entry', entry.line),
+      line: entry.line,
+      fieldMap: {},
+      domainIds: new Set(),
+      ...transactionTimes(entry.transactions),
+      terms: [],
+      xrefs: [],
+    };
+    const conceptValues = new Map<ImportField, string[]>();
+    for (const value of entry.values) this.take(value, 'CONCEPT', concept, conceptValues, entry.line);
+    concept.fieldMap = this.checkedValues(conceptValues, entry.line);
+    for (const section of entry.languages) {
+      const language = this.language(section.lang, entry.line);
+      if (!language) continue;
+      // Language-level values belong to every term of the language (a term's own value wins).
+      const sectionValues = new Map<ImportField, string[]>();
+      for (const value of section.values) this.take(value, 'TERM', concept, sectionValues, entry.line);
+      if (section.terms.length === 0 && sectionValues.size > 0) {
+        this.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
+      }
+      for (const term of section.terms) {
+        const name = term.term.trim();
+        if (name === '') {
+          this.error(term.line, 'A term without text is skipped');
+          continue;
+        }
+        if ([...name].length > MAX_TERM_LENGTH) {
+          this.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
+          continue;
+        }
+        const termValues = new Map<ImportField, string[]>();
+        for (const value of term.values) this.take(value, 'TERM', concept, termValues, term.line);
+        for (const [field, values] of sectionValues)
+          if (!termValues.has(field)) termValues.set(field, values);
+        concept.terms.push({
+          oid: this.identifier(term.id, 'term', term.line),
+          name,
+          ...language,
+          fieldMap: this.checkedValues(termValues, term.line),
+          ...transactionTimes(term.transactions),
+        });
+      }
+    }
+    return concept;
+  }
+
+  /** An entry or term id as an oid; ids longer than an oid column are reported and not kept. */
+  private identifier(id: string | null, what: 'entry' | 'term', line: number): string | null {
+    const trimmed = id?.trim();
+    if (!trimmed) return null;
+    if (trimmed.length > 64) {
+      this.error(
+        line,
+        `The ${what} id "${trimmed.slice(0, 40)}…" is longer than 64 characters and is not kept`,
+      );
+      return null;
+    }
+    return trimmed;
+  }
+
+  /** Routes one value: domains, cross-references, or the field of its category at this level. */
+  private take(
+    value: TbxValue,
+    level: FieldLevel,
+    concept: PlannedConcept,
+    values: Map<ImportField, string[]>,
+    line: number,
+  ) {
+    const category = categoryOf(value);
+    if (category.toLowerCase() === SUBJECT_FIELD.toLowerCase()) {
+      const name = value.value.trim().slice(0, 255);
+      if (name) concept.domainIds.add(this.domain(name));
+      return;
+    }
+    if (category.toLowerCase() === CROSS_REFERENCE.toLowerCase()) {
+      const target = (value.target ?? value.value).trim().replace(/^#/, '');
+      const text = value.value.trim();
+      if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
+      return;
+    }
+    const field = this.field(category, level);
+    const list = values.get(field);
+    const text = storedTextOf(value);
+    if (list) list.push(text);
+    else values.set(field, [text]);
+  }
+
+  /** Values as the fields will store them; a value the field's rules refuse is an error and left out. */
+  private checkedValues(values: Map<ImportField, string[]>, line: number): FieldValues {
+    const map: FieldValues = {};
+    for (const [field, raw] of values) {
+      let kept = fieldValuesFrom(field.rules.fieldType, raw);
+      if (kept.length === 0) continue;
+      if (kept.length > 1 && field.rules.fieldType !== 'MULTISELECT') {
+        // A single-valued field keeps the first value; the others are reported.
+        for (const extra of kept.slice(1)) {
+          this.error(
+            line,
+            `Field "${field.rules.name}" takes one value: ${JSON.stringify(extra)} is left out`,
+          );
+        }
+        kept = kept.slice(0, 1);
+      }
+      if (field.growable) this.addPicklistValues(field, kept);
+      const problems = fieldValueProblems(field.rules, kept);
+      if (problems.length) {
+        for (const problem of problems) this.error(line, problem);
+        continue;
+      }
+      map[field.oid] = normalizeFieldValues(field.rules, kept);
+    }
+    return map;
+  }
+
+  // ------------------------------------------------------------ structure, created as the file needs it
+
+  private field(category: string, level: FieldLevel): ImportField {
+    const blueprint = fieldBlueprint(category, level);
+    const known =
+      (blueprint.dataCategory !== 'GENERIC'
+        ? this.fieldsByCategory.get(`${level}:${blueprint.dataCategory}`)
+        : undefined) ?? this.fieldsByName.get(`${level}:${blueprint.name.toLowerCase()}`);
+    if (known) return known;
+    const field = this.em.create(Field, {
+      client: this.em.getReference(Client, this.clientId),
+      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+      oid: newOid(),
+      level,
+      name: blueprint.name.slice(0, 255),
+      dataCategory: blueprint.dataCategory,
+      fieldType: blueprint.fieldType,
+      sortIndex: this.nextFieldSortIndex[level]++,
+      createdById: this.scope.actor.userId,
+      changedById: this.scope.actor.userId,
+    });
+    const items = blueprint.picklistItems.map((item) =>
+      this.em.create(PicklistItem, {
+        field,
+        oid: newOid(),
+        name: item.name,
+        tbxName: item.tbxName,
+        sortIndex: item.sortIndex,
+      }),
+    );
+    this.structureChanged = true;
+    const choice = blueprint.fieldType === 'PICKLIST' || blueprint.fieldType === 'MULTISELECT';
+    // Values name the field by oid, known now; its id comes when the next batch writes it.
+    const entry = this.remember(field, items, choice, true);
+    this.pendingFields.push(entry);
+    return entry;
+  }
+
+  private addPicklistValues(field: ImportField, values: readonly string[]) {
+    const known = new Set(field.rules.picklistValues);
+    const missing = [...new Set(values)].filter((value) => !known.has(value) && value.length <= 255);
+    if (missing.length === 0) return;
+    for (const value of missing) {
+      this.em.create(PicklistItem, {
+        field: field.entity ?? this.em.getReference(Field, field.id!),
+        oid: newOid(),
+        name: null,
+        tbxName: value,
+        sortIndex: field.nextItemSortIndex++,
+      });
+    }
+    field.rules = { ...field.rules, picklistValues: [...field.rules.picklistValues, ...missing] };
+    this.structureChanged = true;
+  }
+
+  /** The language (and variant) a tag names, added to the dictionary when missing; null: skipped. */
+  private language(tag: string, line: number): ImportLanguage | null {
+    const cached = this.languagesByTag.get(tag);
+    if (cached !== undefined) return cached;
+    const resolved = this.resolveLanguage(tag, line);
+    this.languagesByTag.set(tag, resolved);
+    return resolved;
+  }
+
+  private resolveLanguage(tag: string, line: number): ImportLanguage | null {
+    const parsed = tbxLanguage(tag, { nordic: this.scan.nordic });
+    if (!parsed) {
+      // An unknown tag becomes a custom language of that code, so its terms are kept.
+      const code = tag.trim();
+      if (!code || code.length > 64 || isRealCode(code)) {
+        this.error(line, `Language "${tag}" is not known; its terms are skipped`);
+        return null;
+      }
+      const language = this.languagesByCode.get(code.toLowerCase()) ?? this.addLanguage(code, undefined);
+      return { languageCode: language.code, regionCode: null, scriptCode: null };
+    }
+    const language =
+      this.languagesByCode.get(parsed.languageCode.toLowerCase()) ??
+      this.addLanguage(parsed.languageCode, isoLanguage(parsed.languageCode));
+    return {
+      languageCode: language.code,
+      regionCode: parsed.regionCode ? this.variant(language, 0, parsed.regionCode) : null,
+      scriptCode: parsed.scriptCode ? this.variant(language, 1, parsed.scriptCode) : null,
+    };
+  }
+
+  private addLanguage(code: string, isoEntry: ReturnType<typeof isoLanguage>): KnownLanguage {
+    const entity = this.em.create(Language, {
+      client: this.em.getReference(Client, this.clientId),
+      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+      name: isoEntry?.name ?? code,
+      code: isoEntry?.code3 ?? code,
+      code2: isoEntry?.code2 ?? null,
+      code3: isoEntry?.code3 ?? null,
+      iso: isoEntry !== undefined,
+      custom: isoEntry === undefined,
+      rtl: isoEntry ? isRightToLeft(isoEntry.code3) : false,
+      sortIndex: this.nextLanguageSortIndex++,
+      createdById: this.scope.actor.userId,
+      changedById: this.scope.actor.userId,
+    });
+    const language: KnownLanguage = { id: null, entity, code: entity.code, variants: [] };
+    this.languagesByCode.set(language.code.toLowerCase(), language);
+    this.pendingLanguages.push(language);
+    this.structureChanged = true;
+    return language;
+  }
+
+  /** The variant's code as the dictionary spells it; added to the language when missing. */
+  private variant(language: KnownLanguage, type: 0 | 1, code: string): string {
+    const found = language.variants.find(
+      (v) => v.type === type && v.code.toLowerCase() === code.toLowerCase(),
+    );
+    if (found) return found.code;
+    // Regions upper case (US), scripts lower case (hant), as the dictionary API spells them.
+    const spelled = type === 0 ? code.toUpperCase() : code.toLowerCase();
+    this.em.create(LanguageVariant, {
+      language: language.entity ?? this.em.getReference(Language, language.id!),
+      type,
+      code: spelled,
+      name: (type === 0 ? isoRegionName(code) : isoScriptName(code)) ?? code,
+      predefined: true,
+      sortIndex: language.variants.length,
+      createdById: this.scope.actor.userId,
+      changedById: this.scope.actor.userId,
+    });
+    language.variants.push({ type, code: spelled });
+    this.structureChanged = true;
+    return spelled;
+  }
+
+  private domain(name: string): number {
+    const key = name.toLowerCase();
+    const known = this.domainsByName.get(key);
+    if (known !== undefined) return known;
+    const domain = this.em.create(Domain, {
+      client: this.em.getReference(Client, this.clientId),
+      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+      oid: newOid(),
+      name,
+      parentId: null,
+      sortIndex: this.nextDomainSortIndex++,
+      createdById: this.scope.actor.userId,
+      changedById: this.scope.actor.userId,
+    });
+    this.structureChanged = true;
+    // The id comes when the next batch writes the domain: until then a negative placeholder.
+    const placeholder = -(this.pendingDomains.size + this.domainIdOfPlaceholder.size + 1);
+    this.domainsByName.set(key, placeholder);
+    this.pendingDomains.set(placeholder, domain);
+    return placeholder;
+  }
+
+  /** Writes the structure planned so far; the new rows' ids replace entities and placeholders. */
+  private async flushStructure(batch: readonly PlannedConcept[]) {
+    await this.em.flush();
+    for (const field of this.pendingFields) {
+      field.id = field.entity!.id;
+      field.entity = null;
+    }
+    this.pendingFields.length = 0;
+    for (const language of this.pendingLanguages) {
+      language.id = language.entity!.id;
+      language.entity = null;
+    }
+    this.pendingLanguages.length = 0;
+    for (const [placeholder, domain] of this.pendingDomains) {
+      this.domainIdOfPlaceholder.set(placeholder, domain.id);
+      this.domainsByName.set(domain.name.toLowerCase(), domain.id);
+    }
+    this.pendingDomains.clear();
+    for (const concept of batch) {
+      concept.domainIds = new Set(
+        [...concept.domainIds].map((id) => this.domainIdOfPlaceholder.get(id) ?? id),
+      );
+    }
+  }
+
+  // ------------------------------------------------------------ batches
+
+  private async writeBatch(batch: PlannedConcept[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.flushStructure(batch);
+    const targets = await this.mergeTargets(batch);
+    const fresh: PlannedConcept[] = [];
+    const updates = new Map<number, PlannedConcept>();
+    const later: PlannedConcept[] = [];
+    for (const planned of batch) {
+      const target = targets.get(planned);
+      if (target === undefined) fresh.push(planned);
+      // Two entries of one batch meeting the same concept: the second merges after the first is written.
+      else if (updates.has(target)) later.push(planned);
+      else updates.set(target, planned);
+    }
+    await this.checkIncremental(fresh, updates);
+    await this.createConcepts(fresh);
+    await this.updateConcepts(updates);
+    if (later.length) await this.writeBatch(later);
+  }
+
+  /** The existing concept each entry merges into (none: a new concept). */
+  private async mergeTargets(batch: readonly PlannedConcept[]): Promise<Map<PlannedConcept, number>> {
+    const targets = new Map<PlannedConcept, number>();
+    if (this.merge === 'ENTRY_ID') {
+      const ids = [...new Set(batch.flatMap((c) => (c.entryId ? [c.entryId] : [])))];
+      if (ids.length === 0) return targets;
+      const rowIds = ids.map((id) => exportedConceptId(id)).filter((id): id is number => id !== null);
+      const rows = await sql<{ id: number; oid: string | null }[]>(
+        this.em,
+        `select id, oid from concepts where client_id = ? and dictionary_id = ? and not deleted
+           and (oid = any(?::text[]) or (oid is null and id = any(?::int[]))) order by id`,
+        [this.clientId, this.dictionaryId, ids, rowIds],
+      );
+      for (const planned of batch) {
+        if (!planned.entryId) continue;
+        const rowId = exportedConceptId(planned.entryId);
+        const row =
+          rows.find((r) => r.oid === planned.entryId) ?? rows.find((r) => r.oid === null && r.id === rowId);
+        if (row) targets.set(planned, row.id);
+      }
+    } else if (this.merge === 'TERM') {
+      const names = [...new Set(batch.flatMap((c) => c.terms.map((t) => t.name)))];
+      if (names.length === 0) return targets;
+      const rows = await sql<{ concept_id: number; language_code: string; name: string }[]>(
+        this.em,
+        `select t.concept_id, t.language_code, t.name from terms t join concepts c on c.id = t.concept_id
+          where t.dictionary_id = ? and not t.deleted and not c.deleted and t.name = any(?::text[]) order by t.concept_id`,
+        [this.dictionaryId, names],
+      );
+      const conceptOf = new Map<string, number>();
+      for (const row of rows) {
+        const key = termKey({ languageCode: row.language_code, name: row.name });
+        if (!conceptOf.has(key)) conceptOf.set(key, row.concept_id);
+      }
+      for (const planned of batch) {
+        const match = planned.terms
+          .map((term) => conceptOf.get(termKey(term)))
+          .find((id) => id !== undefined);
+        if (match !== undefined) targets.set(planned, match);
+      }
+    }
+    return targets;
+  }
+
+  /**
+   * INCREMENTAL values are unique per field in a dictionary: a value another concept (or another
+   * concept's term) holds, or that an earlier entry of this batch took, is an error and left out.
+   */
+  private async checkIncremental(
+    fresh: readonly PlannedConcept[],
+    updates: ReadonlyMap<number, PlannedConcept>,
+  ) {
+    const incremental = [...new Set(this.fieldsByName.values())].filter(
+      (f) => f.rules.fieldType === 'INCREMENTAL',
+    );
+    if (incremental.length === 0) return;
+    const entries = [
+      ...fresh.map((planned) => ({ planned, conceptId: 0 })),
+      ...[...updates].map(([conceptId, planned]) => ({ planned, conceptId })),
+    ];
+    for (const field of incremental) {
+      const holders = entries.flatMap(({ planned, conceptId }) =>
+        (field.level === 'CONCEPT' ? [planned.fieldMap] : planned.terms.map((t) => t.fieldMap))
+          .filter((map) => map[field.oid]?.length)
+          .map((map) => ({ map, conceptId, line: planned.line })),
+      );
+      if (holders.length === 0) continue;
+      await sql(this.em, 'select pg_advisory_xact_lock(hashtext(?))', [`incremental:${field.oid}`]);
+      const table = field.level === 'CONCEPT' ? 'concepts' : 'terms';
+      const owner = field.level === 'CONCEPT' ? 'id' : 'concept_id';
+      const used = await sql<{ value: string; owner: number }[]>(
+        this.em,
+        `select field_map -> ? ->> 0 as value, ${owner} as owner from "${table}"
+          where dictionary_id = ? and not deleted and field_map -> ? ->> 0 = any(?::text[])`,
+        [field.oid, this.dictionaryId, field.oid, holders.map((h) => h.map[field.oid]![0]!)],
+      );
+      const taken = new Map<string, number>(used.map((row) => [row.value, row.owner]));
+      for (const holder of holders) {
+        const value = holder.map[field.oid]![0]!;
+        const owner = taken.get(value);
+        if (owner !== undefined && (owner !== holder.conceptId || holder.conceptId === 0)) {
+          this.error(
+            holder.line,
+            `Field "${field.rules.name}": value ${value} is already used in this dictionary`,
+          );
+          delete holder.map[field.oid];
+        } else {
+          taken.set(value, holder.conceptId === 0 ? -1 : holder.conceptId);
+        }
+      }
+    }
+  }
+
+  private async createConcepts(fresh: readonly PlannedConcept[]) {
+    if (fresh.length === 0) return;
+    const termCount = fresh.reduce((sum, concept) => sum + concept.terms.length, 0);
+    const serials = await allocateSerials(this.em, this.dictionaryId, { cid: fresh.length, tid: termCount });
+    const now = new Date();
+    let cid = serials.cid;
+    const conceptRows = fresh.map((concept) => ({
+      oid: concept.entryId,
+      cid: String(cid++),
+      field_map: concept.fieldMap,
+      created_at: iso(concept.createdAt ?? now),
+      changed_at: iso(concept.changedAt ?? concept.createdAt ?? now),
+    }));
+    const actor = this.scope.actor.userId;
+    const inserted = await sql<{ id: number; cid: string }[]>(
+      this.em,
+      `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, created_at, created_by_id, changed_at, changed_by_id)
+       select ?, ?, ?, x.oid, x.cid, x.field_map, x.created_at, ?, x.changed_at, ?
+         from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, created_at timestamptz, changed_at timestamptz)
+       returning id, cid`,
+      [this.clientId, this.dictionaryId, this.sectionId, actor, actor, JSON.stringify(conceptRows)],
+    );
+    const idOfCid = new Map(inserted.map((row) => [row.cid, row.id]));
+    const conceptIds = conceptRows.map((row) => idOfCid.get(row.cid)!);
+
+    let tid = serials.tid;
+    const termRows = fresh.flatMap((concept, index) =>
+      concept.terms.map((term) => ({
+        concept_id: conceptIds[index]!,
+        oid: term.oid,
+        name: term.name,
+        language_code: term.languageCode,
+        region_code: term.regionCode,
+        script_code: term.scriptCode,
+        tid: tid++,
+        field_map: term.fieldMap,
+        created_at: iso(term.createdAt ?? concept.createdAt ?? now),
+        changed_at: iso(term.changedAt ?? term.createdAt ?? concept.changedAt ?? concept.createdAt ?? now),
+      })),
+    );
+    const termIds = await this.insertTerms(termRows);
+
+    await this.insertDomains(fresh.map((concept, index) => [conceptIds[index]!, concept.domainIds]));
+    const termsOf = new Map<number, TermSnapshot[]>();
+    for (const row of termRows) {
+      const list = termsOf.get(row.concept_id) ?? [];
+      list.push(termSnapshot(termIds.get(row.tid)!, row.tid, row));
+      termsOf.set(row.concept_id, list);
+    }
+    const history = fresh.map((concept, index) => {
+      const id = conceptIds[index]!;
+      const terms = termsOf.get(id) ?? [];
+      const snapshot: ConceptSnapshot = {
+        cid: conceptRows[index]!.cid,
+        dictionaryId: this.dictionaryId,
+        sectionId: this.sectionId,
+        deleted: false,
+        domainIds: [...concept.domainIds].sort((a, b) => a - b),
+        fieldMap: concept.fieldMap,
+        terms,
+        relations: [],
+        refLinks: [],
+      };
+      return { conceptId: id, revision: 1, action: 'CREATE' as const, before: null, snapshot };
+    });
+    await this.insertHistory(history);
+    await this.insertXrefs(fresh.map((concept, index) => [conceptIds[index]!, concept.xrefs]));
+    this.summary.concepts += fresh.length;
+    this.summary.terms += termRows.length;
+  }
+
+  private async insertTerms(rows: readonly { tid: number }[]): Promise<Map<number, number>> {
+    if (rows.length === 0) return new Map();
+    const actor = this.scope.actor.userId;
+    const inserted = await sql<{ id: number; tid: number }[]>(
+      this.em,
+      `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, created_at, created_by_id, changed_at, changed_by_id)
+       select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, x.created_at, ?, x.changed_at, ?
+         from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, created_at timestamptz, changed_at timestamptz)
+       returning id, tid`,
+      [this.clientId, this.dictionaryId, actor, actor, JSON.stringify(rows)],
+    );
+    return new Map(inserted.map((row) => [row.tid, row.id]));
+  }
+
+  private async insertDomains(links: readonly (readonly [number, ReadonlySet<number>])[]) {
+    const rows = links.flatMap(([conceptId, domainIds]) =>
+      [...domainIds].map((domainId) => ({ concept_id: conceptId, domain_id: domainId })),
+    );
+    if (rows.length === 0) return;
+    await sql(
+      this.em,
+      `insert into concept_domains (concept_id, domain_id)
+       select x.concept_id, x.domain_id from json_to_recordset(?::json) as x(concept_id int, domain_id int)
+       on conflict do nothing`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  private async insertHistory(
+    items: readonly {
+      conceptId: number;
+      revision: number;
+      action: 'CREATE' | 'UPDATE';
+      before: ConceptSnapshot | null;
+      snapshot: ConceptSnapshot;
+    }[],
+  ) {
+    if (items.length === 0) return;
+    const rows = items.map((item) => ({
+      concept_id: item.conceptId,
+      revision: item.revision,
+      action: item.action,
+      changes: diffSnapshots(item.before, item.snapshot),
+      snapshot: item.snapshot,
+    }));
+    await sql(
+      this.em,
+      `with written as (
+         insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot)
+         select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot
+           from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb)
+         returning id, concept_id, action)
+       insert into tbx_history (concept_id, history_id, action) select concept_id, id, action from written`,
+      [this.clientId, this.dictionaryId, this.scope.actor.userId, JSON.stringify(rows)],
+    );
+  }
+
+  private async insertXrefs(xrefs: readonly (readonly [number, readonly PlannedXref[]])[]) {
+    const rows = xrefs.flatMap(([conceptId, list]) =>
+      list.map((xref) => ({
+        source_concept_id: conceptId,
+        target: xref.target,
+        text: xref.text,
+        line: xref.line,
+      })),
+    );
+    if (rows.length === 0) return;
+    await sql(
+      this.em,
+      `insert into tbx_xrefs (source_concept_id, target, text, line)
+       select x.source_concept_id, x.target, x.text, x.line
+         from json_to_recordset(?::json) as x(source_concept_id int, target text, text text, line int)`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * Merges entries into existing concepts: the file's field values replace those of the same fields
+   * (others stay), terms are matched by term id, then by language and text (matched ones updated, the
+   * others added; terms the file lacks stay), domains are added. Unchanged concepts count as skipped.
+   */
+  private async updateConcepts(updates: ReadonlyMap<number, PlannedConcept>) {
+    if (updates.size === 0) return;
+    const ids = [...updates.keys()];
+    await sql(this.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
+    const locks = await liveLocks(this.em, ids);
+    const concepts = await this.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
+    const parts = await loadParts(this.em, ids);
+    const work: {
+      concept: Concept;
+      planned: PlannedConcept;
+      before: ConceptSnapshot;
+      terms: TermSnapshot[];
+      newTerms: { term: PlannedTerm; tid: number }[];
+      changedTermIds: Set<number>;
+      termOids: Map<number, string>;
+    }[] = [];
+    for (const concept of concepts) {
+      const planned = updates.get(concept.id)!;
+      const lock = locks.get(concept.id);
+      if (!this.importableSectionIds.has(concept.section.id)) {
+        this.error(
+          planned.line,
+          `Concept ${concept.id} is in a section where you may not import (CONCEPT_IMPORT); entry skipped`,
+        );
+        this.summary.skipped++;
+        continue;
+      }
+      if (lock && lock.session_id !== this.scope.actor.sessionId) {
+        this.error(planned.line, `Concept ${concept.id} is being edited by another user; entry skipped`);
+        this.summary.skipped++;
+        continue;
+      }
+      const before = snapshotOf(concept, parts.get(concept.id)!);
+      const terms = before.terms.map((term) => ({ ...term }));
+      const claimed = new Set<number>();
+      const changedTermIds = new Set<number>();
+      const termOids = new Map<number, string>();
+      const termRows = parts.get(concept.id)!.terms;
+      const newTerms: { term: PlannedTerm; tid: number }[] = [];
+      for (const wanted of planned.terms) {
+        const byOid = wanted.oid
+          ? termRows.find((row) => !row.deleted && !claimed.has(row.id) && row.oid === wanted.oid)
+          : undefined;
+        const match =
+          byOid ??
+          terms.find(
+            (term) =>
+              !claimed.has(term.id) &&
+              term.name === wanted.name &&
+              term.languageCode === wanted.languageCode &&
+              sameVariant(term.regionCode, wanted.regionCode) &&
+              sameVariant(term.scriptCode, wanted.scriptCode),
+          );
+        const target = match ? terms.find((term) => term.id === match.id) : undefined;
+        if (!target) {
+          newTerms.push({ term: wanted, tid: 0 });
+          continue;
+        }
+        claimed.add(target.id);
+        const row = termRows.find((r) => r.id === target.id);
+        if (wanted.oid && !row?.oid) termOids.set(target.id, wanted.oid);
+        const next = {
+          ...target,
+          name: wanted.name,
+          languageCode: wanted.languageCode,
+          regionCode: wanted.regionCode,
+          scriptCode: wanted.scriptCode,
+          fieldMap: { ...target.fieldMap, ...wanted.fieldMap },
+        };
+        if (diffSnapshots({ ...before, terms: [target] }, { ...before, terms: [next] }).length) {
+          Object.assign(target, next);
+          changedTermIds.add(target.id);
+        }
+      }
+      work.push({ concept, planned, before, terms, newTerms, changedTermIds, termOids });
+    }
+
+    const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
+    const serials = newTermCount
+      ? await allocateSerials(this.em, this.dictionaryId, { tid: newTermCount })
+      : null;
+    let tid = serials?.tid ?? 0;
+    const now = new Date();
+    const termInserts: (ReturnType<typeof plannedTermRow> & { tid: number })[] = [];
+    const termUpdates: Record<string, unknown>[] = [];
+    const conceptUpdates: Record<string, unknown>[] = [];
+    const history: Parameters<TbxImporter['insertHistory']>[0][number][] = [];
+    const domainLinks: [number, Set<number>][] = [];
+    const xrefs: [number, PlannedXref[]][] = [];
+    const afterSnapshots: { item: (typeof work)[number]; after: ConceptSnapshot }[] = [];
+    for (const item of work) {
+      const { concept, planned, before } = item;
+      for (const entry of item.newTerms) {
+        entry.tid = tid++;
+        termInserts.push({ ...plannedTermRow(concept.id, entry.term, now), tid: entry.tid });
+      }
+      const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
+      const after: ConceptSnapshot = {
+        ...before,
+        domainIds,
+        fieldMap: { ...before.fieldMap, ...planned.fieldMap },
+        terms: item.terms,
+      };
+      afterSnapshots.push({ item, after });
+      xrefs.push([concept.id, planned.xrefs]);
+    }
+    const newTermIds = await this.insertTerms(termInserts);
+    for (const { item, after } of afterSnapshots) {
+      const { concept, planned, before } = item;
+      const added = item.newTerms.map(({ term, tid: termTid }) =>
+        termSnapshot(newTermIds.get(termTid)!, termTid, plannedTermRow(concept.id, term, now)),
+      );
+      after.terms = [...after.terms, ...added];
+      const changed = diffSnapshots(before, after).length > 0;
+      if (changed || (planned.entryId && !concept.oid) || item.termOids.size) {
+        conceptUpdates.push({
+          id: concept.id,
+          field_map: after.fieldMap,
+          oid: planned.entryId,
+          bump: changed,
+        });
+      }
+      for (const term of after.terms) {
+        if (!item.changedTermIds.has(term.id) && !item.termOids.has(term.id)) continue;
+        termUpdates.push({
+          id: term.id,
+          name: term.name,
+          language_code: term.languageCode,
+          region_code: term.regionCode,
+          script_code: term.scriptCode,
+          field_map: term.fieldMap,
+          oid: item.termOids.get(term.id) ?? null,
+          bump: item.changedTermIds.has(term.id),
+        });
+      }
+      if (!changed) {
+        this.summary.skipped++;
+        continue;
+      }
+      domainLinks.push([concept.id, new Set(after.domainIds)]);
+      history.push({
+        conceptId: concept.id,
+        revision: concept.version + 1,
+        action: 'UPDATE',
+        before,
+        snapshot: after,
+      });
+      this.summary.updated++;
+      this.summary.terms += item.newTerms.length;
+    }
+    const actor = this.scope.actor.userId;
+    if (conceptUpdates.length) {
+      await sql(
+        this.em,
+        `update concepts c set field_map = x.field_map, oid = coalesce(c.oid, x.oid),
+           version = c.version + (case when x.bump then 1 else 0 end),
+           changed_at = case when x.bump then now() else c.changed_at end,
+           changed_by_id = case when x.bump then ? else c.changed_by_id end
+         from json_to_recordset(?::json) as x(id int, field_map jsonb, oid text, bump boolean)
+         where c.id = x.id`,
+        [actor, JSON.stringify(conceptUpdates)],
+      );
+    }
+    if (termUpdates.length) {
+      await sql(
+        this.em,
+        `update terms t set name = x.name, language_code = x.language_code, region_code = x.region_code,
+           script_code = x.script_code, field_map = x.field_map, oid = coalesce(t.oid, x.oid),
+           version = t.version + (case when x.bump then 1 else 0 end),
+           changed_at = case when x.bump then now() else t.changed_at end,
+           changed_by_id = case when x.bump then ? else t.changed_by_id end
+         from json_to_recordset(?::json) as x(id int, name text, language_code text, region_code text, script_code text, field_map jsonb, oid text, bump boolean)
+         where t.id = x.id`,
+        [actor, JSON.stringify(termUpdates)],
+      );
+    }
+    await this.insertDomains(domainLinks);
+    await this.insertHistory(history);
+    await this.insertXrefs(xrefs);
+    // The loaded rows are stale now; nothing of them may be flushed later.
+    this.em.clear();
+  }
+
+  // ------------------------------------------------------------ relations, once the whole file is in
+
+  /**
+   * Each crossReference names an entry (or a term) of the file or of the dictionary: it becomes one
+   * ASSOCIATIVE relation (both directions of a pair count once; existing relations are not doubled).
+   * Snapshots of this import's history items then show the relations.
+   */
+  private async writeRelations() {
+    const [pending] = await sql<{ n: number }[]>(this.em, 'select count(*)::int as n from tbx_xrefs');
+    if (!pending?.n) return;
+    const scope = [this.clientId, this.dictionaryId];
+    await sql(
+      this.em,
+      `update tbx_xrefs x set target_id = (select c.id from concepts c where c.client_id = ? and c.dictionary_id = ?
+         and c.oid = x.target and not c.deleted order by c.id desc limit 1)`,
+      scope,
+    );
+    await sql(
+      this.em,
+      `update tbx_xrefs x set target_id = (select t.concept_id from terms t where t.client_id = ? and t.dictionary_id = ?
+         and t.oid = x.target and not t.deleted order by t.id desc limit 1) where x.target_id is null`,
+      scope,
+    );
+    await sql(
+      this.em,
+      `update tbx_xrefs x set target_id = c.id from concepts c
+        where x.target_id is null and x.target ~ '^concept-[0-9]{1,9}$' and c.id = substring(x.target from 9)::int
+          and c.dictionary_id = ? and c.oid is null and not c.deleted`,
+      [this.dictionaryId],
+    );
+    const unresolved = await sql<{ line: number; target: string }[]>(
+      this.em,
+      `select line, target from tbx_xrefs where target_id is null order by n limit ${MAX_ERRORS}`,
+    );
+    const [missing] = await sql<{ n: number }[]>(
+      this.em,
+      'select count(*)::int as n from tbx_xrefs where target_id is null',
+    );
+    for (const row of unresolved) {
+      this.error(
+        row.line,
+        `crossReference target "${row.target}" is no entry or term of the file or the dictionary`,
+      );
+    }
+    this.errorCount += (missing?.n ?? 0) - unresolved.length;
+
+    await sql(
+      this.em,
+      `create temporary table tbx_relations on commit drop as
+       select row_number() over (order by s.n)::int as k, s.source_concept_id, s.target_id, s.text from (
+         select distinct on (least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id)) x.*
+           from tbx_xrefs x
+          where x.target_id is not null and x.target_id <> x.source_concept_id
+            and not exists (select 1 from concept_relations r
+                  where (r.source_concept_id = x.source_concept_id and r.target_concept_id = x.target_id)
+                     or (r.source_concept_id = x.target_id and r.target_concept_id = x.source_concept_id))
+          order by least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id), x.n) s`,
+    );
+    const [count] = await sql<{ n: number }[]>(this.em, 'select count(*)::int as n from tbx_relations');
+    if (!count?.n) return;
+    const serials = await allocateSerials(this.em, this.dictionaryId, { relationId: count.n });
+    await sql(
+      this.em,
+      `create temporary table tbx_new_relations on commit drop as
+       with written as (
+         insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
+         select ?, ?, r.source_concept_id, r.target_id, 4, 11, r.text, ? + r.k - 1, now(), ?
+           from tbx_relations r
+         returning id, relation_id, source_concept_id, target_concept_id, type, attribute, text)
+       select * from written`,
+      [this.clientId, this.dictionaryId, serials.relationId, this.scope.actor.userId],
+    );
+    const relationJson = `jsonb_build_object('id', r.id, 'relationId', r.relation_id, 'sourceConceptId', r.source_concept_id,
+      'targetConceptId', r.target_concept_id, 'type', r.type, 'attribute', r.attribute, 'text', r.text)`;
+    await sql(
+      this.em,
+      `update concept_history h set
+         snapshot = jsonb_set(h.snapshot, '{relations}', (
+           select coalesce(jsonb_agg(${relationJson} order by r.relation_id), '[]'::jsonb) from concept_relations r
+            where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id)),
+         changes = case when t.action = 'UPDATE' then h.changes || (
+           select coalesce(jsonb_agg(jsonb_build_object('kind', 'ADDED', 'subject', 'RELATION', 'relationId', r.relation_id,
+             'after', ${relationJson}) order by r.relation_id), '[]'::jsonb) from tbx_new_relations r
+            where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id) else h.changes end
+       from tbx_history t
+       where h.id = t.history_id and exists (select 1 from tbx_new_relations n
+         where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
+    );
+  }
+}
+
+function plannedTermRow(conceptId: number, term: PlannedTerm, now: Date) {
+  return {
+    concept_id: conceptId,
+    oid: term.oid,
+    name: term.name,
+    language_code: term.languageCode,
+    region_code: term.regionCode,
+    script_code: term.scriptCode,
+    field_map: term.fieldMap,
+    created_at: iso(term.createdAt ?? now),
+    changed_at: iso(term.changedAt ?? term.createdAt ?? now),
+  };
+}
+
+function termSnapshot(
+  id: number,
+  tid: number,
+  row: {
+    name: string;
+    language_code: string;
+    region_code: string | null;
+    script_code: string | null;
+    field_map: FieldValues;
+  },
+): TermSnapshot {
+  return {
+    id,
+    tid,
+    name: row.name,
+    languageCode: row.language_code,
+    regionCode: row.region_code,
+    scriptCode: row.script_code,
+    fieldMap: row.field_map,
+  };
+}
+
+/** A new dictionary's name when none is given: the file's title, else the file name. */
+function defaultName(header: TbxHeader | null, fileName: string | null): string {
+  const title = header?.title?.replace(/\s+/g, ' ').trim();
+  if (title) return title.slice(0, 255);
+  const base = fileName?.replace(/\.[^.]*$/, '').trim();
+  return (base || 'TBX import').slice(0, 255);
+}

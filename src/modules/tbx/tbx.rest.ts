@@ -1,0 +1,252 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { Config } from '../../config.js';
+import { sendError } from '../../rest/error-body.js';
+import { registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
+import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { TbxExportFormats } from './tbx-export.service.js';
+import { TbxMergeModes, TbxUpload } from './tbx-import.service.js';
+
+const tags = ['dictionaries'];
+/** Room for the form fields and part headers beside the file, when judging a Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+export const tbxPaths: ZodOpenApiPathsObject = {
+  '/dictionaries/import-tbx': {
+    post: {
+      tags,
+      summary: 'Import a TBX file (v2 martif, v3 DCA or DCT) into a new or an existing dictionary',
+      description:
+        'The file (member `file`) is streamed to disk and checked whole first: malformed XML, a wrong root, a DTD ' +
+        'subset or an entity answers 400 with the line and reason, a file over MAX_FILE_SIZE 413, and nothing ' +
+        'changes. The import then runs as a job in one transaction (GET /jobs/{id}: processed/total entries; ' +
+        'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
+        'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
+        'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
+        'administrator. Mapping of data categories, merging and limits: docs/tbx.md.',
+      parameters: [
+        { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
+        { name: 'name', in: 'query', schema: { type: 'string' } },
+        {
+          name: 'merge',
+          in: 'query',
+          schema: { type: 'string', enum: [...TbxMergeModes], default: 'ENTRY_ID' },
+        },
+        { name: 'section-oid', in: 'query', schema: { type: 'string' } },
+      ],
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                'dictionary-id': { type: 'integer' },
+                name: { type: 'string' },
+                merge: { type: 'string', enum: [...TbxMergeModes] },
+                'section-oid': { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'Done in time',
+          content: { 'application/json': { schema: InvocationResultSchema } },
+        },
+        202: {
+          description: 'Still running',
+          content: { 'application/json': { schema: InvocationResultSchema } },
+        },
+        ...uploadErrorResponses('No CONCEPT_IMPORT in the section, or not an administrator (new dictionary)'),
+        404: { description: 'No such dictionary (or not readable)', content: errorContent },
+        422: { description: 'The name of the new dictionary is taken', content: errorContent },
+      },
+    },
+  },
+  '/dictionaries/export-tbx/{id}': {
+    get: {
+      tags,
+      summary: "Download a dictionary's concepts as TBX (CONCEPT_EXPORT)",
+      description:
+        'Streamed, in concept id order: TBX-Basic v3 DCA (format=TBX, default) or TBX v2 (TBX_V2). languages ' +
+        '(comma list of codes), fields (comma list of field oids) and filter-id restrict what is written. Only ' +
+        'sections with CONCEPT_EXPORT are exported. See docs/tbx.md.',
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+        {
+          name: 'format',
+          in: 'query',
+          schema: { type: 'string', enum: [...TbxExportFormats], default: 'TBX' },
+        },
+        { name: 'languages', in: 'query', schema: { type: 'string' } },
+        { name: 'fields', in: 'query', schema: { type: 'string' } },
+        { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
+      ],
+      responses: {
+        200: {
+          description: 'TBX attachment',
+          content: { 'application/x-tbx': { schema: { type: 'string' } } },
+        },
+        400: { description: 'Bad parameters (unknown language, field or filter)', content: errorContent },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: { description: 'No CONCEPT_EXPORT in any section', content: errorContent },
+        404: { description: 'No such dictionary (or not readable)', content: errorContent },
+      },
+    },
+  },
+};
+
+type Received =
+  | { upload: TbxUpload; fields: Record<string, string> }
+  | { status: 400 | 413; message: string };
+
+const isLimit = (error: unknown, code: string): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+
+/**
+ * Streams the multipart member `file` to a file of its own directory, never holding it in memory and
+ * never keeping more than maxBytes: a larger file is removed and answered 413.
+ */
+async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<Received> {
+  const tooLarge = {
+    status: 413 as const,
+    message: `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`,
+  };
+  if (!request.isMultipart())
+    return { status: 400, message: 'Send the file as multipart/form-data (member "file")' };
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES) return tooLarge;
+  const directory = await mkdtemp(join(tmpdir(), 'polyterm-tbx-'));
+  const path = join(directory, 'upload.tbx');
+  const fields: Record<string, string> = {};
+  let upload: TbxUpload | undefined;
+  let truncated = false;
+  try {
+    for await (const part of request.parts({
+      limits: { fields: 20, fieldSize: 4096, files: 1, fileSize: maxBytes },
+    })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || upload) {
+          part.file.resume();
+          continue;
+        }
+        await pipeline(part.file, createWriteStream(path));
+        truncated = part.file.truncated;
+        upload = new TbxUpload(path, (await stat(path)).size, part.filename || null, directory);
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    if (isLimit(error, 'FST_REQ_FILE_TOO_LARGE')) return tooLarge;
+    if (isLimit(error, 'FST_FILES_LIMIT')) return { status: 413, message: 'Send one file per request' };
+    throw error;
+  }
+  if (!upload || truncated) {
+    await rm(directory, { recursive: true, force: true });
+    return truncated ? tooLarge : { status: 400, message: 'The multipart member "file" is missing' };
+  }
+  return { upload, fields };
+}
+
+const optionalNumber = (value: string | undefined) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** The multipart import and the streamed export; both run the tbx procedures. */
+export function tbxRoutes(config: Config, createContext: ContextFactory): RawRoute {
+  const plugin: FastifyPluginAsync = async (app) => {
+    await registerUploads(app);
+
+    app.post('/dictionaries/import-tbx', async (request, reply) => {
+      // The token is checked before anything is read, so anonymous callers never make the server store a file.
+      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
+      if (session === undefined) return reply;
+      if (!session.tokenValid)
+        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
+      const received = await receiveFile(request, config.MAX_FILE_SIZE);
+      if ('status' in received) {
+        const code = received.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
+        return sendError(reply, received.status, { code, message: received.message });
+      }
+      const { upload } = received;
+      try {
+        const query = (request.query ?? {}) as Record<string, string | undefined>;
+        const param = (name: string) => received.fields[name] ?? query[name];
+        const result = await callProcedure(createContext, request, reply, (api) =>
+          api.tbx.importFile({
+            file: upload,
+            'dictionary-id': optionalNumber(param('dictionary-id')),
+            name: param('name'),
+            merge: (param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
+            'section-oid': param('section-oid') || undefined,
+          }),
+        );
+        if (result === undefined) return reply;
+        return reply
+          .code(result.jobTaskId !== undefined ? 202 : 200)
+          .type('application/json; charset=utf-8')
+          .send(result);
+      } finally {
+        if (!upload.claimed) await upload.discard();
+      }
+    });
+
+    app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+      '/dictionaries/export-tbx/:id',
+      async (request, reply) => {
+        if (!/^\d+$/.test(request.params.id)) {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
+        }
+        const query = request.query;
+        const download = await callProcedure(createContext, request, reply, (api) =>
+          api.tbx.exportFile({
+            id: Number(request.params.id),
+            format: (query.format?.toUpperCase() ?? 'TBX') as (typeof TbxExportFormats)[number],
+            languages: list(query.languages),
+            fields: list(query.fields),
+            'filter-id': optionalNumber(query['filter-id']),
+          }),
+        );
+        if (download === undefined) return reply;
+        return sendDownload(request, reply, download);
+      },
+    );
+  };
+  return { plugin, paths: tbxPaths };
+}
+
+/** The document as it is produced; a failure after the first byte can only cut the connection. */
+function sendDownload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  download: { fileName: string; chunks: AsyncIterable<string> },
+) {
+  const body = Readable.from(download.chunks, { objectMode: false });
+  body.on('error', (error) => request.log.error({ err: error }, 'TBX export failed while streaming'));
+  return reply
+    .type('application/x-tbx; charset=UTF-8')
+    .header('cache-control', 'no-store')
+    .header(
+      'content-disposition',
+      `attachment; filename="${download.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; ` +
+        `filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
+    )
+    .send(body);
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { AppError } from '../../shared/errors.js';
+import { authedProcedure, router } from '../../trpc/trpc.js';
+import { exportTbx, TbxExportFormats } from './tbx-export.service.js';
+import { importTbx, TbxMergeModes, TbxUpload } from './tbx-import.service.js';
+
+const codeList = z.array(z.string().trim().min(1).max(64)).max(1000).default([]);
+
+export const TbxImportInputSchema = z.object({
+  // Only the upload route can make one: over /trpc an input never is an instance, so no path is forged.
+  file: z.instanceof(TbxUpload).describe('the uploaded file, on disk'),
+  'dictionary-id': z.number().int().positive().optional().describe('absent: a new dictionary'),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("a new dictionary's name (default: the file's title)"),
+  merge: z
+    .enum(TbxMergeModes)
+    .default('ENTRY_ID')
+    .describe('ENTRY_ID: same entry id updates; TERM: same term in the same language; NONE: always new'),
+  'section-oid': z.string().min(1).max(64).optional().describe("new concepts' section (default: the first)"),
+});
+
+export const TbxExportInputSchema = z.object({
+  id: z.number().int().positive(),
+  format: z.enum(TbxExportFormats).default('TBX').describe('TBX: TBX-Basic v3 DCA; TBX_V2: martif'),
+  languages: codeList.describe('language codes; default: all'),
+  fields: codeList.describe('field oids; default: all'),
+  'filter-id': z.number().int().positive().optional(),
+});
+
+const TbxDownloadSchema = z.object({
+  fileName: z.string(),
+  chunks: z.custom<AsyncIterable<string>>(
+    (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
+  ),
+});
+
+/**
+ * TBX import and export (docs/tbx.md). Both are reached through the REST-only routes of tbx.rest.ts
+ * (multipart upload, streamed download), which call these procedures for authentication and checks.
+ */
+export const tbxRouter = router({
+  importFile: authedProcedure
+    .input(TbxImportInputSchema)
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const outcome = await importTbx(ctx.scope, input.file, {
+        dictionaryId: input['dictionary-id'],
+        name: input.name,
+        merge: input.merge,
+        sectionOid: input['section-oid'],
+      });
+      return outcome.body;
+    }),
+
+  exportFile: authedProcedure
+    .input(TbxExportInputSchema)
+    .output(TbxDownloadSchema)
+    .query(({ ctx, input }) => {
+      // The document streams over HTTP only; a tRPC answer would have to hold it whole.
+      if (ctx.transport !== 'rest') {
+        throw new AppError(
+          'BAD_REQUEST',
+          'Download TBX exports with GET /api/v4/dictionaries/export-tbx/{id}',
+        );
+      }
+      return exportTbx(ctx.scope, {
+        id: input.id,
+        format: input.format,
+        languages: input.languages,
+        fields: input.fields,
+        filterId: input['filter-id'],
+      });
+    }),
+});
