@@ -21,13 +21,12 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrate, openOrm } from '../src/db/orm.js';
 import { ensureDefaultClient } from '../src/modules/system/bootstrap.js';
+import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 
 const TERMS = Number(process.env.BENCH_TERMS ?? 1_000_000);
 const LANGUAGES = ['en', 'is', 'de', 'fr'] as const;
 const ADMIN_PASSWORD = 'bench-Password-1';
 const serverUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** Writes a TBX v3 DCA file: one concept per 4 terms (one per language), each with a definition. */
 async function writeFile(file: string, terms: number) {
@@ -41,7 +40,7 @@ async function writeFile(file: string, terms: number) {
   const concepts = Math.ceil(terms / LANGUAGES.length);
   let written = 0;
   for (let c = 1; c <= concepts; c++) {
-    let entry = `<conceptEntry id="c${c}"><descrip type="definition">${escape(`Definition of concept number ${c}, with some words`)}</descrip>`;
+    let entry = `<conceptEntry id="c${c}"><descrip type="definition">${escapeXmlText(`Definition of concept number ${c}, with some words`)}</descrip>`;
     for (const lang of LANGUAGES) {
       if (written++ >= terms) break;
       entry += `<langSec xml:lang="${lang}"><termSec><term>${lang} term ${c} ${(c * 7919) % 100_003}</term><termNote type="partOfSpeech">noun</termNote></termSec></langSec>`;
@@ -59,7 +58,12 @@ function sampleRss() {
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 100);
-  return { stop: () => (clearInterval(timer), peak) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
