@@ -7,23 +7,15 @@ import { sameJson } from '../../shared/canonical-json.js';
 import { AppError } from '../../shared/errors.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import { fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
+import type { RefLinkSnapshot } from '../history/history.types.js';
 import { ATTRIBUTES_OF_TYPE, RelationAttributes, RelationTypes } from './concept.entity.js';
 import type { RefLinkInput } from './concept.schema.js';
 import { type DictionaryStructure, fieldsOfLevel } from './concept-structure.js';
 
 export type FieldValues = Record<string, string[]>;
 
-export interface DesiredRefLink {
-  sourceFieldOid: string;
-  type: 'CONCEPT' | 'TERM' | 'URL';
-  text: string;
-  dynamicText: string | null;
-  position: number;
-  url: string | null;
-  conceptId: number | null;
-  termId: number | null;
-  languageCode: string | null;
-}
+/** A link as a write wants it; its term is the term it is sent with. */
+export type DesiredRefLink = Omit<RefLinkSnapshot, 'sourceTermId'>;
 
 export interface DesiredTerm {
   /** An existing term of the concept (live or, for an undo, deleted); absent for a new one. */

@@ -23,7 +23,7 @@ import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { Domain } from '../domain/domain.entity.js';
 import { Field, type FieldLevel, PicklistItem } from '../field/field.entity.js';
-import { fieldsOf } from '../field/field.service.js';
+import { fieldRules, fieldsOf } from '../field/field.service.js';
 import { type FieldRules, fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
 import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
@@ -457,20 +457,7 @@ class TbxImporter {
       level: field.level,
       growable,
       nextItemSortIndex: items.reduce((max, item) => Math.max(max, item.sortIndex + 1), 0),
-      rules: {
-        oid: field.oid ?? String(field.id),
-        name: field.name,
-        fieldType: field.fieldType,
-        required: field.required,
-        minLen: field.minLen,
-        maxLen: field.maxLen,
-        regExp: field.regExp ?? null,
-        number: field.number,
-        unicode: field.unicode,
-        picklistValues: items.flatMap((item) =>
-          [item.name, item.tbxName].filter((v): v is string => Boolean(v)),
-        ),
-      },
+      rules: fieldRules(field, items),
     };
     if (field.dataCategory !== 'GENERIC')
       this.fieldsByCategory.set(`${field.level}:${field.dataCategory}`, entry);
