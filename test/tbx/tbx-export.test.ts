@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, startServer } from '../concepts/concept-helpers.js';
+import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 import {
   createScheme,
   type DictionaryBody,
@@ -433,7 +434,7 @@ describe('round trip: import -> export -> import', () => {
   });
 
   it('keeps everything of sjodyr.tbx', async () => {
-    const content = await readFile('/work/shared/datasets/icelandic-term-bank/sjodyr.tbx');
+    const content = await readFile(`${ICELANDIC_TERM_BANK_DIR}sjodyr.tbx`);
     const first = await importTbx(content, { name: `sjodyr ${uniqueSuffix()}` });
     const original = await dump(first.dictionaryId);
     const started = Date.now();

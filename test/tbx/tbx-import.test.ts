@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, type Server, startServer } from '../concepts/concept-helpers.js';
+import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 import {
   createDictionary,
   createScheme,
@@ -21,7 +22,7 @@ import {
   uniqueSuffix,
 } from '../helpers/structure.js';
 
-const DATASETS = '/work/shared/datasets/icelandic-term-bank';
+const DATASETS = ICELANDIC_TERM_BANK_DIR.replace(/\/$/, '');
 const MAX_FILE_SIZE = 3 * 1024 * 1024;
 
 interface Summary {

@@ -1,15 +1,17 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tbxLanguage, usesNordicCodes } from '../../src/modules/tbx/tbx-languages.js';
 import type { TbxEntry, TbxHeader } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx, type TbxChunk, TbxFormatError } from '../../src/modules/tbx/tbx-reader.js';
+import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 /** The Icelandic Term Bank (CC BY-SA 3.0) is read in place, never copied into the repository. */
-const DATASET_DIR = new URL('../../../shared/datasets/icelandic-term-bank/', import.meta.url);
+const DATASET_DIR = pathToFileURL(ICELANDIC_TERM_BANK_DIR);
 const DATASET_FILES = ['fundarordno.tbx', 'hugbunadur.tbx', 'sjodyr.tbx', 'stjornsysla.tbx'];
 
 function fixture(name: string) {

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { XMLValidator } from 'fast-xml-parser';
@@ -9,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { TbxEntry, TbxHeader, TbxTerm, TbxValue } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx } from '../../src/modules/tbx/tbx-reader.js';
 import { type TbxWriteHeader, type TbxWriteOptions, writeTbx } from '../../src/modules/tbx/tbx-writer.js';
+import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 
 /** A parsed element: enough DOM to check structure and exact text. */
 interface Node {
@@ -652,7 +652,7 @@ describe('writeTbx -> readTbx round trip', () => {
 });
 
 describe('writeTbx: real files (Icelandic Term Bank) read, written and read again', () => {
-  const folder = fileURLToPath(new URL('../../../shared/datasets/icelandic-term-bank/', import.meta.url));
+  const folder = ICELANDIC_TERM_BANK_DIR;
   for (const file of ['fundarordno.tbx', 'hugbunadur.tbx', 'sjodyr.tbx', 'stjornsysla.tbx']) {
     it(`${file}: equal entries through both dialects`, async () => {
       let header: TbxHeader | null = null;
