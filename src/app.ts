@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
@@ -100,6 +101,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('apiRequests', apiRequests);
   app.addHook('onReady', async () => apiRequests.start());
   app.addHook('onClose', () => apiRequests.close());
+  const search = createSearchRuntime(deps.orm, config, app.log);
+  app.addHook('onReady', async () => {
+    app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);
+    search.start();
+  });
+  app.addHook('onClose', () => search.stop());
   const createContext = createContextFactory({ ...deps, apiRequests });
 
   const raw = rawRoutes(deps, (req, reply) => createContext(req, reply, 'rest'));
@@ -137,6 +144,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  registerHealthRoutes(app, deps.orm);
+  registerHealthRoutes(app, deps.orm, search);
   return app;
 }

@@ -14,7 +14,13 @@ export const ConfigSchema = z.object({
   /** Folder of the embedded PostgreSQL used when DATABASE_URL is absent. */
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** With it, term search runs on Elasticsearch; without it, on PostgreSQL (docs/search.md). */
   ELASTICSEARCH_URL: z.url().optional(),
+  /** The term index's name (one per deployment sharing a cluster). */
+  ELASTICSEARCH_INDEX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, _ . and -')
+    .default('polyterm-terms'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   MULTI_TENANT: booleanFromEnv.default(false),
   DEVELOPMENT: booleanFromEnv.default(false),

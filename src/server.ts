@@ -4,6 +4,7 @@ import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm } from './db/orm.js';
 import { failInterruptedJobs } from './modules/jobs/job-runner.js';
 import { ensureDefaultClient } from './modules/system/bootstrap.js';
+import { sweepUploadDirs } from './modules/tbx/tbx-upload-dir.js';
 
 const config = loadConfig();
 const log = (message: string) => process.stdout.write(`${message}\n`);
@@ -18,6 +19,7 @@ if (generatedPassword) {
   log(`Created the default client "admin" and its administrator "admin" with password: ${generatedPassword}`);
 }
 await failInterruptedJobs(orm.em.fork());
+await sweepUploadDirs();
 
 const app = await buildApp({ config, orm });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { startElasticsearch } from '../scripts/elasticsearch.js';
 import { loadConfig } from '../src/config.js';
 import { migrate, openOrm } from '../src/db/orm.js';
 import { ensureDefaultClient } from '../src/modules/system/bootstrap.js';
@@ -11,6 +12,10 @@ import { TEST_ADMIN_PASSWORD } from './helpers/constants.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** A real Elasticsearch: ELASTICSEARCH_URL when given, else one started for the run. */
+    elasticsearchUrl: string;
+    /** Index names of this run start with it, so runs sharing a cluster never meet. */
+    elasticsearchIndexPrefix: string;
   }
 }
 
@@ -80,11 +85,28 @@ export default async function setup(project: TestProject) {
     };
   }
 
+  // Elasticsearch starts while PostgreSQL migrates: both take a while.
+  const elasticsearch = process.env.ELASTICSEARCH_URL
+    ? Promise.resolve({ url: process.env.ELASTICSEARCH_URL, stop: async () => {} })
+    : startElasticsearch();
+  elasticsearch.catch(() => {});
   const orm = await openOrm(databaseUrl);
   await migrate(orm);
   await ensureDefaultClient(orm, loadConfig({ ADMIN_PASSWORD: TEST_ADMIN_PASSWORD }));
   await orm.close(true);
 
+  let search: { url: string; stop(): Promise<void> };
+  try {
+    search = await elasticsearch;
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
   project.provide('databaseUrl', databaseUrl);
-  return teardown;
+  project.provide('elasticsearchUrl', search.url);
+  project.provide('elasticsearchIndexPrefix', name);
+  return async () => {
+    await search.stop();
+    await teardown();
+  };
 }

@@ -7,6 +7,7 @@ import '../modules/group/group.graphql.js';
 import '../modules/access/access.graphql.js';
 import '../modules/dictionary/dictionary.graphql.js';
 import '../modules/concept/concept.graphql.js';
+import '../modules/search/search.graphql.js';
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = builder.toSchema();

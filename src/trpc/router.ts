@@ -18,6 +18,7 @@ import { licenseRouter } from '../modules/license/license.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
+import { searchRouter } from '../modules/search/search.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
@@ -60,6 +61,7 @@ export const appRouter = router({
   comments: commentRouter,
   history: historyRouter,
   tbx: tbxRouter,
+  terms: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

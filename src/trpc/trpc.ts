@@ -3,6 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { databaseErrorToAppError } from '../db/errors.js';
 import { authenticate, readToken } from '../modules/auth/auth.service.js';
+import { searchRuntimeOf } from '../modules/search/search-runtime.js';
 import { AppError, type AppErrorCode } from '../shared/errors.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../shared/scope.js';
 import type { Context } from './context.js';
@@ -80,7 +81,7 @@ const decodePathParameters = t.middleware(async ({ ctx, meta, getRawInput, next 
 export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters);
 
 /** Requires a valid X-Auth-Token; adds the actor and the domain scope, with the tenant filter bound. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   const token = readToken(ctx.req);
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
   const actor = await authenticate(ctx.em, token);
@@ -88,7 +89,10 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (actor.apiLogin) ctx.apiRequests.count(ctx.req, actor.sessionId);
   ctx.em.setFilterParams('tenant', { clientId: actor.clientId });
   const scope: Scope = { em: ctx.em, actor, config: ctx.config, log: ctx.req.log };
-  return next({ ctx: { actor, scope } });
+  const result = await next({ ctx: { actor, scope } });
+  // A writer's next search sees its change: the outbox is applied before the answer (bounded wait).
+  if (type === 'mutation' && result.ok) await searchRuntimeOf(ctx.em).afterWrite();
+  return result;
 });
 
 export const clientAdminProcedure = authedProcedure.use(({ ctx, next }) => {

@@ -81,7 +81,11 @@ describe('REST over HTTP', () => {
     expect(html).not.toMatch(/https?:\/\/(unpkg|cdn)/);
 
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
-    expect(await (await fetch(`${base}/ready`)).json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await (await fetch(`${base}/ready`)).json()).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      search: { status: 'ok' },
+    });
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds');
   });
 });

@@ -5,7 +5,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOADS_FOLDER, uploadDirPrefix } from '../../src/modules/tbx/tbx-upload-dir.js';
 import { type Api, type Server, startServer } from '../concepts/concept-helpers.js';
 import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 import {
@@ -173,8 +175,11 @@ async function state(dictionaryId: number) {
   return row!;
 }
 
+/** This process's upload directories (src/modules/tbx/tbx-upload-dir.ts). */
 const uploadDirectories = async () =>
-  (await readdir(tmpdir())).filter((name) => name.startsWith('polyterm-tbx-')).length;
+  (await readdir(join(tmpdir(), UPLOADS_FOLDER)).catch(() => [] as string[])).filter((name) =>
+    name.startsWith(uploadDirPrefix()),
+  ).length;
 
 // ---------------------------------------------------------------- real data
 

@@ -7,6 +7,7 @@ import { Migration20261121130000 } from './Migration20261121130000_system_ui.js'
 import { Migration20261121150000 } from './Migration20261121150000_sync_settings.js';
 import { Migration20261121151000 } from './Migration20261121151000_definition_import.js';
 import { Migration20261121170000 } from './Migration20261121170000_concepts.js';
+import { Migration20261122090000 } from './Migration20261122090000_search.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121150000_sync_settings', class: Migration20261121150000 },
   { name: 'Migration20261121151000_definition_import', class: Migration20261121151000 },
   { name: 'Migration20261121170000_concepts', class: Migration20261121170000 },
+  { name: 'Migration20261122090000_search', class: Migration20261122090000 },
 ];

@@ -117,6 +117,9 @@ function conceptLoader(context: GraphQLContext): DataLoader<number, ConceptDto |
   return state.concepts;
 }
 
+/** A readable concept through the request's loader (null when the caller may not read it). */
+export const loadConcept = (context: GraphQLContext, id: number) => conceptLoader(context).load(id);
+
 /** Concepts answered by a procedure or a page are known: nested fields reaching them load nothing. */
 function remember(context: GraphQLContext, concepts: readonly ConceptDto[]): void {
   const loader = conceptLoader(context);
@@ -367,7 +370,7 @@ const HistoryItemRef = builder.objectRef<HistoryItemShape>('HistoryItem').implem
   }),
 });
 
-const ConceptRef = builder.objectRef<ConceptDto>('Concept');
+export const ConceptRef = builder.objectRef<ConceptDto>('Concept');
 const TermRef = builder.objectRef<TermDto>('Term');
 
 const ConceptRelationRef = builder.objectRef<ConceptRelationDto>('ConceptRelation').implement({

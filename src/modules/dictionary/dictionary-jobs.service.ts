@@ -11,6 +11,7 @@ import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { Domain } from '../domain/domain.entity.js';
 import { Field, PicklistItem, SystemDataCategories } from '../field/field.entity.js';
 import { runAsJob } from '../jobs/job-runner.js';
+import { searchRuntimeOf } from '../search/search-runtime.js';
 
 export type { AsyncOutcome as JobOutcome } from '../jobs/job-runner.js';
 
@@ -395,9 +396,8 @@ export async function replaceLanguage(scope: Scope, dictionaryId: number, fromTe
 }
 
 /**
- * Rebuilds what term search derives from the stored terms. PostgreSQL search reads the tables directly,
- * so the job checks the dictionary and reports success; the Elasticsearch engine (search issue) replaces
- * the body with a bulk rebuild from PostgreSQL.
+ * Rebuilds the dictionary's search documents from PostgreSQL with the bulk API (docs/search.md). On the
+ * PostgreSQL engine search reads the tables themselves, so there is nothing to rebuild.
  */
 export async function reindexDictionary(scope: Scope, id: number) {
   const dictionary = await administrableDictionary(scope, id);
@@ -406,7 +406,14 @@ export async function reindexDictionary(scope: Scope, id: number) {
       'select count(*)::int as n from terms where dictionary_id = ? and not deleted',
       [dictionary.id],
     );
-    await progress(terms[0]?.n ?? 0, terms[0]?.n ?? 0);
+    const total = terms[0]?.n ?? 0;
+    await progress(0, total);
+    let reported = Promise.resolve();
+    await searchRuntimeOf(em).rebuildDictionary(em.fork(), dictionary.id, (done) => {
+      reported = reported.then(() => progress(done, total));
+    });
+    await reported;
+    await progress(total, total);
     return true;
   });
 }

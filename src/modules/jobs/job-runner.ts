@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvocationResult, JobResult } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
+import { searchRuntimeOf } from '../search/search-runtime.js';
 import { JobTask } from './job-task.entity.js';
 
 export interface AsyncOutcome {
@@ -31,6 +32,8 @@ export async function runAsJob(
   const progress = progressReporter(jobEm.fork(), job.id);
   const done = work(jobEm.fork(), progress).then(
     async (result) => {
+      // A job is done when its changes are searchable (or waiting in the outbox, if the index is down).
+      await searchRuntimeOf(jobEm).settle();
       await jobEm.nativeUpdate(JobTask, { id: job.id }, { status: 'DONE', result, finishedAt: new Date() });
       return result;
     },

@@ -1,19 +1,33 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { SearchRuntime } from '../search/search-runtime.js';
 
 /** Liveness, readiness (database reachable) and Prometheus metrics. */
-export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM): void {
+export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM, search: SearchRuntime): void {
   app.get('/health', async () => ({ status: 'ok' }));
 
+  // Ready when the database answers. Search names its engine; an unreachable Elasticsearch makes the
+  // instance unready too (searches would fail), while writes still wait safely in the outbox.
   app.get('/ready', async (_request, reply) => {
     try {
       await orm.em.getConnection().execute('select 1');
-      return { status: 'ok', database: 'ok' };
     } catch (error) {
       app.log.warn({ err: error }, 'readiness: database unreachable');
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     }
+    const status = await search.status();
+    const body = {
+      status: status.reachable ? 'ok' : 'unavailable',
+      database: 'ok',
+      search: {
+        engine: status.engine,
+        status: status.reachable ? 'ok' : 'unreachable',
+        pendingChanges: status.pendingChanges,
+      },
+    };
+    if (!status.reachable) app.log.warn('readiness: search engine unreachable');
+    return status.reachable ? body : reply.code(503).send(body);
   });
 
   const registry = new Registry();

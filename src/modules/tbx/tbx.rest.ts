@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +13,7 @@ import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/ra
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { TbxExportFormats } from './tbx-export.service.js';
 import { TbxMergeModes, TbxUpload } from './tbx-import.service.js';
+import { makeUploadDir } from './tbx-upload-dir.js';
 
 const tags = ['dictionaries'];
 /** Room for the form fields and part headers beside the file, when judging a Content-Length. */
@@ -127,7 +127,7 @@ async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<R
     return { status: 400, message: 'Send the file as multipart/form-data (member "file")' };
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES) return tooLarge;
-  const directory = await mkdtemp(join(tmpdir(), 'polyterm-tbx-'));
+  const directory = await makeUploadDir();
   const path = join(directory, 'upload.tbx');
   const fields: Record<string, string> = {};
   let upload: TbxUpload | undefined;

@@ -1,0 +1,147 @@
+/**
+ * `npm run tbx -- ... --database URL`: the import and export services the REST routes call, run in this
+ * process on the database, as the given user. Inputs pass the procedures' own schemas, so they are read
+ * and refused as over REST; the import runs as a job (its row shows the progress) like on the server.
+ */
+import { copyFile, link, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { MikroORM } from '../../src/db/orm.js';
+import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
+import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tbx/tbx.router.js';
+import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
+import { importTbx, TbxUpload } from '../../src/modules/tbx/tbx-import.service.js';
+import { makeUploadDir, sweepUploadDirs } from '../../src/modules/tbx/tbx-upload-dir.js';
+import { AppError } from '../../src/shared/errors.js';
+import type { Scope } from '../../src/shared/scope.js';
+import { actAs, openDatabase } from './direct-scope.js';
+import type { DirectCli } from './options.js';
+import { CliError, followJob, type ImportSummary, type JobState, printSummary } from './output.js';
+import { writeOut } from './write-out.js';
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new CliError(`Bad parameters: ${problems.join('; ')}`);
+}
+
+/**
+ * The import removes its upload when its job ends, so it gets a file of its own in an upload directory
+ * (a hard link where the file system allows, else a copy), never the user's file.
+ */
+async function stage(file: string): Promise<TbxUpload> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new CliError(`No file ${file}`);
+  // Where no server runs, runs of this tool that were killed are cleaned up by the next one.
+  await sweepUploadDirs();
+  const directory = await makeUploadDir();
+  const path = join(directory, 'upload.tbx');
+  try {
+    await link(file, path).catch(() => copyFile(file, path));
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  return new TbxUpload(path, info.size, basename(file), directory);
+}
+
+async function jobState(orm: MikroORM, id: number): Promise<JobState> {
+  const job = await orm.em.fork().findOneOrFail(JobTask, id);
+  return {
+    status: job.status,
+    processed: job.processed,
+    total: job.total ?? null,
+    result: job.result,
+    message: job.message ?? null,
+  };
+}
+
+async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<void> {
+  const upload = await stage(cli.target);
+  try {
+    const input = parse(TbxImportInputSchema, {
+      file: upload,
+      'dictionary-id': cli.dictionary === undefined ? undefined : Number(cli.dictionary),
+      name: cli.name,
+      merge: cli.merge,
+      'section-oid': cli.section,
+    });
+    const { body } = await importTbx(scope, input.file, {
+      dictionaryId: input['dictionary-id'],
+      name: input.name,
+      merge: input.merge,
+      sectionOid: input['section-oid'],
+    });
+    const jobId = body.jobTaskId;
+    const summary =
+      jobId === undefined ? (body.result as ImportSummary) : await followJob(() => jobState(orm, jobId));
+    printSummary(summary);
+  } finally {
+    if (!upload.claimed) await upload.discard();
+  }
+}
+
+async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
+  const input = parse(TbxExportInputSchema, {
+    id: Number(cli.target),
+    format: cli.format,
+    languages: list(cli.languages),
+    fields: list(cli.fields),
+    'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
+  });
+  const download = await exportTbx(scope, {
+    id: input.id,
+    format: input.format,
+    languages: input.languages,
+    fields: input.fields,
+    filterId: input['filter-id'],
+  });
+  await writeOut(Readable.from(download.chunks, { objectMode: false }), cli.out!);
+  console.log(`wrote ${cli.out}`);
+}
+
+function directConfig(cli: DirectCli): Config {
+  try {
+    // The server's settings (MULTI_TENANT, SESSION_TIMEOUT, ...) from the environment. The import answers
+    // its job at once, so the bar follows it from the start.
+    // Services log to stderr only when LOG_LEVEL asks: their failures reach the summary anyway.
+    return loadConfig({
+      ...process.env,
+      DATABASE_URL: cli.database,
+      ASYNC_THRESHOLD_MS: '0',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'fatal',
+    });
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+}
+
+export async function runDirectMode(cli: DirectCli): Promise<void> {
+  const config = directConfig(cli);
+  const orm = await openDatabase(cli.database);
+  try {
+    const session = await actAs(orm, config, cli.user, cli.client);
+    try {
+      if (cli.command === 'import') await importFile(orm, session.scope, cli);
+      else await exportFile(session.scope, cli);
+    } finally {
+      await session.end();
+    }
+  } catch (error) {
+    // Refusals of the services (403, 404, a malformed file) read as the server would answer them.
+    if (!(error instanceof AppError)) throw error;
+    const what = cli.command === 'import' ? 'Import' : 'Export';
+    throw new CliError(`${what} failed: ${error.code}: ${error.message}`);
+  } finally {
+    await orm.close(true);
+  }
+}

@@ -1,0 +1,119 @@
+/** The command line of `npm run tbx`: the command, its parameters and how to reach the data. */
+import { parseArgs } from 'node:util';
+import { CliError } from './output.js';
+
+export const USAGE = `Usage:
+  npm run tbx -- import FILE [--dictionary ID | --name NAME] [--merge ENTRY_ID|TERM|NONE] [--section OID]
+  npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2] [--languages eng,isl] [--fields OIDS]
+                    [--filter ID]
+Through a running server (default):
+  --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
+  --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
+  (POLYTERM_USER, POLYTERM_PASSWORD, POLYTERM_CLIENT)
+Directly in the database (no server needed; no password: whoever holds the database URL owns the data):
+  --database URL  or  --direct (DATABASE_URL)
+  --user NAME (POLYTERM_USER), acting as that user; --client LOGIN (POLYTERM_CLIENT) when MULTI_TENANT
+Without --dictionary the import makes a new dictionary (named --name, else the file's title).`;
+
+interface Common {
+  command: 'import' | 'export';
+  /** The file to import, or the id of the dictionary to export. */
+  target: string;
+  dictionary?: string;
+  name?: string;
+  merge: string;
+  section?: string;
+  out?: string;
+  format: string;
+  languages?: string;
+  fields?: string;
+  filter?: string;
+}
+
+export interface ServerCli extends Common {
+  mode: 'server';
+  server: string;
+  token?: string;
+  user?: string;
+  password?: string;
+  client?: string;
+}
+
+export interface DirectCli extends Common {
+  mode: 'direct';
+  database: string;
+  user: string;
+  client?: string;
+}
+
+export type Cli = ServerCli | DirectCli;
+
+/** Reads the arguments (and the POLYTERM_* / DATABASE_URL defaults); a mistake throws with the usage. */
+export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): Cli | 'help' {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      server: { type: 'string' },
+      token: { type: 'string' },
+      database: { type: 'string' },
+      direct: { type: 'boolean' },
+      user: { type: 'string' },
+      password: { type: 'string' },
+      client: { type: 'string' },
+      dictionary: { type: 'string' },
+      name: { type: 'string' },
+      merge: { type: 'string', default: 'ENTRY_ID' },
+      section: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string', default: 'TBX' },
+      languages: { type: 'string' },
+      fields: { type: 'string' },
+      filter: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const [command, target, extra] = positionals;
+  if ((command !== 'import' && command !== 'export') || !target || extra !== undefined) {
+    throw new CliError(USAGE);
+  }
+  if (command === 'export' && !values.out) throw new CliError(`Give --out FILE.\n${USAGE}`);
+  if (command === 'export' && !/^\d+$/.test(target)) throw new CliError('The dictionary id must be a number');
+  if (values.dictionary && values.name) throw new CliError('Give --dictionary or --name, not both');
+  const common: Common = {
+    command,
+    target,
+    dictionary: values.dictionary,
+    name: values.name,
+    merge: values.merge!.toUpperCase(),
+    section: values.section,
+    out: values.out,
+    format: values.format!.toUpperCase(),
+    languages: values.languages,
+    fields: values.fields,
+    filter: values.filter,
+  };
+  const user = values.user ?? env.POLYTERM_USER;
+  const client = values.client ?? env.POLYTERM_CLIENT;
+
+  if (values.database !== undefined || values.direct) {
+    if (values.server !== undefined || values.token !== undefined || values.password !== undefined) {
+      throw new CliError('--server, --token and --password belong to the server mode, not to --database');
+    }
+    const database = values.database ?? env.DATABASE_URL;
+    if (!database)
+      throw new CliError('--direct reads DATABASE_URL, which is not set; or give --database URL');
+    if (!user) throw new CliError(`Give --user NAME: the user the import or export acts as.\n${USAGE}`);
+    return { ...common, mode: 'direct', database, user, client };
+  }
+  return {
+    ...common,
+    mode: 'server',
+    server: values.server ?? env.POLYTERM_URL ?? 'http://127.0.0.1:8080',
+    token: values.token ?? env.POLYTERM_TOKEN,
+    user,
+    password: values.password ?? env.POLYTERM_PASSWORD,
+    client,
+  };
+}

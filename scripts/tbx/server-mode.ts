@@ -1,0 +1,120 @@
+/** `npm run tbx` against a running server: POST /dictionaries/import-tbx, GET /jobs/{id}, GET export-tbx. */
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ServerCli } from './options.js';
+import { CliError, followJob, type ImportSummary, type JobState, printSummary } from './output.js';
+import { writeOut } from './write-out.js';
+
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+/** The server's error body names a code and a message; anything else is shown as it came. */
+function failure(what: string, status: number, text: string): CliError {
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.message === 'string') {
+      return new CliError(`${what} failed: ${status} ${String(body.code ?? '')}: ${body.message}`);
+    }
+  } catch {
+    // not JSON
+  }
+  return new CliError(`${what} failed: ${status} ${text}`);
+}
+
+class ServerApi {
+  private token: string | undefined;
+  constructor(private readonly cli: ServerCli) {
+    this.token = cli.token;
+  }
+
+  url(path: string): string {
+    return `${this.cli.server.replace(/\/$/, '')}/api/v4${path}`;
+  }
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('X-Auth-Token', await this.auth());
+    try {
+      return await fetch(this.url(path), { ...init, headers });
+    } catch (error) {
+      throw new CliError(
+        `Cannot reach ${this.cli.server}: ${(error as Error).cause ?? (error as Error).message}`,
+      );
+    }
+  }
+
+  async json<T>(path: string, what: string, init: RequestInit = {}): Promise<T> {
+    const response = await this.fetch(path, init);
+    const text = await response.text();
+    if (!response.ok) throw failure(what, response.status, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  private async auth(): Promise<string> {
+    if (this.token) return this.token;
+    const { user, password, client } = this.cli;
+    if (!user || !password) throw new CliError('Give --token, or --user and --password (or --database URL)');
+    let response: Response;
+    try {
+      response = await fetch(this.url('/login'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user, password, client }),
+      });
+    } catch (error) {
+      throw new CliError(
+        `Cannot reach ${this.cli.server}: ${(error as Error).cause ?? (error as Error).message}`,
+      );
+    }
+    const text = await response.text();
+    if (!response.ok) throw failure('Login', response.status, text);
+    const body = JSON.parse(text) as { token?: { token: string } | null; errorMessage?: string | null };
+    if (!body.token) throw new CliError(`Login failed: ${body.errorMessage ?? 'no token'}`);
+    this.token = body.token.token;
+    return this.token;
+  }
+}
+
+async function importFile(api: ServerApi, cli: ServerCli): Promise<void> {
+  const form = new FormData();
+  form.append('file', await openAsBlob(cli.target), basename(cli.target));
+  const path = `/dictionaries/import-tbx${query({
+    'dictionary-id': cli.dictionary,
+    name: cli.name,
+    merge: cli.merge,
+    'section-oid': cli.section,
+  })}`;
+  const started = await api.json<{ result?: ImportSummary; jobTaskId?: number }>(path, 'Import', {
+    method: 'POST',
+    body: form,
+  });
+  const summary =
+    started.jobTaskId === undefined
+      ? started.result!
+      : await followJob(() => api.json<JobState>(`/jobs/${started.jobTaskId}`, 'Job status'));
+  printSummary(summary);
+}
+
+async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
+  const path = `/dictionaries/export-tbx/${cli.target}${query({
+    format: cli.format,
+    languages: cli.languages,
+    fields: cli.fields,
+    'filter-id': cli.filter,
+  })}`;
+  const response = await api.fetch(path);
+  if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());
+  await writeOut(Readable.fromWeb(response.body as never), cli.out!);
+  console.log(`wrote ${cli.out}`);
+}
+
+export async function runServerMode(cli: ServerCli): Promise<void> {
+  const api = new ServerApi(cli);
+  if (cli.command === 'import') await importFile(api, cli);
+  else await exportFile(api, cli);
+}

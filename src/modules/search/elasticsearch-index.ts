@@ -1,0 +1,213 @@
+/**
+ * The Elasticsearch term index: one document per live term, keyed by term id. Only core field types are
+ * used (keyword, integer, long), so the mapping works on the integ-test distribution, which lacks the
+ * analysis modules, and on the full one (docs/elasticsearch.md). Case and accent folding and the
+ * substring keys come from PostgreSQL's own functions and from here, never from an analyzer.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Suffixes are indexed up to this many characters: a substring search is a prefix search on the
+ * suffixes. Longer texts are checked with a wildcard query instead.
+ */
+export const SUFFIX_LENGTH = 64;
+
+export const TERM_INDEX_MAPPING = {
+  dynamic: 'strict' as const,
+  properties: {
+    id: { type: 'long' as const },
+    clientId: { type: 'integer' as const },
+    dictionaryId: { type: 'integer' as const },
+    conceptId: { type: 'integer' as const },
+    conceptOid: { type: 'keyword' as const, index: false },
+    sectionId: { type: 'integer' as const },
+    domainIds: { type: 'integer' as const },
+    tid: { type: 'integer' as const },
+    lang: { type: 'keyword' as const },
+    /** Lower case, for filtering; regionCode and scriptCode as stored, for the answer. */
+    region: { type: 'keyword' as const },
+    script: { type: 'keyword' as const },
+    regionCode: { type: 'keyword' as const, index: false },
+    scriptCode: { type: 'keyword' as const, index: false },
+    name: { type: 'keyword' as const },
+    lower: { type: 'keyword' as const },
+    folded: { type: 'keyword' as const },
+    lowerSuffixes: { type: 'keyword' as const, doc_values: false },
+    foldedSuffixes: { type: 'keyword' as const, doc_values: false },
+    /** Field-value words as "<field oid>\u0001<word>", and the bare words. */
+    fieldWords: { type: 'keyword' as const, doc_values: false },
+    words: { type: 'keyword' as const, doc_values: false },
+    /** When the document was written (ms): a rebuild removes the dictionary's older documents. */
+    generation: { type: 'long' as const },
+  },
+};
+
+export interface TermDocument {
+  id: number;
+  clientId: number;
+  dictionaryId: number;
+  conceptId: number;
+  conceptOid: string | null;
+  sectionId: number;
+  domainIds: number[];
+  tid: number;
+  lang: string;
+  region: string | null;
+  script: string | null;
+  regionCode: string | null;
+  scriptCode: string | null;
+  name: string;
+  lower: string;
+  folded: string;
+  lowerSuffixes: string[];
+  foldedSuffixes: string[];
+  fieldWords: string[];
+  words: string[];
+  generation: number;
+}
+
+interface TermRow {
+  id: number;
+  client_id: number;
+  dictionary_id: number;
+  concept_id: number;
+  concept_oid: string | null;
+  section_id: number;
+  tid: number;
+  language_code: string;
+  region_code: string | null;
+  script_code: string | null;
+  name: string;
+  lower: string;
+  folded: string;
+  live: boolean;
+  domain_ids: number[];
+  field_words: string[];
+}
+
+/** Every suffix of a text (by code point), each cut to SUFFIX_LENGTH characters. */
+export function suffixesOf(text: string): string[] {
+  const chars = [...text];
+  const suffixes = new Set<string>();
+  for (let start = 0; start < chars.length; start++) {
+    suffixes.add(chars.slice(start, start + SUFFIX_LENGTH).join(''));
+  }
+  return [...suffixes];
+}
+
+const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as concept_oid, c.section_id, t.tid,
+  t.language_code, t.region_code, t.script_code, t.name,
+  polyterm_lower(t.name) as lower, polyterm_fold(t.name) as folded, not (t.deleted or c.deleted) as live,
+  array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
+  polyterm_field_words(c.field_map) || polyterm_field_words(t.field_map) as field_words`;
+
+function documentOf(row: TermRow, generation: number): TermDocument {
+  const words = new Set(row.field_words.map((entry) => entry.slice(entry.indexOf('\u0001') + 1)));
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    dictionaryId: row.dictionary_id,
+    conceptId: row.concept_id,
+    conceptOid: row.concept_oid,
+    sectionId: row.section_id,
+    domainIds: row.domain_ids,
+    tid: row.tid,
+    lang: row.language_code,
+    region: row.region_code?.toLowerCase() ?? null,
+    script: row.script_code?.toLowerCase() ?? null,
+    regionCode: row.region_code,
+    scriptCode: row.script_code,
+    name: row.name,
+    lower: row.lower,
+    folded: row.folded,
+    lowerSuffixes: suffixesOf(row.lower),
+    foldedSuffixes: suffixesOf(row.folded),
+    fieldWords: [...new Set(row.field_words)],
+    words: [...words],
+    generation,
+  };
+}
+
+/** The terms of these concepts as documents (live) or as ids to remove (deleted terms and concepts). */
+export async function termDocumentsOfConcepts(
+  em: EntityManager,
+  conceptIds: readonly number[],
+  generation: number,
+): Promise<{ documents: TermDocument[]; removed: number[] }> {
+  if (conceptIds.length === 0) return { documents: [], removed: [] };
+  const rows = await em.execute<TermRow[]>(
+    `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id where t.concept_id in (?)`,
+    [[...conceptIds]],
+  );
+  return {
+    documents: rows.filter((row) => row.live).map((row) => documentOf(row, generation)),
+    removed: rows.filter((row) => !row.live).map((row) => row.id),
+  };
+}
+
+/** A dictionary's live terms in id order, a batch at a time (for rebuilds). */
+export async function* dictionaryTermDocuments(
+  em: EntityManager,
+  dictionaryId: number,
+  generation: number,
+  batchSize: number,
+): AsyncGenerator<TermDocument[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await em.execute<TermRow[]>(
+      `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+        where t.dictionary_id = ? and t.id > ? and not t.deleted and not c.deleted order by t.id limit ${batchSize}`,
+      [dictionaryId, after],
+    );
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1]!.id;
+    yield rows.map((row) => documentOf(row, generation));
+  }
+}
+
+/** Creates the index with its mapping when it does not exist yet. */
+export async function ensureTermIndex(client: Client, index: string): Promise<void> {
+  if (await client.indices.exists({ index })) return;
+  try {
+    await client.indices.create({
+      index,
+      settings: { number_of_shards: 1, number_of_replicas: 0, 'index.max_result_window': 100_000 },
+      mappings: TERM_INDEX_MAPPING,
+    });
+  } catch (error) {
+    // Another instance created it first.
+    if (
+      (error as { body?: { error?: { type?: string } } }).body?.error?.type !==
+      'resource_already_exists_exception'
+    )
+      throw error;
+  }
+}
+
+/**
+ * Writes documents and removals in one bulk request. Removing what is not there is fine; any other
+ * item failure throws, so the caller keeps its outbox rows and tries again.
+ */
+export async function applyToIndex(
+  client: Client,
+  index: string,
+  documents: readonly TermDocument[],
+  removed: readonly number[],
+): Promise<void> {
+  if (documents.length === 0 && removed.length === 0) return;
+  const operations: object[] = [];
+  for (const document of documents)
+    operations.push({ index: { _index: index, _id: String(document.id) } }, document);
+  for (const id of removed) operations.push({ delete: { _index: index, _id: String(id) } });
+  const response = await client.bulk({ operations, refresh: false });
+  if (!response.errors) return;
+  const failed = response.items
+    .map((item) => item.index ?? item.delete)
+    // A removal of a missing document answers 404 without an error: only real errors count.
+    .filter((result) => result?.error);
+  if (failed.length) {
+    const first = failed[0]?.error;
+    throw new Error(`Elasticsearch refused ${failed.length} documents: ${first?.type}: ${first?.reason}`);
+  }
+}

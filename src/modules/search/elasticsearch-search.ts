@@ -1,0 +1,159 @@
+/**
+ * Term search on Elasticsearch: the plan becomes a bool query over the keys of elasticsearch-index.ts,
+ * sorted by (folded, name, id) with `search_after`. A filter's criteria are evaluated in PostgreSQL into
+ * term ids; when they select more than MAX_RESTRICTED_TERMS the query goes to PostgreSQL instead, which
+ * answers the same (docs/search.md).
+ */
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SUFFIX_LENGTH, type TermDocument } from './elasticsearch-index.js';
+import { type PostgresSearch, scopeConditions } from './postgres-search.js';
+import type { SearchEngine, SearchPlan, SearchWindow, TermHit } from './search-plan.js';
+
+/** Elasticsearch's default limit of a terms query. */
+export const MAX_RESTRICTED_TERMS = 65_536;
+
+type Query = estypes.QueryDslQueryContainer;
+
+const wildcardEscaped = (text: string) => text.replace(/[\\*?]/g, (char) => `\\${char}`);
+
+function textQuery(plan: SearchPlan): Query | null {
+  const text = plan.text;
+  if (!text) return null;
+  const should: Query[] = [];
+  const { mode, on, text: value } = text.name;
+  if (mode === 'EXACT') should.push({ term: { [on]: value } });
+  else if (mode === 'PREFIX') should.push({ prefix: { [on]: value } });
+  else if ([...value].length <= SUFFIX_LENGTH) should.push({ prefix: { [`${on}Suffixes`]: value } });
+  else should.push({ wildcard: { [on]: { value: `*${wildcardEscaped(value)}*` } } });
+  if (text.fuzzy) {
+    should.push({
+      fuzzy: {
+        folded: {
+          value: text.fuzzy.text,
+          fuzziness: String(text.fuzzy.distance),
+          transpositions: false,
+          prefix_length: 0,
+          max_expansions: 10_000,
+          rewrite: 'constant_score',
+        },
+      },
+    });
+  }
+  if (text.values?.words.length) {
+    const fieldOids = text.values.fieldOids;
+    should.push({
+      bool: {
+        filter: text.values.words.map(
+          (word): Query =>
+            fieldOids
+              ? {
+                  bool: {
+                    should: fieldOids.map((oid) => ({ prefix: { fieldWords: `${oid}\u0001${word}` } })),
+                    minimum_should_match: 1,
+                  },
+                }
+              : { prefix: { words: word } },
+        ),
+      },
+    });
+  }
+  return { bool: { should, minimum_should_match: 1 } };
+}
+
+type HitSource = Pick<
+  TermDocument,
+  | 'id'
+  | 'name'
+  | 'folded'
+  | 'dictionaryId'
+  | 'tid'
+  | 'conceptId'
+  | 'conceptOid'
+  | 'sectionId'
+  | 'lang'
+  | 'regionCode'
+  | 'scriptCode'
+>;
+const SOURCE_FIELDS: (keyof HitSource)[] = [
+  'id',
+  'name',
+  'folded',
+  'dictionaryId',
+  'tid',
+  'conceptId',
+  'conceptOid',
+  'sectionId',
+  'lang',
+  'regionCode',
+  'scriptCode',
+];
+
+export class ElasticsearchSearch implements SearchEngine {
+  readonly name = 'elasticsearch' as const;
+  constructor(
+    private readonly client: Client,
+    private readonly index: string,
+    private readonly em: () => EntityManager,
+    private readonly fallback: PostgresSearch,
+  ) {}
+
+  async find(plan: SearchPlan, window: SearchWindow, withTotal: boolean) {
+    const filter: Query[] = [
+      { term: { clientId: plan.clientId } },
+      { terms: { dictionaryId: plan.dictionaryIds } },
+      { term: { lang: plan.languageCode } },
+      { terms: { sectionId: plan.sectionIds } },
+    ];
+    if (plan.regionCode !== null) filter.push({ term: { region: plan.regionCode } });
+    if (plan.scriptCode !== null) filter.push({ term: { script: plan.scriptCode } });
+    if (plan.domainIds !== null) filter.push({ terms: { domainIds: plan.domainIds } });
+    if (plan.restriction) {
+      const termIds = await this.restrictedTermIds(plan);
+      if (termIds === null) return this.fallback.find(plan, window, withTotal);
+      filter.push({ terms: { id: termIds } });
+    }
+    const text = textQuery(plan);
+    if (text) filter.push(text);
+    const order = window.direction;
+    const response = await this.client.search<HitSource>({
+      index: this.index,
+      query: { bool: { filter } },
+      sort: [{ folded: order }, { name: order }, { id: order }],
+      ...(window.bound ? { search_after: [...window.bound] } : {}),
+      size: Math.max(0, Math.floor(window.limit)),
+      track_total_hits: withTotal,
+      _source: SOURCE_FIELDS,
+    });
+    const total = response.hits.total;
+    return {
+      hits: response.hits.hits.map((hit) => hitOf(hit._source!)),
+      total: withTotal ? (typeof total === 'number' ? total : (total?.value ?? -1)) : -1,
+    };
+  }
+
+  /** The terms a filter leaves, from PostgreSQL; null when there are too many to pass on. */
+  private async restrictedTermIds(plan: SearchPlan): Promise<number[] | null> {
+    const where = scopeConditions(plan);
+    const rows = await this.em().execute<{ id: number }[]>(
+      `select t.id from terms t join concepts c on c.id = t.concept_id
+        where ${where.map((part) => `(${part.text})`).join(' and ')} limit ${MAX_RESTRICTED_TERMS + 1}`,
+      where.flatMap((part) => part.params),
+    );
+    return rows.length > MAX_RESTRICTED_TERMS ? null : rows.map((row) => row.id);
+  }
+}
+
+const hitOf = (source: HitSource): TermHit => ({
+  id: source.id,
+  name: source.name,
+  folded: source.folded,
+  dictionaryId: source.dictionaryId,
+  tid: source.tid,
+  conceptId: source.conceptId,
+  conceptOid: source.conceptOid,
+  sectionId: source.sectionId,
+  langCode: source.lang,
+  regionCode: source.regionCode,
+  scriptCode: source.scriptCode,
+});

@@ -1,0 +1,154 @@
+/**
+ * Term search on PostgreSQL, the embedded default: the expression indexes of
+ * Migration20261122090000_search serve the order (folded, name, id), prefix ranges (C collation),
+ * substring matches (pg_trgm) and exact names; fuzzy matches use fuzzystrmatch's bounded Levenshtein.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../filter/filter-sql.js';
+import type { SearchEngine, SearchPlan, SearchWindow, TermHit } from './search-plan.js';
+
+interface HitRow {
+  id: number;
+  name: string;
+  folded: string;
+  dictionary_id: number;
+  tid: number;
+  concept_id: number;
+  concept_oid: string | null;
+  section_id: number;
+  language_code: string;
+  region_code: string | null;
+  script_code: string | null;
+}
+
+const FOLDED = `(polyterm_fold(t.name) collate "C")`;
+const NAME = `(t.name collate "C")`;
+const KEY = `${FOLDED}, ${NAME}, t.id`;
+
+/** `%`, `_` and `\` stand for themselves in a LIKE pattern. */
+export const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+const join = (parts: readonly Sql[], separator: string): Sql => ({
+  text: parts.map((part) => `(${part.text})`).join(separator),
+  params: parts.flatMap((part) => part.params),
+});
+
+/** The conditions of a plan without the text: dictionaries, client, language, sections, domains, filters. */
+export function scopeConditions(plan: SearchPlan): Sql[] {
+  const where: Sql[] = [
+    {
+      text: 't.dictionary_id in (?) and t.client_id = ? and not t.deleted',
+      params: [plan.dictionaryIds, plan.clientId],
+    },
+    { text: 't.language_code = ?', params: [plan.languageCode] },
+    { text: 'c.section_id in (?) and not c.deleted', params: [plan.sectionIds] },
+  ];
+  if (plan.regionCode !== null) where.push({ text: 'lower(t.region_code) = ?', params: [plan.regionCode] });
+  if (plan.scriptCode !== null) where.push({ text: 'lower(t.script_code) = ?', params: [plan.scriptCode] });
+  if (plan.domainIds !== null) {
+    where.push({
+      text: 'exists (select 1 from concept_domains cd where cd.concept_id = c.id and cd.domain_id in (?))',
+      params: [plan.domainIds.length ? plan.domainIds : [0]],
+    });
+  }
+  if (plan.restriction) where.push(plan.restriction);
+  return where;
+}
+
+function textCondition(plan: SearchPlan): Sql | null {
+  const text = plan.text;
+  if (!text) return null;
+  const column = text.name.on === 'lower' ? `(polyterm_lower(t.name) collate "C")` : FOLDED;
+  const alternatives: Sql[] = [];
+  switch (text.name.mode) {
+    case 'EXACT':
+      alternatives.push({ text: `${column} = ?`, params: [text.name.text] });
+      break;
+    case 'PREFIX':
+      alternatives.push({ text: `${column} like ?`, params: [`${likeEscaped(text.name.text)}%`] });
+      break;
+    case 'SUBSTRING':
+      alternatives.push({ text: `${column} like ?`, params: [`%${likeEscaped(text.name.text)}%`] });
+      break;
+  }
+  if (text.fuzzy) {
+    const { text: target, distance } = text.fuzzy;
+    const length = [...target].length;
+    alternatives.push({
+      text: `case when char_length(polyterm_fold(t.name)) between ? and ?
+                  then levenshtein_less_equal(polyterm_fold(t.name), ?, ?) <= ? else false end`,
+      params: [length - distance, length + distance, target, distance, distance],
+    });
+  }
+  if (text.values?.words.length) {
+    // Field words are "<field oid>\u0001<word>" (polyterm_field_words).
+    const words = 'unnest(polyterm_field_words(c.field_map) || polyterm_field_words(t.field_map))';
+    const fieldOids = text.values.fieldOids;
+    const perWord = text.values.words.map(
+      (word): Sql =>
+        fieldOids
+          ? {
+              text: `exists (select 1 from ${words} fw where fw like any (array[?]::text[]))`,
+              params: [fieldOids.map((oid) => `${likeEscaped(oid)}\u0001${likeEscaped(word)}%`)],
+            }
+          : {
+              text: `exists (select 1 from ${words} fw where split_part(fw, chr(1), 2) like ?)`,
+              params: [`${likeEscaped(word)}%`],
+            },
+    );
+    alternatives.push(join(perWord, ' and '));
+  }
+  return join(alternatives, ' or ');
+}
+
+export class PostgresSearch implements SearchEngine {
+  readonly name = 'postgresql' as const;
+  constructor(private readonly em: () => EntityManager) {}
+
+  async find(plan: SearchPlan, window: SearchWindow, withTotal: boolean) {
+    const where = scopeConditions(plan);
+    const text = textCondition(plan);
+    if (text) where.push(text);
+    const filter = join(where, ' and ');
+    const em = this.em();
+    const bound: Sql = window.bound
+      ? {
+          text: ` and (${KEY}) ${window.direction === 'asc' ? '>' : '<'} (?, ?, ?)`,
+          params: [...window.bound],
+        }
+      : { text: '', params: [] };
+    const order = window.direction === 'asc' ? 'asc' : 'desc';
+    const rows = await em.execute<HitRow[]>(
+      `select t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, t.tid, t.concept_id, c.oid as concept_oid,
+              c.section_id, t.language_code, t.region_code, t.script_code
+         from terms t join concepts c on c.id = t.concept_id
+        where ${filter.text}${bound.text}
+        order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}
+        limit ${Math.max(0, Math.floor(window.limit))}`,
+      [...filter.params, ...bound.params],
+    );
+    let total = -1;
+    if (withTotal) {
+      const [count] = await em.execute<{ count: string }[]>(
+        `select count(*) as count from terms t join concepts c on c.id = t.concept_id where ${filter.text}`,
+        filter.params,
+      );
+      total = Number(count?.count ?? 0);
+    }
+    return { hits: rows.map(hitOf), total };
+  }
+}
+
+export const hitOf = (row: HitRow): TermHit => ({
+  id: row.id,
+  name: row.name,
+  folded: row.folded,
+  dictionaryId: row.dictionary_id,
+  tid: row.tid,
+  conceptId: row.concept_id,
+  conceptOid: row.concept_oid,
+  sectionId: row.section_id,
+  langCode: row.language_code,
+  regionCode: row.region_code,
+  scriptCode: row.script_code,
+});

@@ -1,0 +1,258 @@
+/**
+ * Turns a term search request into a SearchPlan: who may read what, which sections, domains and
+ * filters apply, and the texts as the database folds them. Settles everything engines must not decide.
+ */
+import { AppError, notFound } from '../../shared/errors.js';
+import type { Scope } from '../../shared/scope.js';
+import { isDictionaryAdmin, readableSectionIds } from '../access/access.service.js';
+import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { fieldsOf } from '../field/field.service.js';
+import { getFilter } from '../filter/filter.service.js';
+import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-criteria.js';
+import { criteriaSql, type Sql } from '../filter/filter-sql.js';
+import { effectiveGroups } from '../group/group.service.js';
+import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
+import type { TermSearchInput } from './search.schema.js';
+import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
+
+const NO_TENANT = { tenant: false } as const;
+
+/** A filter's criteria and the dictionary it is bound to (null: any dictionary). */
+interface Restriction {
+  dictionaryId: number | null;
+  criteria: FilterCriteria;
+}
+
+/** The readable sections of each dictionary; a dictionary with none answers 404 like an unknown one. */
+async function readableSections(scope: Scope, dictionaryIds: number[]) {
+  const readable = await readableSectionIds(scope, dictionaryIds);
+  const sections = await scope.em.execute<{ id: number; oid: string | null; dictionary_id: number }[]>(
+    'select id, oid, dictionary_id from sections where dictionary_id in (?) and not deleted',
+    [dictionaryIds],
+  );
+  for (const id of dictionaryIds) {
+    if (!sections.some((s) => s.dictionary_id === id && readable.has(s.id))) throw notFound('Dictionary', id);
+  }
+  return sections.filter((section) => readable.has(section.id));
+}
+
+async function chosenSectionIds(
+  scope: Scope,
+  dictionaryIds: number[],
+  requested: readonly string[],
+  preferred: readonly string[],
+): Promise<number[]> {
+  const readable = await readableSections(scope, dictionaryIds);
+  if (requested.length) {
+    const all = await scope.em.execute<{ oid: string }[]>(
+      'select oid from sections where dictionary_id in (?) and not deleted and oid in (?)',
+      [dictionaryIds, [...requested]],
+    );
+    const unknown = requested.filter((oid) => !all.some((s) => s.oid === oid));
+    if (unknown.length) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `sectionOids: no section ${unknown.join(', ')} in these dictionaries`,
+      );
+    }
+    // Unreadable sections are left out silently, as if they held nothing.
+    return readable.filter((s) => s.oid !== null && requested.includes(s.oid)).map((s) => s.id);
+  }
+  // The search settings' sections, where they belong to these dictionaries; otherwise all readable.
+  const preferredHere = readable.filter((s) => s.oid !== null && preferred.includes(s.oid));
+  return (preferredHere.length ? preferredHere : readable).map((s) => s.id);
+}
+
+async function domainIdsOf(scope: Scope, dictionaryIds: number[], oids: readonly string[] | undefined) {
+  if (!oids?.length) return null;
+  const domains = await scope.em.execute<{ id: number; oid: string | null; parent_id: number | null }[]>(
+    'select id, oid, parent_id from domains where dictionary_id in (?) and not deleted',
+    [dictionaryIds],
+  );
+  const unknown = oids.filter((oid) => !domains.some((d) => d.oid === oid));
+  if (unknown.length) throw new AppError('BAD_REQUEST', `domainOids: no domain ${unknown.join(', ')}`);
+  const chosen = new Set(domains.filter((d) => d.oid !== null && oids.includes(d.oid)).map((d) => d.id));
+  // Subdomains belong to their parents' selection.
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const domain of domains) {
+      if (domain.parent_id !== null && chosen.has(domain.parent_id) && !chosen.has(domain.id)) {
+        chosen.add(domain.id);
+        grown = true;
+      }
+    }
+  }
+  return [...chosen];
+}
+
+/** The requested filter, the quick filter, and the filters the caller's groups impose. */
+async function restrictionsOf(
+  scope: Scope,
+  dictionaryIds: number[],
+  input: TermSearchInput,
+): Promise<Restriction[][]> {
+  // Each inner list is one requirement; its members are alternatives (OR).
+  const required: Restriction[][] = [];
+  if (input.filterId != null) {
+    const filter: { id: number; dictionaryId?: number | null; criteria?: FilterCriteria } = await getFilter(
+      scope,
+      input.filterId,
+      'FULL',
+      false,
+    );
+    if (filter.criteria)
+      required.push([{ dictionaryId: filter.dictionaryId ?? null, criteria: filter.criteria }]);
+  }
+  if (input.quickFilter) {
+    const parsed = FilterCriteriaSchema.safeParse(input.quickFilter);
+    if (!parsed.success) throw new AppError('BAD_REQUEST', `quickFilter: ${parsed.error.issues[0]?.message}`);
+    required.push([{ dictionaryId: null, criteria: parsed.data }]);
+  }
+  // Group filters (filterMap) bind members, not the dictionaries' administrators.
+  const dictionaries = await scope.em.find(
+    Dictionary,
+    { id: { $in: dictionaryIds } },
+    { filters: NO_TENANT },
+  );
+  const bound = dictionaries.filter((d) => !isDictionaryAdmin(scope.actor, d)).map((d) => d.id);
+  if (bound.length) {
+    const groups = await effectiveGroups(scope.em, scope.actor.clientId, {
+      id: scope.actor.userId,
+      guest: scope.actor.guest,
+    });
+    for (const dictionaryId of bound) {
+      const filterIds = [
+        ...new Set(
+          groups.flatMap((g) =>
+            g.filterMap[String(dictionaryId)] ? [g.filterMap[String(dictionaryId)]!] : [],
+          ),
+        ),
+      ];
+      if (filterIds.length === 0) continue;
+      const rows = await scope.em.execute<{ criteria: FilterCriteria }[]>(
+        'select criteria from filters where id in (?) and client_id = ? and not deleted',
+        [filterIds, scope.actor.clientId],
+      );
+      // Several groups' filters widen each other: a term passes when one of them selects it.
+      required.push(
+        rows.map((row) => ({ dictionaryId, criteria: FilterCriteriaSchema.parse(row.criteria ?? {}) })),
+      );
+    }
+  }
+  return required;
+}
+
+/** Restrictions as one SQL condition; a filter bound to one dictionary leaves the others alone. */
+async function restrictionSql(scope: Scope, dictionaryIds: number[], required: Restriction[][]) {
+  if (required.length === 0) return null;
+  const parts: Sql[] = [];
+  for (const alternatives of required) {
+    const options: Sql[] = [];
+    for (const dictionaryId of dictionaryIds) {
+      const applying = alternatives.filter((r) => r.dictionaryId === null || r.dictionaryId === dictionaryId);
+      if (applying.length === 0) {
+        // The requirement is about other dictionaries: this one's terms pass it.
+        options.push({ text: 't.dictionary_id = ?', params: [dictionaryId] });
+        continue;
+      }
+      for (const restriction of applying) {
+        const conceptWhere: Sql[] = [];
+        const termWhere: Sql[] = [];
+        await criteriaSql(scope.em, dictionaryId, restriction.criteria, conceptWhere, termWhere);
+        const all = [{ text: 't.dictionary_id = ?', params: [dictionaryId] }, ...conceptWhere, ...termWhere];
+        options.push({
+          text: all.map((c) => `(${c.text})`).join(' and '),
+          params: all.flatMap((c) => c.params),
+        });
+      }
+    }
+    parts.push({
+      text: options.length ? options.map((o) => `(${o.text})`).join(' or ') : 'false',
+      params: options.flatMap((o) => o.params),
+    });
+  }
+  return { text: parts.map((p) => `(${p.text})`).join(' and '), params: parts.flatMap((p) => p.params) };
+}
+
+/** The language code as the dictionaries hold it (ISO 639-1 and 639-2/B codes are accepted too). */
+async function languageCodeOf(scope: Scope, dictionaryIds: number[], code: string) {
+  const wanted = code.trim().toLowerCase();
+  const [row] = await scope.em.execute<{ code: string }[]>(
+    `select code from languages where dictionary_id in (?) and not deleted
+        and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1`,
+    [dictionaryIds, wanted],
+  );
+  return (row?.code ?? wanted).toLowerCase();
+}
+
+async function fieldOidsOf(scope: Scope, dictionaryIds: number[], input: TermSearchInput) {
+  const options = input.searchOptions ?? {};
+  const requested = (options.fields ?? []).map((field) => (typeof field === 'string' ? field : field.oid));
+  if (!requested.length) return null;
+  const { fields } = await fieldsOf(scope.em, dictionaryIds);
+  const unknown = requested.filter((oid) => !fields.some((field) => field.oid === oid));
+  if (unknown.length)
+    throw new AppError('BAD_REQUEST', `searchOptions.fields: no field ${unknown.join(', ')}`);
+  return requested;
+}
+
+async function textMatchOf(
+  scope: Scope,
+  dictionaryIds: number[],
+  input: TermSearchInput,
+  settings: SearchSettingValues,
+): Promise<TextMatch | null> {
+  const name = (input.name ?? '').trim();
+  if (!name) return null;
+  const options = input.searchOptions ?? {};
+  const [keys] = await scope.em.execute<{ lower: string; folded: string; words: string[] }[]>(
+    'select polyterm_lower(?) as lower, polyterm_fold(?) as folded, polyterm_words(?) as words',
+    [name, name, name],
+  );
+  const normalized = options.normalized ?? settings.normalized;
+  const fuzzy = options.fuzzy ?? settings.fuzzy;
+  const distance = options.fuzziness ?? settings.fuzziness;
+  const multiAll = options.multiAllFields ?? settings.multiAllFields;
+  const multi = multiAll || options.multiEnabled === true;
+  const foldedLength = [...keys!.folded].length;
+  return {
+    name: {
+      mode: options.mode ?? settings.searchMode,
+      on: normalized ? 'folded' : 'lower',
+      text: normalized ? keys!.folded : keys!.lower,
+    },
+    fuzzy:
+      fuzzy && distance > 0 && foldedLength <= FUZZY_MAX_LENGTH ? { text: keys!.folded, distance } : null,
+    values: multi
+      ? { words: keys!.words, fieldOids: multiAll ? null : await fieldOidsOf(scope, dictionaryIds, input) }
+      : null,
+  };
+}
+
+/** The plan of a request, or null when no section is left to search (no results, no error). */
+export async function planSearch(
+  scope: Scope,
+  input: TermSearchInput,
+  settings: SearchSettingValues,
+): Promise<SearchPlan | null> {
+  const dictionaryIds = [...new Set(input.dictionaryIds)];
+  const sectionIds = await chosenSectionIds(scope, dictionaryIds, input.sectionOids, settings.sectionOids);
+  const domainIds = await domainIdsOf(scope, dictionaryIds, input.domainOids);
+  const restriction = await restrictionSql(
+    scope,
+    dictionaryIds,
+    await restrictionsOf(scope, dictionaryIds, input),
+  );
+  if (sectionIds.length === 0) return null;
+  return {
+    clientId: scope.actor.clientId,
+    dictionaryIds,
+    sectionIds,
+    domainIds,
+    languageCode: await languageCodeOf(scope, dictionaryIds, input.langCode),
+    regionCode: input.regionCode?.trim() ? input.regionCode.trim().toLowerCase() : null,
+    scriptCode: input.scriptCode?.trim() ? input.scriptCode.trim().toLowerCase() : null,
+    text: await textMatchOf(scope, dictionaryIds, input, settings),
+    restriction,
+  };
+}

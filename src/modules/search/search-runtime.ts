@@ -1,0 +1,212 @@
+/**
+ * Which engine serves term search, chosen once per app from the configuration: ELASTICSEARCH_URL means
+ * Elasticsearch (fed through the outbox), none means PostgreSQL. Domain code reaches the runtime of its
+ * ORM through searchRuntimeOf(em), so services need no extra parameter.
+ */
+import { Client } from '@elastic/elasticsearch';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import { applyToIndex, dictionaryTermDocuments, ensureTermIndex } from './elasticsearch-index.js';
+import { ElasticsearchSearch } from './elasticsearch-search.js';
+import { PostgresSearch } from './postgres-search.js';
+import { SearchOutbox } from './search-outbox.js';
+import type { SearchEngine } from './search-plan.js';
+
+/** How long a write waits for its change to reach the index before answering anyway. */
+const AFTER_WRITE_WAIT_MS = 5000;
+const POLL_MS = 1000;
+/** Without Elasticsearch, outbox rows are kept this long (an Elasticsearch instance may share the database). */
+const POSTGRES_OUTBOX_RETENTION = '1 hour';
+const REBUILD_BATCH = 2000;
+
+export interface SearchStatus {
+  engine: 'elasticsearch' | 'postgresql';
+  reachable: boolean;
+  pendingChanges: number;
+}
+
+export interface SearchRuntime {
+  readonly engine: SearchEngine;
+  /** Called after a committed write: waits (bounded) until the change is searchable. */
+  afterWrite(): Promise<void>;
+  /** As afterWrite, without the time limit (jobs: a finished import is searchable); never throws. */
+  settle(): Promise<void>;
+  /** Rebuilds a dictionary's documents from PostgreSQL; progress gets (done, total) terms. */
+  rebuildDictionary(
+    em: EntityManager,
+    dictionaryId: number,
+    progress?: (done: number) => void,
+  ): Promise<number>;
+  status(): Promise<SearchStatus>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+class PostgresRuntime implements SearchRuntime {
+  readonly engine: PostgresSearch;
+  private timer: NodeJS.Timeout | null = null;
+  constructor(private readonly fork: () => EntityManager) {
+    this.engine = new PostgresSearch(fork);
+  }
+  async afterWrite() {}
+  async settle() {}
+  async rebuildDictionary() {
+    // PostgreSQL searches the tables themselves: there is nothing to rebuild.
+    return 0;
+  }
+  async status(): Promise<SearchStatus> {
+    return { engine: 'postgresql', reachable: true, pendingChanges: 0 };
+  }
+  start() {
+    this.timer = setInterval(() => {
+      this.fork()
+        .execute(
+          `delete from search_outbox where created_at < now() - interval '${POSTGRES_OUTBOX_RETENTION}'`,
+        )
+        .catch(() => {});
+    }, 60_000);
+    this.timer.unref();
+  }
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+  }
+}
+
+class ElasticsearchRuntime implements SearchRuntime {
+  readonly engine: ElasticsearchSearch;
+  private readonly client: Client;
+  private readonly outbox: SearchOutbox;
+  private timer: NodeJS.Timeout | null = null;
+  private indexReady: Promise<void> | null = null;
+  private failing = false;
+
+  constructor(
+    orm: MikroORM,
+    url: string,
+    private readonly index: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.client = new Client({ node: url, requestTimeout: 30_000, maxRetries: 1 });
+    this.engine = new ElasticsearchSearch(
+      this.client,
+      index,
+      () => orm.em.fork(),
+      new PostgresSearch(() => orm.em.fork()),
+    );
+    this.outbox = new SearchOutbox(orm, this.client, index, log);
+  }
+
+  private ensureIndex(): Promise<void> {
+    if (!this.indexReady) {
+      this.indexReady = ensureTermIndex(this.client, this.index).catch((error) => {
+        this.indexReady = null;
+        throw error;
+      });
+    }
+    return this.indexReady;
+  }
+
+  private async drain(): Promise<void> {
+    await this.ensureIndex();
+    await this.outbox.drain();
+    if (this.failing) this.log.info('search index reachable again; pending changes applied');
+    this.failing = false;
+  }
+
+  async afterWrite() {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, AFTER_WRITE_WAIT_MS);
+    });
+    try {
+      await Promise.race([this.drain(), timeout]);
+    } catch (error) {
+      this.noteFailure(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async settle() {
+    await this.drain().catch((error) => this.noteFailure(error));
+  }
+
+  private noteFailure(error: unknown) {
+    // Logged once per outage: the write succeeded, the background loop retries.
+    if (!this.failing) {
+      this.log.warn({ err: error }, 'search index not updated; the change waits in the outbox');
+    }
+    this.failing = true;
+  }
+
+  async rebuildDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
+    await this.ensureIndex();
+    const generation = Date.now();
+    let done = 0;
+    for await (const documents of dictionaryTermDocuments(em, dictionaryId, generation, REBUILD_BATCH)) {
+      await applyToIndex(this.client, this.index, documents, []);
+      done += documents.length;
+      progress?.(done);
+    }
+    // Documents not rewritten by this rebuild (or by the outbox since it started) are stale.
+    await this.client.deleteByQuery({
+      index: this.index,
+      query: {
+        bool: { filter: [{ term: { dictionaryId } }, { range: { generation: { lt: generation } } }] },
+      },
+      refresh: true,
+      conflicts: 'proceed',
+    });
+    return done;
+  }
+
+  async status(): Promise<SearchStatus> {
+    const pendingChanges = await this.outbox.pending();
+    try {
+      await this.client.cluster.health({ timeout: '2s' });
+      return { engine: 'elasticsearch', reachable: true, pendingChanges };
+    } catch {
+      return { engine: 'elasticsearch', reachable: false, pendingChanges };
+    }
+  }
+
+  start() {
+    const tick = () => {
+      this.drain()
+        .catch((error) => this.noteFailure(error))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, POLL_MS).unref();
+        });
+    };
+    this.timer = setTimeout(tick, 0).unref();
+  }
+
+  async stop() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.outbox.drain().catch(() => {});
+    await this.client.close();
+  }
+}
+
+const runtimes = new WeakMap<object, SearchRuntime>();
+
+/** The runtime for an app's ORM, made from its configuration. */
+export function createSearchRuntime(orm: MikroORM, config: Config, log: FastifyBaseLogger): SearchRuntime {
+  const runtime = config.ELASTICSEARCH_URL
+    ? new ElasticsearchRuntime(orm, config.ELASTICSEARCH_URL, config.ELASTICSEARCH_INDEX, log)
+    : new PostgresRuntime(() => orm.em.fork());
+  runtimes.set(orm.config, runtime);
+  return runtime;
+}
+
+/** The runtime of the ORM behind `em`; PostgreSQL when no app registered one (scripts, direct calls). */
+export function searchRuntimeOf(em: EntityManager): SearchRuntime {
+  let runtime = runtimes.get(em.config);
+  if (!runtime) {
+    runtime = new PostgresRuntime(() => em.fork());
+    runtimes.set(em.config, runtime);
+  }
+  return runtime;
+}

@@ -1,0 +1,75 @@
+/**
+ * Both search engines over one database: the contract suites run the same expectations against a
+ * PostgreSQL-engine server and an Elasticsearch-engine server (the real one the global setup started).
+ */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Api } from '../concepts/concept-helpers.js';
+
+export type EngineName = 'postgresql' | 'elasticsearch';
+export const ENGINES: EngineName[] = ['postgresql', 'elasticsearch'];
+
+/** Server settings selecting an engine; each Elasticsearch server gets an index of its own. */
+export function engineSettings(engine: EngineName): Record<string, string> {
+  if (engine === 'postgresql') return {};
+  return {
+    ELASTICSEARCH_URL: inject('elasticsearchUrl'),
+    ELASTICSEARCH_INDEX: `${inject('elasticsearchIndexPrefix')}_${randomBytes(4).toString('hex')}`,
+  };
+}
+
+export interface TermListEntry {
+  id: number;
+  name: string;
+  dictionaryId: number;
+  termId: number;
+  conceptId: number;
+  conceptOid: string | null;
+  langCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  filterId: number | null;
+  style: string;
+  disabled: boolean;
+  hidden: boolean;
+}
+
+export interface SearchResponse {
+  total: number;
+  pageSize: number;
+  searchAfter: string | null;
+  searchBefore: string | null;
+  results: TermListEntry[];
+  message: string | null;
+}
+
+/** POST /terms/search expecting 200. */
+export async function search(caller: Api, body: Record<string, unknown>): Promise<SearchResponse> {
+  const response = await caller.post<SearchResponse>('/terms/search', body);
+  if (response.status !== 200) throw new Error(`search failed: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** The names a search finds, in order. */
+export async function names(caller: Api, body: Record<string, unknown>): Promise<string[]> {
+  return (await search(caller, body)).results.map((entry) => entry.name);
+}
+
+/** Every page of a search, following searchAfter. */
+export async function allPages(caller: Api, body: Record<string, unknown>): Promise<SearchResponse[]> {
+  const pages: SearchResponse[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await search(caller, { ...body, ...(cursor ? { searchAfter: cursor } : {}) });
+    pages.push(page);
+    cursor = page.searchAfter;
+  } while (cursor && pages.length < 10_000);
+  return pages;
+}
+
+/** The order both engines promise: folded name, then name, by code point; then id. */
+export function byListOrder(a: { folded: string; name: string; id: number }, b: typeof a): number {
+  // UTF-8 byte order is code point order (JavaScript's < compares UTF-16 units, which differs).
+  const codePoints = (x: string, y: string) => Buffer.compare(Buffer.from(x), Buffer.from(y));
+  return codePoints(a.folded, b.folded) || codePoints(a.name, b.name) || a.id - b.id;
+}
