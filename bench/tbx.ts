@@ -5,25 +5,27 @@
  *   BENCH_TERMS=100000 npm run bench:tbx   # smaller run
  *
  * Needs a PostgreSQL server: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres);
- * a fresh database is created on it and dropped afterwards. The server runs in this process on a real
- * socket; the import goes through POST /dictionaries/import-tbx and GET /jobs/{id}, the export through
- * GET /dictionaries/export-tbx/{id}. Peak memory is the process RSS sampled every 100 ms.
+ * a fresh database is created on it and dropped afterwards. Search runs on a real Elasticsearch (started
+ * from the cached Maven Central distribution, or BENCH_ELASTICSEARCH_URL), so the import rate includes
+ * indexing; BENCH_ENGINE=postgresql leaves it out. The server runs in a child process on a real socket,
+ * so its peak memory (VmHWM) is its own; the import goes through POST /dictionaries/import-tbx and
+ * GET /jobs/{id}, the export through GET /dictionaries/export-tbx/{id}.
  */
 
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, openOrm } from '../src/db/orm.js';
-import { ensureDefaultClient } from '../src/modules/system/bootstrap.js';
+import { startElasticsearch } from '../scripts/elasticsearch.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 
 const TERMS = Number(process.env.BENCH_TERMS ?? 1_000_000);
+/** elasticsearch (default: a real one is started unless BENCH_ELASTICSEARCH_URL) or postgresql. */
+const ENGINE = process.env.BENCH_ENGINE === 'postgresql' ? 'postgresql' : 'elasticsearch';
 const LANGUAGES = ['en', 'is', 'de', 'fr'] as const;
 const ADMIN_PASSWORD = 'bench-Password-1';
 const serverUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -53,15 +55,37 @@ async function writeFile(file: string, terms: number) {
   return concepts;
 }
 
-function sampleRss() {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 100);
+/** Peak resident memory of a process (VmHWM from /proc), sampled alone in its own process. */
+async function peakRss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** The server in a child process (its memory measured alone), on the embedded-free settings given. */
+async function startServerProcess(
+  env: Record<string, string>,
+): Promise<{ pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('Server listening')) resolve();
+      // BENCH_SERVER_LOG=1 shows the server's own log lines (set LOG_LEVEL through it, e.g. debug).
+      if (process.env.BENCH_SERVER_LOG) process.stdout.write(chunk);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${seen.slice(-2000)}`)));
+  });
   return {
-    stop: () => {
-      clearInterval(timer);
-      return peak;
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
     },
   };
 }
@@ -77,21 +101,27 @@ async function main() {
   const databaseUrl = new URL(serverUrl);
   databaseUrl.pathname = `/${name}`;
   const file = path.join(tmpdir(), `${name}.tbx`);
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl.toString(),
-    ADMIN_PASSWORD,
-    LOG_LEVEL: 'warn',
-    MAX_FILE_SIZE: String(2 * 1024 * 1024 * 1024),
-  });
-  const orm = await openOrm(config.DATABASE_URL!);
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Indexing is part of the import: with Elasticsearch the job reports DONE once the outbox is applied.
+  const elasticsearch =
+    ENGINE === 'postgresql'
+      ? null
+      : process.env.BENCH_ELASTICSEARCH_URL
+        ? { url: process.env.BENCH_ELASTICSEARCH_URL, stop: async () => {} }
+        : await startElasticsearch();
+  let server: { pid: number; stop(): Promise<void> } | null = null;
   try {
-    await migrate(orm);
-    await ensureDefaultClient(orm, config);
-    const app = await buildApp({ config, orm });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    const api = (p: string) => `http://127.0.0.1:${address.port}/api/v4${p}`;
+    server = await startServerProcess({
+      DATABASE_URL: databaseUrl.toString(),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'debug' : 'info',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MAX_FILE_SIZE: String(2 * 1024 * 1024 * 1024),
+      ...(elasticsearch ? { ELASTICSEARCH_URL: elasticsearch.url, ELASTICSEARCH_INDEX: name } : {}),
+    });
+    console.log(`engine: ${elasticsearch ? `elasticsearch (${elasticsearch.url})` : 'postgresql'}`);
+    const api = (p: string) => `http://127.0.0.1:${port}/api/v4${p}`;
 
     let started = Date.now();
     const concepts = await writeFile(file, TERMS);
@@ -108,7 +138,6 @@ async function main() {
     const token = ((await login.json()) as { token: { token: string } }).token.token;
     const headers = { 'X-Auth-Token': token };
 
-    const memory = sampleRss();
     started = Date.now();
     const form = new FormData();
     form.append('file', await openAsBlob(file), 'bench.tbx');
@@ -131,12 +160,10 @@ async function main() {
       if (job.status === 'DONE') result = job.result;
     }
     const importSeconds = (Date.now() - started) / 1000;
-    const importPeak = memory.stop();
     console.log(
-      `import: ${importSeconds.toFixed(1)} s, ${Math.round(TERMS / importSeconds)} terms/s, peak RSS ${mb(importPeak)}`,
+      `import${elasticsearch ? ' (including indexing)' : ''}: ${importSeconds.toFixed(1)} s, ${Math.round(TERMS / importSeconds)} terms/s, server peak RSS ${mb(await peakRss(server.pid))}`,
     );
 
-    const exportMemory = sampleRss();
     started = Date.now();
     const download = await fetch(api(`/dictionaries/export-tbx/${result!.dictionaryId}`), { headers });
     if (!download.ok || !download.body) throw new Error(`export: ${download.status}`);
@@ -144,11 +171,11 @@ async function main() {
     for await (const chunk of Readable.fromWeb(download.body as never)) bytes += (chunk as Buffer).byteLength;
     const exportSeconds = (Date.now() - started) / 1000;
     console.log(
-      `export: ${exportSeconds.toFixed(1)} s, ${Math.round(TERMS / exportSeconds)} terms/s, ${mb(bytes)}, peak RSS ${mb(exportMemory.stop())}`,
+      `export: ${exportSeconds.toFixed(1)} s, ${Math.round(TERMS / exportSeconds)} terms/s, ${mb(bytes)}, server peak RSS so far ${mb(await peakRss(server.pid))}`,
     );
-    await app.close();
   } finally {
-    await orm.close(true);
+    await server?.stop();
+    await elasticsearch?.stop();
     await rm(file, { force: true });
     const client = new pg.Client({ connectionString: serverUrl.toString() });
     await client.connect();

@@ -100,10 +100,20 @@ const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as
   t.language_code, t.region_code, t.script_code, t.name,
   polyterm_lower(t.name) as lower, polyterm_fold(t.name) as folded, not (t.deleted or c.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
-  polyterm_field_words(c.field_map) || polyterm_field_words(t.field_map) as field_words`;
+  polyterm_field_words(t.field_map) as field_words`;
 
-function documentOf(row: TermRow, generation: number): TermDocument {
-  const words = new Set(row.field_words.map((entry) => entry.slice(entry.indexOf('\u0001') + 1)));
+/** A concept's field words, computed once for all its terms. */
+async function conceptWords(em: EntityManager, conceptIds: readonly number[]) {
+  const rows = await em.execute<{ id: number; field_words: string[] }[]>(
+    `select id, polyterm_field_words(field_map) as field_words from concepts where id in (?) and field_map <> '{}'::jsonb`,
+    [[...conceptIds]],
+  );
+  return new Map(rows.map((row) => [row.id, row.field_words]));
+}
+
+function documentOf(row: TermRow, conceptFieldWords: readonly string[], generation: number): TermDocument {
+  const fieldWords = new Set([...conceptFieldWords, ...row.field_words]);
+  const words = new Set([...fieldWords].map((entry) => entry.slice(entry.indexOf('\u0001') + 1)));
   return {
     id: row.id,
     clientId: row.client_id,
@@ -123,7 +133,7 @@ function documentOf(row: TermRow, generation: number): TermDocument {
     folded: row.folded,
     lowerSuffixes: suffixesOf(row.lower),
     foldedSuffixes: suffixesOf(row.folded),
-    fieldWords: [...new Set(row.field_words)],
+    fieldWords: [...fieldWords],
     words: [...words],
     generation,
   };
@@ -140,8 +150,11 @@ export async function termDocumentsOfConcepts(
     `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id where t.concept_id in (?)`,
     [[...conceptIds]],
   );
+  const concepts = await conceptWords(em, conceptIds);
   return {
-    documents: rows.filter((row) => row.live).map((row) => documentOf(row, generation)),
+    documents: rows
+      .filter((row) => row.live)
+      .map((row) => documentOf(row, concepts.get(row.concept_id) ?? [], generation)),
     removed: rows.filter((row) => !row.live).map((row) => row.id),
   };
 }
@@ -162,7 +175,8 @@ export async function* dictionaryTermDocuments(
     );
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!.id;
-    yield rows.map((row) => documentOf(row, generation));
+    const concepts = await conceptWords(em, [...new Set(rows.map((row) => row.concept_id))]);
+    yield rows.map((row) => documentOf(row, concepts.get(row.concept_id) ?? [], generation));
   }
 }
 
@@ -172,7 +186,13 @@ export async function ensureTermIndex(client: Client, index: string): Promise<vo
   try {
     await client.indices.create({
       index,
-      settings: { number_of_shards: 1, number_of_replicas: 0, 'index.max_result_window': 100_000 },
+      // No periodic refresh: the outbox drainer and rebuilds refresh once they have written.
+      settings: {
+        number_of_shards: 1,
+        number_of_replicas: 0,
+        refresh_interval: '-1',
+        'index.max_result_window': 100_000,
+      },
       mappings: TERM_INDEX_MAPPING,
     });
   } catch (error) {

@@ -90,15 +90,27 @@ export class SearchOutbox {
       const conceptIds = [
         ...new Set(rows.flatMap((row) => (row.concept_id === null ? [] : [row.concept_id]))),
       ];
+      const started = performance.now();
       const { documents, removed } = await termDocumentsOfConcepts(tx, conceptIds, Date.now());
+      const read = performance.now();
       // Terms removed for good (dictionary emptied, concept purged) have no row left to read.
       const present = new Set(documents.map((document) => document.id));
       const gone = rows.flatMap((row) =>
         row.term_id !== null && !present.has(row.term_id) ? [row.term_id] : [],
       );
       await applyToIndex(this.client, this.index, documents, [...new Set([...removed, ...gone])]);
+      const sent = performance.now();
       await tx.execute('delete from search_outbox where id in (?)', [rows.map((row) => row.id)]);
-      this.log.debug({ rows: rows.length, documents: documents.length }, 'search outbox applied');
+      this.log.debug(
+        {
+          rows: rows.length,
+          concepts: conceptIds.length,
+          documents: documents.length,
+          readMs: Math.round(read - started),
+          bulkMs: Math.round(sent - read),
+        },
+        'search outbox applied',
+      );
       return rows.length;
     });
   }
