@@ -11,11 +11,10 @@ import {
   putConcept,
   type Server,
   setOid,
-  startServer,
   userOf,
   type World,
 } from '../concepts/concept-helpers.js';
-import { allPages, ENGINES, engineSettings, names, search } from './search-helpers.js';
+import { allPages, ENGINES, names, search, startEngineServer } from './search-helpers.js';
 
 describe.each(ENGINES)('term search on %s', (engine) => {
   let server: Server;
@@ -25,7 +24,7 @@ describe.each(ENGINES)('term search on %s', (engine) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startServer(engineSettings(engine));
+    server = await startEngineServer(engine);
     world = await conceptWorld(server);
     admin = world.admin;
     const english = [

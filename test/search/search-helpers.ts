@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import type { Api } from '../concepts/concept-helpers.js';
+import { type Api, type Server, startServer } from '../concepts/concept-helpers.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
 
 export type EngineName = 'postgresql' | 'elasticsearch';
 export const ENGINES: EngineName[] = ['postgresql', 'elasticsearch'];
@@ -41,6 +42,23 @@ export interface SearchResponse {
   searchBefore: string | null;
   results: TermListEntry[];
   message: string | null;
+}
+
+/**
+ * A server on the engine. An Elasticsearch server gets a database of its own: its drainer takes every
+ * outbox row of its database, so two Elasticsearch servers with different indexes must not share one.
+ */
+export async function startEngineServer(engine: EngineName): Promise<Server> {
+  if (engine === 'postgresql') return startServer();
+  const database = await isolatedDatabase();
+  const server = await startServer({ ...engineSettings(engine), DATABASE_URL: database.url });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await database.drop();
+    },
+  };
 }
 
 /** POST /terms/search expecting 200. */

@@ -4,7 +4,7 @@
  * analysis modules, and on the full one (docs/elasticsearch.md). Case and accent folding and the
  * substring keys come from PostgreSQL's own functions and from here, never from an analyzer.
  */
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -180,12 +180,17 @@ export async function* dictionaryTermDocuments(
   }
 }
 
-/** Creates the index with its mapping when it does not exist yet. */
-export async function ensureTermIndex(client: Client, index: string): Promise<void> {
-  if (await client.indices.exists({ index })) return;
+/**
+ * Makes sure the alias `name` points at a term index with our mapping; answers true when it had to
+ * create one (an empty index: the caller rebuilds it from PostgreSQL). Writes go through the alias with
+ * `require_alias`, so a lost index is never silently re-created with guessed mappings.
+ */
+export async function ensureTermIndex(client: Client, name: string): Promise<boolean> {
+  if (await client.indices.existsAlias({ name })) return false;
   try {
     await client.indices.create({
-      index,
+      index: `${name}-v1`,
+      aliases: { [name]: { is_write_index: true } },
       // No periodic refresh: the outbox drainer and rebuilds refresh once they have written.
       settings: {
         number_of_shards: 1,
@@ -195,13 +200,61 @@ export async function ensureTermIndex(client: Client, index: string): Promise<vo
       },
       mappings: TERM_INDEX_MAPPING,
     });
+    return true;
   } catch (error) {
     // Another instance created it first.
     if (
-      (error as { body?: { error?: { type?: string } } }).body?.error?.type !==
+      (error as { body?: { error?: { type?: string } } }).body?.error?.type ===
       'resource_already_exists_exception'
     )
-      throw error;
+      return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes a dictionary's documents written before `generation` whose terms are gone. A live term's
+ * document may carry an older generation when an outbox batch read before the rebuild landed after it:
+ * such documents are written again from PostgreSQL instead of being removed.
+ */
+export async function removeStaleDocuments(
+  client: Client,
+  index: string,
+  em: EntityManager,
+  dictionaryId: number,
+  generation: number,
+) {
+  let after: estypes.SortResults | undefined;
+  let removed = 0;
+  for (;;) {
+    const page = await client.search({
+      index,
+      query: {
+        bool: { filter: [{ term: { dictionaryId } }, { range: { generation: { lt: generation } } }] },
+      },
+      sort: [{ id: 'asc' }],
+      size: 5000,
+      _source: false,
+      ...(after ? { search_after: after } : {}),
+    });
+    const hits = page.hits.hits;
+    if (hits.length === 0) return removed;
+    const ids = hits.map((hit) => Number(hit._id));
+    const live = await em.execute<{ concept_id: number }[]>(
+      `select distinct t.concept_id from terms t join concepts c on c.id = t.concept_id
+        where t.id in (?) and not t.deleted and not c.deleted`,
+      [ids],
+    );
+    const current = await termDocumentsOfConcepts(
+      em,
+      live.map((row) => row.concept_id),
+      Date.now(),
+    );
+    const kept = new Set(current.documents.map((document) => document.id));
+    const gone = ids.filter((id) => !kept.has(id));
+    await applyToIndex(client, index, current.documents, gone);
+    removed += gone.length;
+    after = hits[hits.length - 1]!.sort;
   }
 }
 
@@ -220,7 +273,7 @@ export async function applyToIndex(
   for (const document of documents)
     operations.push({ index: { _index: index, _id: String(document.id) } }, document);
   for (const id of removed) operations.push({ delete: { _index: index, _id: String(id) } });
-  const response = await client.bulk({ operations, refresh: false });
+  const response = await client.bulk({ operations, refresh: false, require_alias: true });
   if (!response.errors) return;
   const failed = response.items
     .map((item) => item.index ?? item.delete)

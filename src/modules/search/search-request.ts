@@ -221,8 +221,11 @@ async function textMatchOf(
       on: normalized ? 'folded' : 'lower',
       text: normalized ? keys!.folded : keys!.lower,
     },
+    // A text folding to nothing (a lone combining mark) has no fuzzy part.
     fuzzy:
-      fuzzy && distance > 0 && foldedLength <= FUZZY_MAX_LENGTH ? { text: keys!.folded, distance } : null,
+      fuzzy && distance > 0 && foldedLength > 0 && foldedLength <= FUZZY_MAX_LENGTH
+        ? { text: keys!.folded, distance }
+        : null,
     values: multi
       ? { words: keys!.words, fieldOids: multiAll ? null : await fieldOidsOf(scope, dictionaryIds, input) }
       : null,
@@ -252,7 +255,8 @@ export async function planSearch(
     languageCode: await languageCodeOf(scope, dictionaryIds, input.langCode),
     regionCode: input.regionCode?.trim() ? input.regionCode.trim().toLowerCase() : null,
     scriptCode: input.scriptCode?.trim() ? input.scriptCode.trim().toLowerCase() : null,
-    text: await textMatchOf(scope, dictionaryIds, input, settings),
+    // A list opened at a term is browsed, not searched.
+    text: input.termOid ? null : await textMatchOf(scope, dictionaryIds, input, settings),
     restriction,
   };
 }

@@ -7,7 +7,12 @@ import { Client } from '@elastic/elasticsearch';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import { applyToIndex, dictionaryTermDocuments, ensureTermIndex } from './elasticsearch-index.js';
+import {
+  applyToIndex,
+  dictionaryTermDocuments,
+  ensureTermIndex,
+  removeStaleDocuments,
+} from './elasticsearch-index.js';
 import { ElasticsearchSearch } from './elasticsearch-search.js';
 import { PostgresSearch } from './postgres-search.js';
 import { SearchOutbox } from './search-outbox.js';
@@ -78,7 +83,8 @@ class ElasticsearchRuntime implements SearchRuntime {
   private readonly client: Client;
   private readonly outbox: SearchOutbox;
   private timer: NodeJS.Timeout | null = null;
-  private indexReady: Promise<void> | null = null;
+  private rebuilding: Promise<void> | null = null;
+  private readonly fork: () => EntityManager;
   private failing = false;
 
   constructor(
@@ -95,16 +101,35 @@ class ElasticsearchRuntime implements SearchRuntime {
       new PostgresSearch(() => orm.em.fork()),
     );
     this.outbox = new SearchOutbox(orm, this.client, index, log);
+    this.fork = () => orm.em.fork();
   }
 
-  private ensureIndex(): Promise<void> {
-    if (!this.indexReady) {
-      this.indexReady = ensureTermIndex(this.client, this.index).catch((error) => {
-        this.indexReady = null;
-        throw error;
+  /**
+   * Checked before every drain (one HEAD request): an index lost with its data (a new cluster, a
+   * deleted index) is created again and rebuilt from PostgreSQL in the background.
+   */
+  private async ensureIndex(): Promise<void> {
+    if (!(await ensureTermIndex(this.client, this.index))) return;
+    this.log.info({ index: this.index }, 'search index created; rebuilding every dictionary from PostgreSQL');
+    this.rebuilding ??= this.rebuildAll().finally(() => {
+      this.rebuilding = null;
+    });
+  }
+
+  private async rebuildAll(): Promise<void> {
+    const em = this.fork();
+    const dictionaries = await em.execute<{ id: number }[]>(
+      'select id from dictionaries where not deleted order by id',
+    );
+    for (const { id } of dictionaries) {
+      await this.rebuildDictionary(em, id).catch((error) => {
+        this.log.warn(
+          { err: error, dictionaryId: id },
+          'search index rebuild failed; run dictionaries/reindex',
+        );
       });
     }
-    return this.indexReady;
+    this.log.info({ dictionaries: dictionaries.length }, 'search index rebuilt');
   }
 
   private async drain(): Promise<void> {
@@ -141,7 +166,7 @@ class ElasticsearchRuntime implements SearchRuntime {
   }
 
   async rebuildDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
-    await this.ensureIndex();
+    await ensureTermIndex(this.client, this.index);
     const generation = Date.now();
     let done = 0;
     for await (const documents of dictionaryTermDocuments(em, dictionaryId, generation, REBUILD_BATCH)) {
@@ -149,22 +174,19 @@ class ElasticsearchRuntime implements SearchRuntime {
       done += documents.length;
       progress?.(done);
     }
-    // Documents not rewritten by this rebuild (or by the outbox since it started) are stale.
-    await this.client.deleteByQuery({
-      index: this.index,
-      query: {
-        bool: { filter: [{ term: { dictionaryId } }, { range: { generation: { lt: generation } } }] },
-      },
-      refresh: true,
-      conflicts: 'proceed',
-    });
+    // Documents not rewritten by this rebuild (or by the outbox since it started) are stale. The
+    // integ-test distribution has no _delete_by_query: they are found by search and deleted in bulk.
+    await this.client.indices.refresh({ index: this.index });
+    await removeStaleDocuments(this.client, this.index, em, dictionaryId, generation);
+    await this.client.indices.refresh({ index: this.index });
     return done;
   }
 
   async status(): Promise<SearchStatus> {
     const pendingChanges = await this.outbox.pending();
     try {
-      await this.client.cluster.health({ timeout: '2s' });
+      // The client's own timeout: a hung cluster must not hang readiness probes.
+      await this.client.cluster.health({ timeout: '2s' }, { requestTimeout: 2000, maxRetries: 0 });
       return { engine: 'elasticsearch', reachable: true, pendingChanges };
     } catch {
       return { engine: 'elasticsearch', reachable: false, pendingChanges };

@@ -1,0 +1,286 @@
+/**
+ * Elasticsearch going away (docs/search.md "Index sync"): writes keep succeeding within the bounded
+ * after-write wait, /ready reports the outage with the waiting changes, the outbox keeps them, and once
+ * Elasticsearch is back the 1 s background loop applies them with no manual step: no write is lost.
+ *
+ * The suite starts an Elasticsearch of its own on a fixed port so that it can stop and start it, and a
+ * database of its own: the outbox is one table per database, and another suite's Elasticsearch-engine
+ * server (on another index) would otherwise take our rows.
+ *
+ * Two outages:
+ * - hung (SIGSTOP of the server's process group, SIGCONT after): nothing answers, connections are
+ *   accepted, the data stays. The runtime's client waits up to its 30 s request timeout per call.
+ * - stopped and started again on the same port: connections are refused, and the new server has no
+ *   data (startElasticsearch always starts on a fresh data folder). The outbox restores the changes made
+ *   during the outage; everything else needs POST /dictionaries/reindex/{id}.
+ */
+import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type RunningElasticsearch, startElasticsearch } from '../../scripts/elasticsearch.js';
+import {
+  type Answer,
+  type Api,
+  type ConceptBody,
+  conceptBody,
+  conceptWorld,
+  createConcept,
+  putConcept,
+  type Server,
+  startServer,
+  termInput,
+  type World,
+} from '../concepts/concept-helpers.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
+import type { InvocationResultBody, JobBody } from '../helpers/structure.js';
+import { names } from './search-helpers.js';
+
+/** The runtime's after-write wait (search-runtime.ts AFTER_WRITE_WAIT_MS). */
+const AFTER_WRITE_WAIT_MS = 5000;
+/** What a write may take while Elasticsearch is away. */
+const WRITE_LIMIT_MS = 10_000;
+/** How long the background loop (1 s) may take to catch up once Elasticsearch is back. */
+const CATCH_UP_MS = 15_000;
+
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
+let port: number;
+let elasticsearch: RunningElasticsearch;
+let server: Server;
+let paused = false;
+
+/** A free loopback port, kept for the restarts. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: chosen } = probe.address() as AddressInfo;
+      probe.close(() => resolve(chosen));
+    });
+  });
+
+/** SIGSTOP / SIGCONT to the whole process group (launcher and server JVM). */
+function pause() {
+  process.kill(-elasticsearch.pid, 'SIGSTOP');
+  paused = true;
+}
+function resume() {
+  if (!paused) return;
+  process.kill(-elasticsearch.pid, 'SIGCONT');
+  paused = false;
+}
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+  port = await freePort();
+  elasticsearch = await startElasticsearch({ port });
+  server = await startServer({
+    DATABASE_URL: database.url,
+    ELASTICSEARCH_URL: elasticsearch.url,
+    ELASTICSEARCH_INDEX: `${inject('elasticsearchIndexPrefix')}_outage_${randomBytes(4).toString('hex')}`,
+  });
+}, 240_000);
+
+afterAll(async () => {
+  resume();
+  await server?.close();
+  await elasticsearch?.stop();
+  await database?.drop();
+}, 120_000);
+
+const word = (): string =>
+  `w${randomBytes(5)
+    .toString('hex')
+    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
+
+async function outboxRows(): Promise<number> {
+  const [row] = await server.t.orm.em
+    .fork()
+    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
+  return row!.n;
+}
+
+/** A call and how long it took. */
+async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await call();
+  return { value, ms: performance.now() - started };
+}
+
+/** A write during the outage: answered with `status`, within the limit. */
+async function write<T>(call: () => Promise<Answer<T>>, status: number): Promise<{ body: T; ms: number }> {
+  const { value, ms } = await timed(call);
+  expect(value.status, value.text).toBe(status);
+  expect(ms).toBeLessThan(WRITE_LIMIT_MS);
+  return { body: value.body, ms };
+}
+
+interface ReadyBody {
+  status: string;
+  search?: { engine: string; status: string; pendingChanges: number };
+}
+
+async function ready(): Promise<{ status: number; body: ReadyBody; ms: number }> {
+  const { value: response, ms } = await timed(() => fetch(`${server.base}/ready`));
+  return { status: response.status, body: (await response.json()) as ReadyBody, ms };
+}
+
+/** Polls `check` until it holds or the time is up; answers whether it held. */
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return check();
+}
+
+/** Every English name of the world's dictionary, in list order. */
+const everything = (w: World) =>
+  names(w.admin, { dictionaryIds: [w.dictionary.id], langCode: 'eng', sectionOids: [], pageSize: 100 });
+
+/** POST /dictionaries/reindex/{id}, following the job when it answers 202. */
+async function reindex(caller: Api, dictionaryId: number) {
+  const response = await caller.post<InvocationResultBody>(`/dictionaries/reindex/${dictionaryId}`);
+  if (response.status === 202) {
+    for (;;) {
+      const job = await caller.get<JobBody>(`/jobs/${response.body.jobTaskId}`);
+      if (job.body.status !== 'RUNNING') return job.body;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+/** Three concepts made while Elasticsearch is up, and searchable at once. */
+async function before(w: World) {
+  const [kept, renamedLater, deletedLater] = [word(), word(), word()];
+  const concepts: ConceptBody[] = [];
+  for (const name of [kept, renamedLater, deletedLater]) {
+    concepts.push(await createConcept(w.admin, w, { terms: [{ name, languageCode: 'eng' }] }));
+  }
+  expect(await everything(w)).toEqual([kept, renamedLater, deletedLater].sort());
+  expect(await outboxRows()).toBe(0);
+  const [keptConcept, renamedConcept, deletedConcept] = concepts as [ConceptBody, ConceptBody, ConceptBody];
+  return { kept, keptConcept, renamedConcept, deletedConcept };
+}
+
+/** Create, rename and delete while Elasticsearch is away: each answers 2xx within the limit. */
+async function duringOutage(w: World, renamedConcept: ConceptBody, deletedConcept: ConceptBody) {
+  const [created, renamed] = [word(), word()];
+  const timings = [
+    (
+      await write(
+        () => w.admin.post('/concepts', conceptBody(w, { terms: [{ name: created, languageCode: 'eng' }] })),
+        201,
+      )
+    ).ms,
+    (
+      await write(
+        () =>
+          putConcept(w.admin, renamedConcept, {
+            terms: [{ ...termInput(renamedConcept.terms[0]!), name: renamed }],
+          }),
+        200,
+      )
+    ).ms,
+    (await write(() => w.admin.delete(`/concepts/${deletedConcept.id}`), 204)).ms,
+  ];
+  return { created, renamed, timings };
+}
+
+describe('Elasticsearch hangs (SIGSTOP), keeping its data', () => {
+  it('writes answer after the bounded wait, /ready says unreachable, and the loop applies every change afterwards', async () => {
+    const w = await conceptWorld(server);
+    const { kept, renamedConcept, deletedConcept } = await before(w);
+
+    pause();
+    let outage: Awaited<ReturnType<typeof duringOutage>>;
+    let readiness: Awaited<ReturnType<typeof ready>>;
+    try {
+      outage = await duringOutage(w, renamedConcept, deletedConcept);
+      // Each write waited the bounded after-write time, not the client's 30 s request timeout.
+      for (const ms of outage.timings) expect(ms).toBeGreaterThanOrEqual(AFTER_WRITE_WAIT_MS - 500);
+      expect(await outboxRows()).toBeGreaterThan(0);
+      // Answers only once the health call's client timeout (30 s) ends: see the known bug below.
+      readiness = await ready();
+    } finally {
+      resume();
+    }
+    expect(readiness.status).toBe(503);
+    expect(readiness.body.search).toEqual({
+      engine: 'elasticsearch',
+      status: 'unreachable',
+      pendingChanges: expect.any(Number),
+    });
+    expect(readiness.body.search!.pendingChanges).toBeGreaterThan(0);
+
+    // No manual step: the loop catches up, and the data from before the outage is still there.
+    expect(await eventually(async () => (await outboxRows()) === 0, CATCH_UP_MS)).toBe(true);
+    expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
+    const after = await ready();
+    expect(after.status).toBe(200);
+    expect(after.body.search).toEqual({ engine: 'elasticsearch', status: 'ok', pendingChanges: 0 });
+  }, 180_000);
+
+  // The health call carries its own client timeout (2 s): a hung cluster does not hold readiness probes.
+  it('/ready answers within 5 s while Elasticsearch hangs', async () => {
+    pause();
+    try {
+      const response = await fetch(`${server.base}/ready`, { signal: AbortSignal.timeout(5000) });
+      expect(response.status).toBe(503);
+    } finally {
+      resume();
+    }
+  }, 30_000);
+});
+
+/*
+ * Two steps of one outage, in order: the second starts Elasticsearch again after the first stopped it.
+ */
+describe('Elasticsearch stops, and starts again without its data', () => {
+  let w: World;
+  let kept: string;
+  let outage: Awaited<ReturnType<typeof duringOutage>>;
+
+  it('while it is down: writes answer, /ready says unreachable, the outbox keeps every change', async () => {
+    w = await conceptWorld(server);
+    const made = await before(w);
+    kept = made.kept;
+
+    await elasticsearch.stop();
+    outage = await duringOutage(w, made.renamedConcept, made.deletedConcept);
+    const pending = await outboxRows();
+    expect(pending).toBeGreaterThan(0);
+    const readiness = await ready();
+    expect(readiness.status).toBe(503);
+    expect(readiness.body.search).toEqual({
+      engine: 'elasticsearch',
+      status: 'unreachable',
+      pendingChanges: pending,
+    });
+    expect(readiness.ms).toBeLessThan(WRITE_LIMIT_MS);
+    // The background loop keeps failing, and keeps the rows.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await outboxRows()).toBe(pending);
+  }, 120_000);
+
+  // A cluster that comes back empty: the runtime finds its index gone, creates it with the mapping (never
+  // a guessed one: writes require the alias) and rebuilds every dictionary from PostgreSQL by itself.
+  it('after a restart without data, the index is rebuilt and the outage changes applied without a manual step', async () => {
+    elasticsearch = await startElasticsearch({ port });
+    expect(await eventually(async () => (await outboxRows()) === 0, CATCH_UP_MS)).toBe(true);
+    const all = [kept, outage.created, outage.renamed].sort();
+    expect(
+      await eventually(async () => JSON.stringify(await everything(w)) === JSON.stringify(all), CATCH_UP_MS),
+    ).toBe(true);
+    // An explicit reindex leaves the same list.
+
+    expect(await reindex(w.admin, w.dictionary.id)).toMatchObject({ result: true });
+    expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
+    expect(await outboxRows()).toBe(0);
+    expect((await ready()).body.search).toEqual({ engine: 'elasticsearch', status: 'ok', pendingChanges: 0 });
+  }, 240_000);
+});
