@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../filter/filter-sql.js';
 import type { SearchEngine, SearchPlan, SearchWindow, TermHit } from './search-plan.js';
 
-interface HitRow {
+export interface HitRow {
   id: number;
   name: string;
   folded: string;
@@ -20,6 +20,10 @@ interface HitRow {
   region_code: string | null;
   script_code: string | null;
 }
+
+/** The columns of a HitRow, from `terms t join concepts c`. */
+export const HIT_COLUMNS = `t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, t.tid, t.concept_id,
+  c.oid as concept_oid, c.section_id, t.language_code, t.region_code, t.script_code`;
 
 const FOLDED = `(polyterm_fold(t.name) collate "C")`;
 const NAME = `(t.name collate "C")`;
@@ -119,8 +123,7 @@ export class PostgresSearch implements SearchEngine {
       : { text: '', params: [] };
     const order = window.direction === 'asc' ? 'asc' : 'desc';
     const rows = await em.execute<HitRow[]>(
-      `select t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, t.tid, t.concept_id, c.oid as concept_oid,
-              c.section_id, t.language_code, t.region_code, t.script_code
+      `select ${HIT_COLUMNS}
          from terms t join concepts c on c.id = t.concept_id
         where ${filter.text}${bound.text}
         order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}

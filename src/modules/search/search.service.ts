@@ -14,6 +14,7 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
 import { getSearchSettings } from '../search-settings/search-settings.service.js';
 import { tbxLanguage } from '../tbx/tbx-languages.js';
+import { HIT_COLUMNS, type HitRow, hitOf } from './postgres-search.js';
 import type {
   DuplicatesInputSchema,
   TermListEntry,
@@ -218,41 +219,13 @@ export async function findDuplicates(
   }
   const condition = where.join(' and ');
   const limit = page ? `limit ${page.size} offset ${page.offset}` : 'limit 1000';
-  const rows = await scope.em.execute<
-    {
-      id: number;
-      name: string;
-      folded: string;
-      dictionary_id: number;
-      tid: number;
-      concept_id: number;
-      concept_oid: string | null;
-      section_id: number;
-      language_code: string;
-      region_code: string | null;
-      script_code: string | null;
-    }[]
-  >(
-    `select t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, t.tid, t.concept_id, c.oid as concept_oid,
-            c.section_id, t.language_code, t.region_code, t.script_code
-       from terms t join concepts c on c.id = t.concept_id
+  const rows = await scope.em.execute<HitRow[]>(
+    `select ${HIT_COLUMNS} from terms t join concepts c on c.id = t.concept_id
       where ${condition}
       order by (t.name collate "C"), t.id ${limit}`,
     params,
   );
-  const hits: TermHit[] = rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    folded: row.folded,
-    dictionaryId: row.dictionary_id,
-    tid: row.tid,
-    conceptId: row.concept_id,
-    conceptOid: row.concept_oid,
-    sectionId: row.section_id,
-    langCode: row.language_code,
-    regionCode: row.region_code,
-    scriptCode: row.script_code,
-  }));
+  const hits = rows.map(hitOf);
   const entries = await entriesOf(scope, hits, null);
   if (!page) return { entries, total: entries.length };
   const [count] = await scope.em.execute<{ count: string }[]>(
