@@ -31,7 +31,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { type RunningElasticsearch, startElasticsearch } from '../scripts/elasticsearch.js';
-import { SUFFIX_LENGTH } from '../src/modules/search/elasticsearch-index.js';
+import { termSearchRequest } from '../src/modules/search/elasticsearch-search.js';
+import type { SearchPlan } from '../src/modules/search/search-plan.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 import { ICELANDIC_TERM_BANK_DIR } from '../test/helpers/datasets.js';
 
@@ -424,58 +425,28 @@ interface SearchScope {
   sectionIds: number[];
 }
 
-const wildcardEscaped = (text: string) => text.replace(/[\\*?]/g, (char) => `\\${char}`);
-
+/** Exactly the request our Elasticsearch engine sends for the first page (src/modules/search). */
 function directQuery(scope: SearchScope, kind: Kind, text: QueryText, keys: Keys): object {
-  const on = kind.options.normalized ? 'folded' : 'lower';
-  const value = kind.options.normalized ? keys.folded : keys.lower;
-  const should: object[] = [];
-  if (kind.options.mode === 'PREFIX') should.push({ prefix: { [on]: value } });
-  else if ([...value].length <= SUFFIX_LENGTH) should.push({ prefix: { [`${on}Suffixes`]: value } });
-  else should.push({ wildcard: { [on]: { value: `*${wildcardEscaped(value)}*` } } });
-  if (kind.options.fuzzy) {
-    should.push({
-      fuzzy: {
-        folded: {
-          value: keys.folded,
-          fuzziness: String(kind.options.fuzziness ?? 1),
-          transpositions: false,
-          prefix_length: 0,
-          max_expansions: 10_000,
-          rewrite: 'constant_score',
-        },
+  const plan: SearchPlan = {
+    clientId: scope.clientId,
+    dictionaryIds: [scope.dictionaryId],
+    sectionIds: scope.sectionIds,
+    domainIds: null,
+    languageCode: text.lang,
+    regionCode: null,
+    scriptCode: null,
+    restriction: null,
+    text: {
+      name: {
+        mode: kind.options.mode,
+        on: kind.options.normalized ? 'folded' : 'lower',
+        text: kind.options.normalized ? keys.folded : keys.lower,
       },
-    });
-  }
-  return {
-    query: {
-      bool: {
-        filter: [
-          { term: { clientId: scope.clientId } },
-          { terms: { dictionaryId: [scope.dictionaryId] } },
-          { term: { lang: text.lang } },
-          { terms: { sectionId: scope.sectionIds } },
-          { bool: { should, minimum_should_match: 1 } },
-        ],
-      },
+      fuzzy: kind.options.fuzzy ? { text: keys.folded, distance: kind.options.fuzziness ?? 1 } : null,
+      values: null,
     },
-    sort: [{ folded: 'asc' }, { name: 'asc' }, { id: 'asc' }],
-    size: PAGE_SIZE + 1,
-    track_total_hits: true,
-    _source: [
-      'id',
-      'name',
-      'folded',
-      'dictionaryId',
-      'tid',
-      'conceptId',
-      'conceptOid',
-      'sectionId',
-      'lang',
-      'regionCode',
-      'scriptCode',
-    ],
   };
+  return termSearchRequest(plan, { direction: 'asc', bound: null, limit: PAGE_SIZE + 1 }, true);
 }
 
 const restBody = (dictionaryId: number, kind: Kind, text: QueryText) => ({

@@ -89,6 +89,39 @@ const SOURCE_FIELDS: (keyof HitSource)[] = [
   'scriptCode',
 ];
 
+/**
+ * The search request of a plan's window (without the index). `termIds` carries a filter's terms,
+ * evaluated in PostgreSQL. Exported so that bench/search sends Elasticsearch exactly our query.
+ */
+export function termSearchRequest(
+  plan: SearchPlan,
+  window: SearchWindow,
+  withTotal: boolean,
+  termIds: readonly number[] | null = null,
+) {
+  const filter: Query[] = [
+    { term: { clientId: plan.clientId } },
+    { terms: { dictionaryId: plan.dictionaryIds } },
+    { term: { lang: plan.languageCode } },
+    { terms: { sectionId: plan.sectionIds } },
+  ];
+  if (plan.regionCode !== null) filter.push({ term: { region: plan.regionCode } });
+  if (plan.scriptCode !== null) filter.push({ term: { script: plan.scriptCode } });
+  if (plan.domainIds !== null) filter.push({ terms: { domainIds: plan.domainIds } });
+  if (termIds !== null) filter.push({ terms: { id: [...termIds] } });
+  const text = textQuery(plan);
+  if (text) filter.push(text);
+  const order = window.direction;
+  return {
+    query: { bool: { filter } },
+    sort: [{ folded: order }, { name: order }, { id: order }] satisfies estypes.Sort,
+    ...(window.bound ? { search_after: [...window.bound] } : {}),
+    size: Math.max(0, Math.floor(window.limit)),
+    track_total_hits: withTotal,
+    _source: SOURCE_FIELDS,
+  };
+}
+
 export class ElasticsearchSearch implements SearchEngine {
   readonly name = 'elasticsearch' as const;
   constructor(
@@ -99,31 +132,14 @@ export class ElasticsearchSearch implements SearchEngine {
   ) {}
 
   async find(plan: SearchPlan, window: SearchWindow, withTotal: boolean) {
-    const filter: Query[] = [
-      { term: { clientId: plan.clientId } },
-      { terms: { dictionaryId: plan.dictionaryIds } },
-      { term: { lang: plan.languageCode } },
-      { terms: { sectionId: plan.sectionIds } },
-    ];
-    if (plan.regionCode !== null) filter.push({ term: { region: plan.regionCode } });
-    if (plan.scriptCode !== null) filter.push({ term: { script: plan.scriptCode } });
-    if (plan.domainIds !== null) filter.push({ terms: { domainIds: plan.domainIds } });
+    let termIds: number[] | null = null;
     if (plan.restriction) {
-      const termIds = await this.restrictedTermIds(plan);
+      termIds = await this.restrictedTermIds(plan);
       if (termIds === null) return this.fallback.find(plan, window, withTotal);
-      filter.push({ terms: { id: termIds } });
     }
-    const text = textQuery(plan);
-    if (text) filter.push(text);
-    const order = window.direction;
     const response = await this.client.search<HitSource>({
       index: this.index,
-      query: { bool: { filter } },
-      sort: [{ folded: order }, { name: order }, { id: order }],
-      ...(window.bound ? { search_after: [...window.bound] } : {}),
-      size: Math.max(0, Math.floor(window.limit)),
-      track_total_hits: withTotal,
-      _source: SOURCE_FIELDS,
+      ...termSearchRequest(plan, window, withTotal, termIds),
     });
     const total = response.hits.total;
     return {
