@@ -7,24 +7,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../shared/errors.js';
 import { type Actor, isClientAdmin, type Scope } from '../../shared/scope.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
-import { Group } from '../group/group.entity.js';
-import { effectiveGroups } from '../group/group.service.js';
+import { ambientManager, type Sql } from '../../shared/sql.js';
 import {
   type ConceptPermission,
   ConceptPermissionValues,
   type DictionaryPermission,
   DictionaryPermissionValues,
   type PermissionGrant,
-  type PermissionScheme,
   type TermPermission,
   TermPermissionValues,
 } from '../permission/permission-scheme.entity.js';
 import type { DictionaryPermissionsDto } from '../permission/permission-scheme.schema.js';
 import { dictionaryAdminRole } from '../role/role.service.js';
-import { Section } from '../section/section.entity.js';
-
-const NO_TENANT = { tenant: false } as const;
 
 /** What a dictionary without a scheme allows named users (the All users group). */
 const DEFAULT_GRANT: Omit<PermissionGrant, 'groupId'> = {
@@ -34,9 +28,18 @@ const DEFAULT_GRANT: Omit<PermissionGrant, 'groupId'> = {
   languages: [],
 };
 
+/** A group the actor acts in, with the filters it imposes per dictionary id. */
+export interface SubjectGroup {
+  id: number;
+  type: string;
+  filterMap: Record<string, number>;
+}
+
 /** The actor's groups in the acting client, resolved once per request. */
 export interface AccessSubject {
   actor: Actor;
+  /** The effective groups (explicit ones, and All users or Guest), without the Owner group. */
+  groups: readonly SubjectGroup[];
   groupIds: ReadonlySet<number>;
   allUsersGroupId: number | null;
   ownerGroupId: number | null;
@@ -44,15 +47,45 @@ export interface AccessSubject {
 
 const subjects = new WeakMap<Scope, Promise<AccessSubject>>();
 
-async function resolveSubject(em: EntityManager, actor: Actor): Promise<AccessSubject> {
-  const groups = await effectiveGroups(em, actor.clientId, { id: actor.userId, guest: actor.guest });
-  const owner = await em.findOne(Group, { client: actor.clientId, type: 'OWNER' }, { filters: NO_TENANT });
+/** A row of subjectGroupsSql. */
+export interface SubjectGroupRow {
+  id: number;
+  type: string;
+  filter_map: Record<string, number> | null;
+}
+
+/** The effective groups (as effectiveGroups) and the client's Owner group: rows for subjectFrom. */
+export function subjectGroupsSql(actor: Actor): Sql {
+  return {
+    text: `select id, type, filter_map from groups
+            where client_id = ? and not deleted
+              and (type in (?, 'OWNER')
+                   or (type <> 'OWNER' and ? and id in (select group_id from group_members where user_id = ?)))`,
+    params: [actor.clientId, actor.guest ? 'GUEST' : 'ALL_USERS', !actor.guest, actor.userId],
+  };
+}
+
+export function subjectFrom(actor: Actor, rows: readonly SubjectGroupRow[]): AccessSubject {
+  const groups = rows
+    .filter((row) => row.type !== 'OWNER')
+    .map((row) => ({ id: row.id, type: row.type, filterMap: row.filter_map ?? {} }));
   return {
     actor,
+    groups,
     groupIds: new Set(groups.map((group) => group.id)),
     allUsersGroupId: groups.find((group) => group.type === 'ALL_USERS')?.id ?? null,
-    ownerGroupId: owner?.id ?? null,
+    ownerGroupId: rows.find((row) => row.type === 'OWNER')?.id ?? null,
   };
+}
+
+async function resolveSubject(em: EntityManager, actor: Actor): Promise<AccessSubject> {
+  const query = subjectGroupsSql(actor);
+  return subjectFrom(actor, await ambientManager(em).execute<SubjectGroupRow[]>(query.text, query.params));
+}
+
+/** Hands a subject loaded along with other reads to the rest of the request (see accessSubject). */
+export function primeAccessSubject(scope: Scope, subject: AccessSubject): void {
+  subjects.set(scope, Promise.resolve(subject));
 }
 
 /** The actor's groups, loaded at most once per request scope. */
@@ -73,13 +106,13 @@ export function isDictionaryAdmin(actor: Actor, dictionary: { id: number; oid?: 
 /** The grants of a scheme (or the default) that reach the subject; OWNER grants only for the owner. */
 function grantsFor(
   subject: AccessSubject,
-  scheme: PermissionScheme | null | undefined,
+  scheme: SchemeGrants | null,
   isOwner: boolean,
 ): Omit<PermissionGrant, 'groupId'>[] {
   if (!scheme) {
     return subject.allUsersGroupId !== null ? [DEFAULT_GRANT] : [];
   }
-  return scheme.grants.filter(
+  return scheme.filter(
     (grant) => subject.groupIds.has(grant.groupId) || (isOwner && grant.groupId === subject.ownerGroupId),
   );
 }
@@ -90,20 +123,75 @@ function flags<K extends string>(values: readonly K[], granted: (value: K) => bo
 
 const CONCEPT_LEVEL = DictionaryPermissionValues.filter((value) => value.startsWith('CONCEPT_'));
 
-async function loadDictionaries(scope: Scope, ids: readonly number[]) {
-  const dictionaries = await scope.em.find(
-    Dictionary,
-    { id: { $in: [...ids] }, client: scope.actor.clientId },
-    { populate: ['permissionScheme'], filters: NO_TENANT },
-  );
-  const missing = ids.find((id) => !dictionaries.some((dictionary) => dictionary.id === id));
+/** The grants of a permission scheme; null where none is assigned. */
+type SchemeGrants = readonly PermissionGrant[];
+
+/** A dictionary as access decisions need it. */
+export interface AccessDictionary {
+  id: number;
+  oid: string | null;
+  scheme: SchemeGrants | null;
+}
+
+/** A live section as access decisions need it: its own scheme (null: the dictionary's applies). */
+export interface AccessSection {
+  id: number;
+  oid: string | null;
+  dictionaryId: number;
+  scheme: SchemeGrants | null;
+}
+
+/** A row of dictionaryRowsSql. */
+export interface DictionaryRow {
+  id: number;
+  oid: string | null;
+  grants: PermissionGrant[] | null;
+  sections: { id: number; oid: string | null; grants: PermissionGrant[] | null }[];
+}
+
+/**
+ * The dictionaries of the client with their live sections and schemes, one row per dictionary (raw
+ * SQL: this runs on every request that checks access; entity hydration cost more than the query).
+ */
+export function dictionaryRowsSql(ids: readonly number[], clientId: number): Sql {
+  return {
+    text: `select d.id, d.oid, dps.grants,
+                  coalesce((select json_agg(json_build_object('id', s.id, 'oid', s.oid, 'grants', sps.grants)
+                                            order by s.id)
+                              from sections s left join permission_schemes sps on sps.id = s.permission_scheme_id
+                             where s.dictionary_id = d.id and not s.deleted), '[]') as sections
+             from dictionaries d left join permission_schemes dps on dps.id = d.permission_scheme_id
+            where d.id in (?) and d.client_id = ? and not d.deleted`,
+    params: [ids.length ? [...ids] : [0], clientId],
+  };
+}
+
+/** The dictionaries and their sections of dictionaryRowsSql; an id without a row answers 404. */
+export function structureFrom(ids: readonly number[], rows: readonly DictionaryRow[]): AccessStructure {
+  const missing = ids.find((id) => !rows.some((row) => row.id === id));
   if (missing !== undefined) throw notFound('Dictionary', missing);
-  const sections = await scope.em.find(
-    Section,
-    { dictionary: { $in: [...ids] } },
-    { populate: ['permissionScheme'], filters: NO_TENANT, orderBy: { id: 'ASC' } },
-  );
+  const dictionaries: AccessDictionary[] = rows.map((row) => ({
+    id: row.id,
+    oid: row.oid,
+    scheme: row.grants,
+  }));
+  const sections: AccessSection[] = rows
+    .flatMap((row) =>
+      row.sections.map((section) => ({
+        id: section.id,
+        oid: section.oid,
+        dictionaryId: row.id,
+        scheme: section.grants,
+      })),
+    )
+    .sort((a, b) => a.id - b.id);
   return { dictionaries, sections };
+}
+
+async function loadDictionaries(scope: Scope, ids: readonly number[]): Promise<AccessStructure> {
+  const query = dictionaryRowsSql(ids, scope.actor.clientId);
+  const rows = await ambientManager(scope.em).execute<DictionaryRow[]>(query.text, query.params);
+  return structureFrom(ids, rows);
 }
 
 /** DictionaryPermissions of the spec for each requested dictionary of the actor's client (others: 404). */
@@ -122,22 +210,36 @@ export async function readableSectionIds(
   return (await dictionaryAccess(scope, dictionaryIds)).readableSections;
 }
 
-async function dictionaryAccess(scope: Scope, dictionaryIds: readonly number[]) {
+/**
+ * Permissions, readable sections, and the loaded dictionaries and live sections (with schemes) of the
+ * requested dictionaries; 404 for another client's. Callers that need several of these load them once.
+ */
+export async function dictionaryAccess(scope: Scope, dictionaryIds: readonly number[]) {
   const subject = await accessSubject(scope);
-  const { dictionaries, sections } = await loadDictionaries(scope, dictionaryIds);
+  return accessIn(scope.actor, subject, dictionaryIds, await loadDictionaries(scope, dictionaryIds));
+}
+
+/** dictionaryAccess over a subject and structure already loaded. */
+export function accessIn(
+  actor: Actor,
+  subject: AccessSubject,
+  dictionaryIds: readonly number[],
+  structure: AccessStructure,
+) {
+  const { dictionaries, sections } = structure;
   const readableSections = new Set<number>();
   const permissions = dictionaryIds.map((id) => {
     const dictionary = dictionaries.find((d) => d.id === id)!;
-    const admin = isDictionaryAdmin(scope.actor, dictionary);
-    const dictionaryScheme = dictionary.permissionScheme?.getEntity() ?? null;
+    const admin = isDictionaryAdmin(actor, dictionary);
+    const dictionaryScheme = dictionary.scheme;
     const atDictionary = new Set(
       grantsFor(subject, dictionaryScheme, false).flatMap((grant) => grant.dictionaryPermissions),
     );
     const sectionPermissions: Record<string, Record<string, boolean>> = {};
     const sectionOidPermissions: Record<string, Record<string, boolean>> = {};
     const inSomeSection = new Set<DictionaryPermission>();
-    for (const section of sections.filter((s) => s.dictionary.id === id)) {
-      const scheme = section.permissionScheme?.getEntity() ?? dictionaryScheme;
+    for (const section of sections.filter((s) => s.dictionaryId === id)) {
+      const scheme = section.scheme ?? dictionaryScheme;
       const granted = new Set(
         grantsFor(subject, scheme, false).flatMap((grant) => grant.dictionaryPermissions),
       );
@@ -167,7 +269,7 @@ async function dictionaryAccess(scope: Scope, dictionaryIds: readonly number[]) 
       sectionOidPermissions,
     };
   });
-  return { permissions, readableSections };
+  return { permissions, readableSections, dictionaries, sections };
 }
 
 export interface ConceptAccess {
@@ -204,15 +306,57 @@ export async function conceptAccessFor(
 ): Promise<ConceptAccess[]> {
   if (entries.length === 0) return [];
   const sectionIds = [...new Set(entries.map((entry) => entry.sectionId))];
-  const sections = await scope.em.find(
-    Section,
-    { id: { $in: sectionIds }, client: scope.actor.clientId },
-    { populate: ['permissionScheme', 'dictionary.permissionScheme'], filters: NO_TENANT },
+  const rows = await ambientManager(scope.em).execute<
+    {
+      id: number;
+      oid: string | null;
+      dictionary_id: number;
+      grants: PermissionGrant[] | null;
+      dictionary_oid: string | null;
+      dictionary_grants: PermissionGrant[] | null;
+    }[]
+  >(
+    `select s.id, s.oid, s.dictionary_id, sps.grants, d.oid as dictionary_oid, dps.grants as dictionary_grants
+       from sections s join dictionaries d on d.id = s.dictionary_id
+       left join permission_schemes sps on sps.id = s.permission_scheme_id
+       left join permission_schemes dps on dps.id = d.permission_scheme_id
+      where s.id in (?) and s.client_id = ? and not s.deleted`,
+    [sectionIds, scope.actor.clientId],
   );
-  const byId = new Map(sections.map((section) => [section.id, section]));
-  const missing = sectionIds.find((id) => !byId.has(id));
+  const missing = sectionIds.find((id) => !rows.some((row) => row.id === id));
   if (missing !== undefined) throw notFound('Section', missing);
-  const needsSubject = sections.some((s) => !isDictionaryAdmin(scope.actor, s.dictionary.getEntity()));
+  const sections = rows.map((row) => ({
+    id: row.id,
+    oid: row.oid,
+    dictionaryId: row.dictionary_id,
+    scheme: row.grants,
+  }));
+  const dictionaries = rows.map((row) => ({
+    id: row.dictionary_id,
+    oid: row.dictionary_oid,
+    scheme: row.dictionary_grants,
+  }));
+  return conceptAccessInSections(scope, { sections, dictionaries }, entries);
+}
+
+/** Sections with their dictionaries, as dictionaryAccess and conceptAccessFor load them. */
+export interface AccessStructure {
+  sections: AccessSection[];
+  dictionaries: AccessDictionary[];
+}
+
+/**
+ * conceptAccessFor over sections already loaded (as dictionaryAccess loads them); every entry's section
+ * must be among them.
+ */
+export async function conceptAccessInSections(
+  scope: Scope,
+  structure: AccessStructure,
+  entries: readonly { sectionId: number; ownerId: number | null }[],
+): Promise<ConceptAccess[]> {
+  const byId = new Map(structure.sections.map((section) => [section.id, section]));
+  const dictionaryOf = new Map(structure.dictionaries.map((dictionary) => [dictionary.id, dictionary]));
+  const needsSubject = structure.dictionaries.some((d) => !isDictionaryAdmin(scope.actor, d));
   const subject = needsSubject ? await accessSubject(scope) : null;
   const memo = new Map<string, ConceptAccess>();
   return entries.map(({ sectionId, ownerId }) => {
@@ -220,20 +364,38 @@ export async function conceptAccessFor(
     const key = `${sectionId}:${isOwner}`;
     let access = memo.get(key);
     if (!access) {
-      access = sectionAccess(scope.actor, subject, byId.get(sectionId)!, isOwner);
+      const section = byId.get(sectionId);
+      const dictionary = section && dictionaryOf.get(section.dictionaryId);
+      if (!section || !dictionary) throw notFound('Section', sectionId);
+      access = sectionAccess(scope.actor, subject, section, dictionary, isOwner);
       memo.set(key, access);
     }
     return access;
   });
 }
 
+/** Whether some grant of these sections' schemes goes to the Owner group (then concept owners matter). */
+export function ownerGrantsIn(
+  subject: AccessSubject,
+  structure: AccessStructure,
+  sectionIds: ReadonlySet<number>,
+): boolean {
+  if (subject.ownerGroupId === null) return false;
+  return structure.sections.some((section) => {
+    if (!sectionIds.has(section.id)) return false;
+    const scheme =
+      section.scheme ?? structure.dictionaries.find((d) => d.id === section.dictionaryId)?.scheme ?? null;
+    return scheme?.some((grant) => grant.groupId === subject.ownerGroupId) ?? false;
+  });
+}
+
 function sectionAccess(
   actor: Actor,
   subject: AccessSubject | null,
-  section: Section,
+  section: AccessSection,
+  dictionary: AccessDictionary,
   isOwner: boolean,
 ): ConceptAccess {
-  const dictionary = section.dictionary.getEntity();
   if (isDictionaryAdmin(actor, dictionary) || !subject) {
     return {
       concept: flags(ConceptPermissionValues, () => true),
@@ -243,8 +405,7 @@ function sectionAccess(
       conceptCreate: true,
     };
   }
-  const scheme = section.permissionScheme?.getEntity() ?? dictionary.permissionScheme?.getEntity() ?? null;
-  const grants = grantsFor(subject, scheme, isOwner);
+  const grants = grantsFor(subject, section.scheme ?? dictionary.scheme, isOwner);
   const readable = grants.some((grant) => grant.dictionaryPermissions.includes('DICT_READ'));
   const concept = new Set(readable ? grants.flatMap((grant) => grant.conceptPermissions) : []);
   // The language limit belongs to the grants that give term work: term permissions or TERM_CREATE.

@@ -3,15 +3,12 @@
  * conditions use the aliases `c` (concepts) and `t` (terms).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../shared/sql.js';
 import { fieldsOf } from '../field/field.service.js';
 import { parseFilterDate } from '../field/field-validation.js';
 import type { FilterCriteria } from './filter-criteria.js';
 
-/** A condition in SQL with its parameters. */
-export interface Sql {
-  text: string;
-  params: unknown[];
-}
+export type { Sql };
 
 /** Conditions joined with `and`, each prefixed by ` and ` (empty when there are none). */
 export const andSql = (conditions: readonly Sql[]): Sql => ({
