@@ -32,8 +32,9 @@ export function ormOptions(clientUrl: string): Options {
   };
 }
 
-export async function openOrm(clientUrl: string): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl));
+/** `overrides` serve tests (a query logger, say). */
+export async function openOrm(clientUrl: string, overrides: Partial<Options> = {}): Promise<MikroORM> {
+  return MikroORM.init({ ...ormOptions(clientUrl), ...overrides });
 }
 
 export async function migrate(orm: MikroORM): Promise<string[]> {

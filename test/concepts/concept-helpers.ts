@@ -75,8 +75,11 @@ export interface Server {
 }
 
 /** The whole server listening on a free loopback port. */
-export async function startServer(overrides: Record<string, string> = {}): Promise<Server> {
-  const t = await buildTestApp(overrides);
+export async function startServer(
+  overrides: Record<string, string> = {},
+  ormOverrides: Parameters<typeof buildTestApp>[1] = {},
+): Promise<Server> {
+  const t = await buildTestApp(overrides, ormOverrides);
   const sysadmin = await loginSysadmin(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();

@@ -1,3 +1,4 @@
+import type { Options } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -13,7 +14,10 @@ export interface TestApp {
 }
 
 /** The whole server on the run's fresh database (see global-setup); not listening unless a test asks. */
-export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  overrides: Record<string, string> = {},
+  ormOverrides: Partial<Options> = {},
+): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
@@ -22,7 +26,7 @@ export async function buildTestApp(overrides: Record<string, string> = {}): Prom
     MULTI_TENANT: 'true',
     ...overrides,
   });
-  const orm = await openOrm(config.DATABASE_URL!);
+  const orm = await openOrm(config.DATABASE_URL!, ormOverrides);
   const app = await buildApp({ config, orm });
   await app.ready();
   return {

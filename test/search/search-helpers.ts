@@ -48,10 +48,13 @@ export interface SearchResponse {
  * A server on the engine. An Elasticsearch server gets a database of its own: its drainer takes every
  * outbox row of its database, so two Elasticsearch servers with different indexes must not share one.
  */
-export async function startEngineServer(engine: EngineName): Promise<Server> {
-  if (engine === 'postgresql') return startServer();
+export async function startEngineServer(
+  engine: EngineName,
+  ormOverrides: Parameters<typeof startServer>[1] = {},
+): Promise<Server> {
+  if (engine === 'postgresql') return startServer({}, ormOverrides);
   const database = await isolatedDatabase();
-  const server = await startServer({ ...engineSettings(engine), DATABASE_URL: database.url });
+  const server = await startServer({ ...engineSettings(engine), DATABASE_URL: database.url }, ormOverrides);
   return {
     ...server,
     close: async () => {

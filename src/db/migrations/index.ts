@@ -8,6 +8,7 @@ import { Migration20261121150000 } from './Migration20261121150000_sync_settings
 import { Migration20261121151000 } from './Migration20261121151000_definition_import.js';
 import { Migration20261121170000 } from './Migration20261121170000_concepts.js';
 import { Migration20261122090000 } from './Migration20261122090000_search.js';
+import { Migration20261123090000 } from './Migration20261123090000_search_keys.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121151000_definition_import', class: Migration20261121151000 },
   { name: 'Migration20261121170000_concepts', class: Migration20261121170000 },
   { name: 'Migration20261122090000_search', class: Migration20261122090000 },
+  { name: 'Migration20261123090000_search_keys', class: Migration20261123090000 },
 ];

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { AppError, notFound } from '../../shared/errors.js';
-import { isClientAdmin, type Scope } from '../../shared/scope.js';
+import { type Actor, isClientAdmin, type Scope } from '../../shared/scope.js';
+import type { Sql } from '../../shared/sql.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
 import type { User } from '../user/user.entity.js';
@@ -115,6 +116,30 @@ export async function getSearchSettings(
 ): Promise<SearchSettingsDto> {
   const user = await targetUser(scope, userId);
   return toDto(scope, user, await currentRow(scope, scope.em, user));
+}
+
+/**
+ * The stored settings in force for the caller (a guest session's copy, else the account's row), as a
+ * query of at most one row with one column, `settings`. Searching reads them and never writes: the row
+ * is created by getSearchSettings.
+ */
+export function storedSettingsSql(actor: Actor): Sql {
+  const account = 'user_id = ? and client_id = ? and session_id is null';
+  return actor.guest
+    ? {
+        text: `select settings from user_search_settings where session_id = ? or (${account})
+                order by session_id nulls last limit 1`,
+        params: [actor.sessionId, actor.userId, actor.clientId],
+      }
+    : {
+        text: `select settings from user_search_settings where ${account}`,
+        params: [actor.userId, actor.clientId],
+      };
+}
+
+/** The values in force: stored ones (null: none stored) over the defaults. */
+export function settingValuesFrom(config: Config, stored: Partial<SearchSettingValues> | null) {
+  return effectiveValues(config, stored ?? {});
 }
 
 /** Refuses dictionaries and sections that are not live objects of the acting client (400). */

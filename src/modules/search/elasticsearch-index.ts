@@ -98,7 +98,7 @@ export function suffixesOf(text: string): string[] {
 
 const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as concept_oid, c.section_id, t.tid,
   t.language_code, t.region_code, t.script_code, t.name,
-  polyterm_lower(t.name) as lower, polyterm_fold(t.name) as folded, not (t.deleted or c.deleted) as live,
+  t.name_lower as lower, t.name_folded as folded, not (t.deleted or c.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
   polyterm_field_words(t.field_map) as field_words`;
 

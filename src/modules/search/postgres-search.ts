@@ -22,10 +22,10 @@ export interface HitRow {
 }
 
 /** The columns of a HitRow, from `terms t join concepts c`. */
-export const HIT_COLUMNS = `t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, t.tid, t.concept_id,
+export const HIT_COLUMNS = `t.id, t.name, t.name_folded as folded, t.dictionary_id, t.tid, t.concept_id,
   c.oid as concept_oid, c.section_id, t.language_code, t.region_code, t.script_code`;
 
-const FOLDED = `(polyterm_fold(t.name) collate "C")`;
+const FOLDED = 't.name_folded';
 const NAME = `(t.name collate "C")`;
 const KEY = `${FOLDED}, ${NAME}, t.id`;
 
@@ -59,10 +59,28 @@ export function scopeConditions(plan: SearchPlan): Sql[] {
   return where;
 }
 
+/**
+ * The target cut into `distance + 1` pieces: a name within `distance` edits of it holds one of them
+ * unchanged (each edit spoils at most one piece), which the trigram indexes find. Null when a piece
+ * would be shorter than a trigram: the index could not narrow anything then.
+ */
+export function fuzzyPieces(target: string, distance: number): string[] | null {
+  const chars = [...target];
+  const count = distance + 1;
+  if (chars.length < 3 * count) return null;
+  const pieces: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const start = Math.floor((index * chars.length) / count);
+    const end = Math.floor(((index + 1) * chars.length) / count);
+    pieces.push(chars.slice(start, end).join(''));
+  }
+  return pieces;
+}
+
 function textCondition(plan: SearchPlan): Sql | null {
   const text = plan.text;
   if (!text) return null;
-  const column = text.name.on === 'lower' ? `(polyterm_lower(t.name) collate "C")` : FOLDED;
+  const column = text.name.on === 'lower' ? 't.name_lower' : FOLDED;
   const alternatives: Sql[] = [];
   switch (text.name.mode) {
     case 'EXACT':
@@ -78,10 +96,17 @@ function textCondition(plan: SearchPlan): Sql | null {
   if (text.fuzzy) {
     const { text: target, distance } = text.fuzzy;
     const length = [...target].length;
+    const pieces = fuzzyPieces(target, distance);
+    const candidates: Sql = pieces
+      ? {
+          text: `(${pieces.map(() => 't.name_folded like ?').join(' or ')}) and `,
+          params: pieces.map((piece) => `%${likeEscaped(piece)}%`),
+        }
+      : { text: '', params: [] };
     alternatives.push({
-      text: `case when char_length(polyterm_fold(t.name)) between ? and ?
-                  then levenshtein_less_equal(polyterm_fold(t.name), ?, ?) <= ? else false end`,
-      params: [length - distance, length + distance, target, distance, distance],
+      text: `${candidates.text}char_length(t.name_folded) between ? and ?
+                  and levenshtein_less_equal(t.name_folded, ?, ?) <= ?`,
+      params: [...candidates.params, length - distance, length + distance, target, distance, distance],
     });
   }
   if (text.values?.words.length) {
@@ -122,23 +147,26 @@ export class PostgresSearch implements SearchEngine {
         }
       : { text: '', params: [] };
     const order = window.direction === 'asc' ? 'asc' : 'desc';
-    const rows = await em.execute<HitRow[]>(
-      `select ${HIT_COLUMNS}
-         from terms t join concepts c on c.id = t.concept_id
-        where ${filter.text}${bound.text}
-        order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}
-        limit ${Math.max(0, Math.floor(window.limit))}`,
-      [...filter.params, ...bound.params],
-    );
-    let total = -1;
-    if (withTotal) {
-      const [count] = await em.execute<{ count: string }[]>(
-        `select count(*) as count from terms t join concepts c on c.id = t.concept_id where ${filter.text}`,
-        filter.params,
-      );
-      total = Number(count?.count ?? 0);
+    const hits: Sql = {
+      text: `select ${HIT_COLUMNS}
+               from terms t join concepts c on c.id = t.concept_id
+              where ${filter.text}${bound.text}
+              order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}
+              limit ${Math.max(0, Math.floor(window.limit))}`,
+      params: [...filter.params, ...bound.params],
+    };
+    if (!withTotal) {
+      const rows = await em.execute<HitRow[]>(hits.text, hits.params);
+      return { hits: rows.map(hitOf), total: -1 };
     }
-    return { hits: rows.map(hitOf), total };
+    // The page and the number of all matches in one round trip; json_agg keeps the page's order.
+    const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(
+      `select (select coalesce(json_agg(h order by (h.folded collate "C") ${order}, (h.name collate "C") ${order}, h.id ${order}), '[]')
+                 from (${hits.text}) h) as hits,
+              (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
+      [...hits.params, ...filter.params],
+    );
+    return { hits: (row?.hits ?? []).map(hitOf), total: Number(row?.total ?? 0) };
   }
 }
 

@@ -69,49 +69,75 @@ export class SearchOutbox {
       'select exists (select 1 from search_outbox) as any',
     );
     if (!waiting?.any) return;
-    let applied = 0;
-    for (;;) {
-      const batch = await this.applyBatch(this.orm.em.fork());
-      applied += batch;
-      if (batch < BATCH_ROWS) break;
-    }
+    // The drain lock belongs to a transaction that only holds it; the batches commit on their own, so
+    // the outbox shrinks as Elasticsearch takes them (what /ready reports and progress watchers see).
+    // The batches' manager is made outside the lock's transaction: it must not join it.
+    const batches = this.orm.em.fork();
+    const applied = await this.orm.em.fork().transactional(async (lock) => {
+      await lock.execute('select pg_advisory_xact_lock(?)', [DRAIN_LOCK]);
+      return this.applyAll(batches);
+    });
     // One refresh for the whole run: the writer's next search sees its change.
     if (applied > 0) await this.client.indices.refresh({ index: this.index });
   }
 
-  /** One batch under the drain lock; answers how many outbox rows it consumed. */
-  private applyBatch(em: EntityManager): Promise<number> {
-    return em.transactional(async (tx) => {
-      await tx.execute('select pg_advisory_xact_lock(?)', [DRAIN_LOCK]);
-      const rows = await tx.execute<OutboxRow[]>(
-        `select id, concept_id, term_id from search_outbox order by id limit ${BATCH_ROWS}`,
-      );
-      if (rows.length === 0) return 0;
-      const conceptIds = [
-        ...new Set(rows.flatMap((row) => (row.concept_id === null ? [] : [row.concept_id]))),
-      ];
-      const started = performance.now();
-      const { documents, removed } = await termDocumentsOfConcepts(tx, conceptIds, Date.now());
-      const read = performance.now();
-      // Terms removed for good (dictionary emptied, concept purged) have no row left to read.
-      const present = new Set(documents.map((document) => document.id));
-      const gone = rows.flatMap((row) =>
-        row.term_id !== null && !present.has(row.term_id) ? [row.term_id] : [],
-      );
-      await applyToIndex(this.client, this.index, documents, [...new Set([...removed, ...gone])]);
-      const sent = performance.now();
-      await tx.execute('delete from search_outbox where id in (?)', [rows.map((row) => row.id)]);
-      this.log.debug(
-        {
-          rows: rows.length,
-          concepts: conceptIds.length,
-          documents: documents.length,
-          readMs: Math.round(read - started),
-          bulkMs: Math.round(sent - read),
-        },
-        'search outbox applied',
-      );
-      return rows.length;
-    });
+  /**
+   * Every waiting row, a batch at a time, while the caller holds the drain lock. Reading a batch from
+   * PostgreSQL overlaps the previous batch's bulk request; bulks still go out one after the other, in
+   * outbox order, and a batch's rows are deleted once Elasticsearch took it. After a failure the rows
+   * not yet deleted are applied again later, which is harmless. Answers how many rows were applied.
+   */
+  private async applyAll(em: EntityManager): Promise<number> {
+    let applied = 0;
+    let lastId = '0';
+    let inFlight: { sent: Promise<void>; rowIds: string[] } | null = null;
+    const land = async () => {
+      if (!inFlight) return;
+      const { sent, rowIds } = inFlight;
+      inFlight = null;
+      await sent;
+      await em.execute('delete from search_outbox where id in (?)', [rowIds]);
+      applied += rowIds.length;
+    };
+    try {
+      for (;;) {
+        const rows = await em.execute<OutboxRow[]>(
+          `select id, concept_id, term_id from search_outbox where id > ? order by id limit ${BATCH_ROWS}`,
+          [lastId],
+        );
+        if (rows.length === 0) break;
+        lastId = rows[rows.length - 1]!.id;
+        const started = performance.now();
+        const { documents, removed } = await this.changesOf(em, rows);
+        const read = performance.now();
+        await land();
+        const sent = applyToIndex(this.client, this.index, documents, removed);
+        // Observed at once, so a failure while the next batch is read is no unhandled rejection.
+        sent.catch(() => {});
+        inFlight = { sent, rowIds: rows.map((row) => row.id) };
+        this.log.debug(
+          { rows: rows.length, documents: documents.length, readMs: Math.round(read - started) },
+          'search outbox batch read',
+        );
+        if (rows.length < BATCH_ROWS) break;
+      }
+      await land();
+    } finally {
+      // A failed read leaves a bulk in flight: let it finish while the lock is still held.
+      await (inFlight as { sent: Promise<void> } | null)?.sent.catch(() => {});
+    }
+    return applied;
+  }
+
+  /** The documents to write and the ids to remove for a batch of outbox rows. */
+  private async changesOf(em: EntityManager, rows: readonly OutboxRow[]) {
+    const conceptIds = [...new Set(rows.flatMap((row) => (row.concept_id === null ? [] : [row.concept_id])))];
+    const { documents, removed } = await termDocumentsOfConcepts(em, conceptIds, Date.now());
+    // Terms removed for good (dictionary emptied, concept purged) have no row left to read.
+    const present = new Set(documents.map((document) => document.id));
+    const gone = rows.flatMap((row) =>
+      row.term_id !== null && !present.has(row.term_id) ? [row.term_id] : [],
+    );
+    return { documents, removed: [...new Set([...removed, ...gone])] };
   }
 }

@@ -4,18 +4,27 @@
  */
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
-import { isDictionaryAdmin, readableSectionIds } from '../access/access.service.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { jsonRows, type Sql, selectEach } from '../../shared/sql.js';
+import {
+  type AccessSubject,
+  accessIn,
+  type DictionaryRow,
+  dictionaryRowsSql,
+  isDictionaryAdmin,
+  primeAccessSubject,
+  type SubjectGroupRow,
+  structureFrom,
+  subjectFrom,
+  subjectGroupsSql,
+} from '../access/access.service.js';
 import { fieldsOf } from '../field/field.service.js';
 import { getFilter } from '../filter/filter.service.js';
 import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-criteria.js';
-import { criteriaSql, type Sql } from '../filter/filter-sql.js';
-import { effectiveGroups } from '../group/group.service.js';
+import { criteriaSql } from '../filter/filter-sql.js';
 import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
+import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-settings.service.js';
 import type { TermSearchInput } from './search.schema.js';
 import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
-
-const NO_TENANT = { tenant: false } as const;
 
 /** A filter's criteria and the dictionary it is bound to (null: any dictionary). */
 interface Restriction {
@@ -23,31 +32,97 @@ interface Restriction {
   criteria: FilterCriteria;
 }
 
-/** The readable sections of each dictionary; a dictionary with none answers 404 like an unknown one. */
-async function readableSections(scope: Scope, dictionaryIds: number[]) {
-  const readable = await readableSectionIds(scope, dictionaryIds);
-  const sections = await scope.em.execute<{ id: number; oid: string | null; dictionary_id: number }[]>(
-    'select id, oid, dictionary_id from sections where dictionary_id in (?) and not deleted',
-    [dictionaryIds],
-  );
-  for (const id of dictionaryIds) {
-    if (!sections.some((s) => s.dictionary_id === id && readable.has(s.id))) throw notFound('Dictionary', id);
-  }
-  return sections.filter((section) => readable.has(section.id));
+/**
+ * What a search needs to know about the caller in its dictionaries, loaded once per request: the
+ * dictionaries and live sections (with their schemes), the readable ones, and the caller's groups.
+ */
+export interface SearchAccess {
+  dictionaryIds: number[];
+  access: ReturnType<typeof accessIn>;
+  subject: AccessSubject;
+  /** Readable live sections; every dictionary has at least one (otherwise 404, like an unknown one). */
+  readable: { id: number; oid: string | null; dictionaryId: number }[];
 }
 
-async function chosenSectionIds(
-  scope: Scope,
-  dictionaryIds: number[],
+/** A request's texts as the database lowers, folds and splits them. */
+interface TextKeys {
+  lower: string;
+  folded: string;
+  words: string[];
+}
+
+type ContextRow = {
+  settings: Partial<SearchSettingValues> | null;
+  groups: SubjectGroupRow[];
+  dictionaries: DictionaryRow[];
+  code: string | null;
+} & Partial<TextKeys>;
+
+/** Everything a search reads before its engine runs. */
+export interface SearchContext {
+  settings: SearchSettingValues;
+  searchAccess: SearchAccess;
+  /** The language code as the dictionaries hold it. */
+  languageCode: string;
+  /** null when nothing is searched for (no name, or a list opened at a term). */
+  keys: TextKeys | null;
+}
+
+/**
+ * The caller's search settings, groups, dictionaries with sections and schemes, the language code
+ * (ISO 639-1 and 639-2/B codes are accepted too) and the keys of the searched text, in one statement:
+ * round trips, not the queries, are what a search costs on a small machine.
+ */
+export async function loadSearchContext(scope: Scope, input: TermSearchInput): Promise<SearchContext> {
+  const { actor } = scope;
+  const dictionaryIds = [...new Set(input.dictionaryIds)];
+  const wanted = input.langCode.trim().toLowerCase();
+  // A list opened at a term is browsed, not searched.
+  const name = input.termOid ? '' : (input.name ?? '').trim();
+  const settings = storedSettingsSql(actor);
+  const query = selectEach({
+    settings: { text: `(${settings.text})`, params: settings.params },
+    groups: jsonRows(subjectGroupsSql(actor)),
+    dictionaries: jsonRows(dictionaryRowsSql(dictionaryIds, actor.clientId)),
+    code: {
+      text: `(select code from languages where dictionary_id in (?) and not deleted
+                and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
+      params: [dictionaryIds.length ? dictionaryIds : [0], wanted],
+    },
+    ...(name
+      ? {
+          lower: { text: 'polyterm_lower(?)', params: [name] },
+          folded: { text: 'polyterm_fold(?)', params: [name] },
+          words: { text: 'polyterm_words(?)', params: [name] },
+        }
+      : {}),
+  });
+  const [row] = await scope.em.execute<ContextRow[]>(query.text, query.params);
+  const subject = subjectFrom(actor, row!.groups);
+  primeAccessSubject(scope, subject);
+  const access = accessIn(actor, subject, dictionaryIds, structureFrom(dictionaryIds, row!.dictionaries));
+  const readable = access.sections
+    .filter((section) => access.readableSections.has(section.id))
+    .map((section) => ({ id: section.id, oid: section.oid, dictionaryId: section.dictionaryId }));
+  for (const id of dictionaryIds) {
+    if (!readable.some((section) => section.dictionaryId === id)) throw notFound('Dictionary', id);
+  }
+  return {
+    settings: settingValuesFrom(scope.config, row!.settings),
+    searchAccess: { dictionaryIds, access, subject, readable },
+    languageCode: (row!.code ?? wanted).toLowerCase(),
+    keys: name ? { lower: row!.lower ?? '', folded: row!.folded ?? '', words: row!.words ?? [] } : null,
+  };
+}
+
+function chosenSectionIds(
+  searchAccess: SearchAccess,
   requested: readonly string[],
   preferred: readonly string[],
-): Promise<number[]> {
-  const readable = await readableSections(scope, dictionaryIds);
+): number[] {
+  const readable = searchAccess.readable;
   if (requested.length) {
-    const all = await scope.em.execute<{ oid: string }[]>(
-      'select oid from sections where dictionary_id in (?) and not deleted and oid in (?)',
-      [dictionaryIds, [...requested]],
-    );
+    const all = searchAccess.access.sections;
     const unknown = requested.filter((oid) => !all.some((s) => s.oid === oid));
     if (unknown.length) {
       throw new AppError(
@@ -88,7 +163,7 @@ async function domainIdsOf(scope: Scope, dictionaryIds: number[], oids: readonly
 /** The requested filter, the quick filter, and the filters the caller's groups impose. */
 async function restrictionsOf(
   scope: Scope,
-  dictionaryIds: number[],
+  searchAccess: SearchAccess,
   input: TermSearchInput,
 ): Promise<Restriction[][]> {
   // Each inner list is one requirement; its members are alternatives (OR).
@@ -109,17 +184,11 @@ async function restrictionsOf(
     required.push([{ dictionaryId: null, criteria: parsed.data }]);
   }
   // Group filters (filterMap) bind members, not the dictionaries' administrators.
-  const dictionaries = await scope.em.find(
-    Dictionary,
-    { id: { $in: dictionaryIds } },
-    { filters: NO_TENANT },
-  );
-  const bound = dictionaries.filter((d) => !isDictionaryAdmin(scope.actor, d)).map((d) => d.id);
+  const bound = searchAccess.access.dictionaries
+    .filter((d) => !isDictionaryAdmin(scope.actor, d))
+    .map((d) => d.id);
   if (bound.length) {
-    const groups = await effectiveGroups(scope.em, scope.actor.clientId, {
-      id: scope.actor.userId,
-      guest: scope.actor.guest,
-    });
+    const groups = searchAccess.subject.groups;
     for (const dictionaryId of bound) {
       const filterIds = [
         ...new Set(
@@ -174,17 +243,6 @@ async function restrictionSql(scope: Scope, dictionaryIds: number[], required: R
   return { text: parts.map((p) => `(${p.text})`).join(' and '), params: parts.flatMap((p) => p.params) };
 }
 
-/** The language code as the dictionaries hold it (ISO 639-1 and 639-2/B codes are accepted too). */
-async function languageCodeOf(scope: Scope, dictionaryIds: number[], code: string) {
-  const wanted = code.trim().toLowerCase();
-  const [row] = await scope.em.execute<{ code: string }[]>(
-    `select code from languages where dictionary_id in (?) and not deleted
-        and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1`,
-    [dictionaryIds, wanted],
-  );
-  return (row?.code ?? wanted).toLowerCase();
-}
-
 async function fieldOidsOf(scope: Scope, dictionaryIds: number[], input: TermSearchInput) {
   const options = input.searchOptions ?? {};
   const requested = (options.fields ?? []).map((field) => (typeof field === 'string' ? field : field.oid));
@@ -201,33 +259,29 @@ async function textMatchOf(
   dictionaryIds: number[],
   input: TermSearchInput,
   settings: SearchSettingValues,
+  keys: TextKeys | null,
 ): Promise<TextMatch | null> {
-  const name = (input.name ?? '').trim();
-  if (!name) return null;
+  if (!keys) return null;
   const options = input.searchOptions ?? {};
-  const [keys] = await scope.em.execute<{ lower: string; folded: string; words: string[] }[]>(
-    'select polyterm_lower(?) as lower, polyterm_fold(?) as folded, polyterm_words(?) as words',
-    [name, name, name],
-  );
   const normalized = options.normalized ?? settings.normalized;
   const fuzzy = options.fuzzy ?? settings.fuzzy;
   const distance = options.fuzziness ?? settings.fuzziness;
   const multiAll = options.multiAllFields ?? settings.multiAllFields;
   const multi = multiAll || options.multiEnabled === true;
-  const foldedLength = [...keys!.folded].length;
+  const foldedLength = [...keys.folded].length;
   return {
     name: {
       mode: options.mode ?? settings.searchMode,
       on: normalized ? 'folded' : 'lower',
-      text: normalized ? keys!.folded : keys!.lower,
+      text: normalized ? keys.folded : keys.lower,
     },
     // A text folding to nothing (a lone combining mark) has no fuzzy part.
     fuzzy:
       fuzzy && distance > 0 && foldedLength > 0 && foldedLength <= FUZZY_MAX_LENGTH
-        ? { text: keys!.folded, distance }
+        ? { text: keys.folded, distance }
         : null,
     values: multi
-      ? { words: keys!.words, fieldOids: multiAll ? null : await fieldOidsOf(scope, dictionaryIds, input) }
+      ? { words: keys.words, fieldOids: multiAll ? null : await fieldOidsOf(scope, dictionaryIds, input) }
       : null,
   };
 }
@@ -235,16 +289,17 @@ async function textMatchOf(
 /** The plan of a request, or null when no section is left to search (no results, no error). */
 export async function planSearch(
   scope: Scope,
+  context: SearchContext,
   input: TermSearchInput,
-  settings: SearchSettingValues,
 ): Promise<SearchPlan | null> {
-  const dictionaryIds = [...new Set(input.dictionaryIds)];
-  const sectionIds = await chosenSectionIds(scope, dictionaryIds, input.sectionOids, settings.sectionOids);
+  const { searchAccess, settings } = context;
+  const dictionaryIds = searchAccess.dictionaryIds;
+  const sectionIds = chosenSectionIds(searchAccess, input.sectionOids, settings.sectionOids);
   const domainIds = await domainIdsOf(scope, dictionaryIds, input.domainOids);
   const restriction = await restrictionSql(
     scope,
     dictionaryIds,
-    await restrictionsOf(scope, dictionaryIds, input),
+    await restrictionsOf(scope, searchAccess, input),
   );
   if (sectionIds.length === 0) return null;
   return {
@@ -252,11 +307,10 @@ export async function planSearch(
     dictionaryIds,
     sectionIds,
     domainIds,
-    languageCode: await languageCodeOf(scope, dictionaryIds, input.langCode),
+    languageCode: context.languageCode,
     regionCode: input.regionCode?.trim() ? input.regionCode.trim().toLowerCase() : null,
     scriptCode: input.scriptCode?.trim() ? input.scriptCode.trim().toLowerCase() : null,
-    // A list opened at a term is browsed, not searched.
-    text: input.termOid ? null : await textMatchOf(scope, dictionaryIds, input, settings),
+    text: await textMatchOf(scope, dictionaryIds, input, settings, context.keys),
     restriction,
   };
 }

@@ -7,12 +7,17 @@
 import type { z } from 'zod';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
-import { conceptAccessFor, readableSectionIds } from '../access/access.service.js';
+import {
+  conceptAccessFor,
+  conceptAccessInSections,
+  isDictionaryAdmin,
+  ownerGrantsIn,
+  readableSectionIds,
+} from '../access/access.service.js';
 import { createConcept } from '../concept/concept.service.js';
 import { termAllowed } from '../concept/concept-access.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
-import { getSearchSettings } from '../search-settings/search-settings.service.js';
 import { tbxLanguage } from '../tbx/tbx-languages.js';
 import { HIT_COLUMNS, type HitRow, hitOf } from './postgres-search.js';
 import type {
@@ -24,7 +29,7 @@ import type {
 } from './search.schema.js';
 import { decodeCursor, encodeCursor } from './search-cursor.js';
 import { keyOf, type SearchPlan, type SortKey, type TermHit } from './search-plan.js';
-import { planSearch } from './search-request.js';
+import { loadSearchContext, planSearch, type SearchAccess } from './search-request.js';
 import { searchRuntimeOf } from './search-runtime.js';
 
 type Direction = 'asc' | 'desc';
@@ -48,6 +53,7 @@ interface Page {
 
 async function pageOf(
   scope: Scope,
+  searchAccess: SearchAccess,
   plan: SearchPlan,
   input: TermSearchInput,
   pageSize: number,
@@ -58,7 +64,7 @@ async function pageOf(
     engine.find(plan, { direction, bound, limit }, withTotal);
 
   if (input.termOid) {
-    const anchor = await anchorOf(scope, plan, input.termOid);
+    const anchor = await anchorOf(scope, searchAccess, plan, input.termOid);
     const wantBefore = input.bidirectional ? Math.floor((pageSize - 1) / 2) : 0;
     const forward = await fetch(order, including(anchor.key, order), pageSize + 1, true);
     const backward = await fetch(opposite(order), anchor.key, pageSize + 1, false);
@@ -95,7 +101,7 @@ async function pageOf(
 }
 
 /** The term a list opens at: its sort key, and whether it belongs to the list at all. */
-async function anchorOf(scope: Scope, plan: SearchPlan, oid: string) {
+async function anchorOf(scope: Scope, searchAccess: SearchAccess, plan: SearchPlan, oid: string) {
   const [row] = await scope.em.execute<
     {
       id: number;
@@ -106,13 +112,12 @@ async function anchorOf(scope: Scope, plan: SearchPlan, oid: string) {
       language_code: string;
     }[]
   >(
-    `select t.id, t.name, polyterm_fold(t.name) as folded, t.dictionary_id, c.section_id, t.language_code
+    `select t.id, t.name, t.name_folded as folded, t.dictionary_id, c.section_id, t.language_code
        from terms t join concepts c on c.id = t.concept_id
       where t.client_id = ? and t.oid = ? and not t.deleted and not c.deleted and t.dictionary_id in (?)`,
     [plan.clientId, oid, plan.dictionaryIds],
   );
-  const readable = row ? await readableSectionIds(scope, [row.dictionary_id]) : new Set<number>();
-  if (!row || !readable.has(row.section_id)) throw notFound('Term', oid);
+  if (!row || !searchAccess.access.readableSections.has(row.section_id)) throw notFound('Term', oid);
   const key: SortKey = [row.folded, row.name, row.id];
   const probe = await searchRuntimeOf(scope.em).engine.find(
     { ...plan, text: null },
@@ -122,18 +127,47 @@ async function anchorOf(scope: Scope, plan: SearchPlan, oid: string) {
   return { key, listed: probe.hits[0]?.id === row.id };
 }
 
-/** List entries: `disabled` when the caller may not edit the term (TERM_UPDATE in its section and language). */
-async function entriesOf(scope: Scope, hits: TermHit[], filterId: number | null): Promise<TermListEntry[]> {
-  if (hits.length === 0) return [];
-  const owners = await scope.em.execute<{ id: number; created_by_id: number | null }[]>(
+/**
+ * The owner of each hit's concept, where it matters: for callers bound by a scheme that grants the
+ * Owner group something (administrators and schemes without Owner grants need no lookup).
+ */
+async function ownersOf(scope: Scope, searchAccess: SearchAccess | null, hits: TermHit[]) {
+  const ownerOf = new Map<number, number | null>();
+  if (searchAccess) {
+    const { access, subject } = searchAccess;
+    const bound = access.dictionaries.filter((d) => !isDictionaryAdmin(scope.actor, d)).map((d) => d.id);
+    const hitSections = new Set(
+      hits.filter((hit) => bound.includes(hit.dictionaryId)).map((hit) => hit.sectionId),
+    );
+    if (!ownerGrantsIn(subject, access, hitSections)) return ownerOf;
+  }
+  const rows = await scope.em.execute<{ id: number; created_by_id: number | null }[]>(
     'select id, created_by_id from concepts where id in (?)',
     [[...new Set(hits.map((hit) => hit.conceptId))]],
   );
-  const ownerOf = new Map(owners.map((row) => [row.id, row.created_by_id]));
-  const access = await conceptAccessFor(
-    scope,
-    hits.map((hit) => ({ sectionId: hit.sectionId, ownerId: ownerOf.get(hit.conceptId) ?? null })),
-  );
+  for (const row of rows) ownerOf.set(row.id, row.created_by_id);
+  return ownerOf;
+}
+
+/**
+ * List entries: `disabled` when the caller may not edit the term (TERM_UPDATE in its section and
+ * language). With `searchAccess` the sections and groups already loaded for the search are used.
+ */
+async function entriesOf(
+  scope: Scope,
+  hits: TermHit[],
+  filterId: number | null,
+  searchAccess: SearchAccess | null,
+): Promise<TermListEntry[]> {
+  if (hits.length === 0) return [];
+  const ownerOf = await ownersOf(scope, searchAccess, hits);
+  const entries = hits.map((hit) => ({
+    sectionId: hit.sectionId,
+    ownerId: ownerOf.get(hit.conceptId) ?? null,
+  }));
+  const access = searchAccess
+    ? await conceptAccessInSections(scope, searchAccess.access, entries)
+    : await conceptAccessFor(scope, entries);
   return hits.map((hit, index) => ({
     id: hit.id,
     name: hit.name,
@@ -158,13 +192,14 @@ export async function searchTerms(scope: Scope, input: TermSearchInput): Promise
   if ([input.termOid, input.searchAfter, input.searchBefore].filter(Boolean).length > 1) {
     throw new AppError('BAD_REQUEST', 'Send at most one of termOid, searchAfter and searchBefore');
   }
-  const settings = await getSearchSettings(scope, undefined);
+  const context = await loadSearchContext(scope, input);
+  const { settings, searchAccess } = context;
   const pageSize = Math.min(input.pageSize ?? settings.pageSize, scope.config.MAX_PAGE_SIZE);
-  const plan = await planSearch(scope, input, settings);
+  const plan = await planSearch(scope, context, input);
   if (!plan) {
     return { total: 0, pageSize, searchAfter: null, searchBefore: null, results: [], message: null };
   }
-  const page = await pageOf(scope, plan, input, pageSize);
+  const page = await pageOf(scope, searchAccess, plan, input, pageSize);
   const first = page.hits[0];
   const last = page.hits[page.hits.length - 1];
   return {
@@ -172,7 +207,7 @@ export async function searchTerms(scope: Scope, input: TermSearchInput): Promise
     pageSize,
     searchAfter: last && page.after ? encodeCursor(keyOf(last)) : null,
     searchBefore: first && page.before ? encodeCursor(keyOf(first)) : null,
-    results: await entriesOf(scope, page.hits, input.filterId ?? null),
+    results: await entriesOf(scope, page.hits, input.filterId ?? null, searchAccess),
     message: page.message,
   };
 }
@@ -196,7 +231,7 @@ export async function findDuplicates(
   const where = [
     't.dictionary_id = ? and t.client_id = ? and not t.deleted and not c.deleted and c.section_id in (?)',
     't.language_code = ?',
-    `(polyterm_fold(t.name) collate "C") = polyterm_fold(?)`,
+    `t.name_folded = polyterm_fold(?)`,
   ];
   const params: unknown[] = [
     dictionaryId,
@@ -226,7 +261,7 @@ export async function findDuplicates(
     params,
   );
   const hits = rows.map(hitOf);
-  const entries = await entriesOf(scope, hits, null);
+  const entries = await entriesOf(scope, hits, null, null);
   if (!page) return { entries, total: entries.length };
   const [count] = await scope.em.execute<{ count: string }[]>(
     `select count(*) as count from terms t join concepts c on c.id = t.concept_id where ${condition}`,
