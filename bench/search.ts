@@ -35,6 +35,7 @@ import { termSearchRequest } from '../src/modules/search/elasticsearch-search.js
 import type { SearchPlan } from '../src/modules/search/search-plan.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 import { ICELANDIC_TERM_BANK_DIR } from '../test/helpers/datasets.js';
+import { createBenchDatabase } from './bench-database.js';
 
 const TERMS = Number(process.env.BENCH_TERMS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
@@ -58,7 +59,6 @@ const TEXTS_PER_LANGUAGE = 10;
 const TARGETS = { p50: 15, p99: 60, ratio: 0.7, pgP50: 30 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const serverUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -506,14 +506,9 @@ const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 // ---------------------------------------------------------------------------------------------------
 
 async function main() {
-  const name = `polyterm_bench_${Date.now()}`;
+  const database = await createBenchDatabase();
+  const { name, url: databaseUrl } = database;
   const index = name.replace(/_/g, '-');
-  const admin = new pg.Client({ connectionString: serverUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
   const file = path.join(tmpdir(), `${name}.tbx`);
   const servers: Child[] = [];
   let elasticsearch: RunningElasticsearch | undefined;
@@ -749,35 +744,8 @@ async function main() {
       );
     }
 
-    // Where the endpoint's time goes besides the engine: SQL statements per search (each is its own
-    // transaction; the statistics are flushed within a second of going idle).
-    const transactions = async () => {
-      await sleep(1500);
-      const row = (
-        await db!.query<{ n: string }>(
-          'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
-        )
-      ).rows[0]!;
-      return Number(row.n);
-    };
-    const prefixKind = kinds[0]!;
-    for (const [label, server, headers] of [
-      ['ES engine', esServer, esHeaders],
-      ['PG engine', pgServer, pgHeaders],
-    ] as const) {
-      const before = await transactions();
-      for (const text of prefixKind.texts) {
-        await fetch(apiSearch(server), {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: rest(prefixKind, text),
-        });
-      }
-      const spent = (await transactions()) - before - 1;
-      console.log(
-        `${label}: ${(spent / prefixKind.texts.length).toFixed(1)} PostgreSQL transactions per prefix search (${spent} for ${prefixKind.texts.length}, incl. ~2/s of background polling)`,
-      );
-    }
+    // Statements per search are held by test/search/search-round-trips.test.ts (PostgreSQL's
+    // statistics arrive too late and too coarsely to count them here).
 
     // 4. Throughput and latency.
     console.log(
@@ -820,10 +788,7 @@ async function main() {
     if (elasticsearch) await elasticsearch.stop().catch(() => {});
     else if (esUrl) await deleteIndex(esUrl, index).catch(() => {});
     await rm(file, { force: true });
-    const client = new pg.Client({ connectionString: serverUrl.toString() });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
+    await database.drop();
     console.error(`clean-up done: servers stopped, database ${name} dropped`);
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

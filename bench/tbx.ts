@@ -22,13 +22,13 @@ import { Readable } from 'node:stream';
 import pg from 'pg';
 import { startElasticsearch } from '../scripts/elasticsearch.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
+import { createBenchDatabase } from './bench-database.js';
 
 const TERMS = Number(process.env.BENCH_TERMS ?? 1_000_000);
 /** elasticsearch (default: a real one is started unless BENCH_ELASTICSEARCH_URL) or postgresql. */
 const ENGINE = process.env.BENCH_ENGINE === 'postgresql' ? 'postgresql' : 'elasticsearch';
 const LANGUAGES = ['en', 'is', 'de', 'fr'] as const;
 const ADMIN_PASSWORD = 'bench-Password-1';
-const serverUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
 /** Writes a TBX v3 DCA file: one concept per 4 terms (one per language), each with a definition. */
 async function writeFile(file: string, terms: number) {
@@ -93,13 +93,8 @@ async function startServerProcess(
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function main() {
-  const name = `polyterm_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${name}`;
+  const database = await createBenchDatabase();
+  const { name, url: databaseUrl } = database;
   const file = path.join(tmpdir(), `${name}.tbx`);
   const port = 20000 + Math.floor(Math.random() * 20000);
   // Indexing is part of the import: with Elasticsearch the job reports DONE once the outbox is applied.
@@ -177,10 +172,7 @@ async function main() {
     await server?.stop();
     await elasticsearch?.stop();
     await rm(file, { force: true });
-    const client = new pg.Client({ connectionString: serverUrl.toString() });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
+    await database.drop();
   }
 }
 
