@@ -1,6 +1,7 @@
 /**
  * A fresh database for one benchmark run on the PostgreSQL server of BENCH_DATABASE_URL (default
- * postgres://postgres@127.0.0.1:5432/postgres), dropped again by `drop()`.
+ * postgres://postgres@127.0.0.1:5432/postgres), dropped again by `drop()` unless BENCH_KEEP_DATABASE=1
+ * (to look at the loaded data afterwards: EXPLAIN a slow query, say).
  */
 import pg from 'pg';
 
@@ -21,5 +22,9 @@ export async function createBenchDatabase() {
   await onServer(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { name, url, drop: () => onServer(`drop database if exists "${name}" with (force)`) };
+  const drop = async () => {
+    if (process.env.BENCH_KEEP_DATABASE === '1') console.log(`database kept: ${url}`);
+    else await onServer(`drop database if exists "${name}" with (force)`);
+  };
+  return { name, url, drop };
 }
