@@ -39,7 +39,9 @@ describe('a pool of two connections', () => {
         created
           .slice(0, 6)
           .map((concept) =>
-            putConcept(w.admin, concept, { terms: [{ name: `${concept.terms[0]!.name} bis`, languageCode: 'eng' }] }),
+            putConcept(w.admin, concept, {
+              terms: [{ name: `${concept.terms[0]!.name} bis`, languageCode: 'eng' }],
+            }),
           ),
       ),
       Promise.all(created.map((concept) => member.api.get<{ id: number }>(`/concepts/${concept.id}`))),
