@@ -19,7 +19,6 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
 import { startElasticsearch } from '../scripts/elasticsearch.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 import { createBenchDatabase } from './bench-database.js';

@@ -36,13 +36,11 @@ describe('a pool of two connections', () => {
 
     const [updates, reads, deletions] = await Promise.all([
       Promise.all(
-        created
-          .slice(0, 6)
-          .map((concept) =>
-            putConcept(w.admin, concept, {
-              terms: [{ name: `${concept.terms[0]!.name} bis`, languageCode: 'eng' }],
-            }),
-          ),
+        created.slice(0, 6).map((concept) =>
+          putConcept(w.admin, concept, {
+            terms: [{ name: `${concept.terms[0]!.name} bis`, languageCode: 'eng' }],
+          }),
+        ),
       ),
       Promise.all(created.map((concept) => member.api.get<{ id: number }>(`/concepts/${concept.id}`))),
       Promise.all(created.slice(6).map((concept) => w.admin.delete(`/concepts/${concept.id}`))),
