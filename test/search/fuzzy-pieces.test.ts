@@ -20,11 +20,13 @@ function random(seed: number) {
 const ALPHABET = [...'abcdeéþ𝔸漢 -'];
 
 describe('fuzzy pieces', () => {
-  it('cuts the target into distance + 1 pieces covering it, or none when a piece would be under 3', () => {
+  it('cuts the target into distance + 1 pieces covering it, or none when a piece would be under 4', () => {
     expect(fuzzyPieces('abcdefgh', 1)).toEqual(['abcd', 'efgh']);
-    expect(fuzzyPieces('abcdefghi', 2)).toEqual(['abc', 'def', 'ghi']);
-    expect(fuzzyPieces('abcde', 1)).toBeNull();
-    expect(fuzzyPieces('𝔸𝔸𝔸漢漢漢', 1)).toEqual(['𝔸𝔸𝔸', '漢漢漢']);
+    expect(fuzzyPieces('abcdefghi', 1)).toEqual(['abcd', 'efghi']);
+    expect(fuzzyPieces('abcdefghijkl', 2)).toEqual(['abcd', 'efgh', 'ijkl']);
+    expect(fuzzyPieces('abcdefghi', 2)).toBeNull();
+    expect(fuzzyPieces('abcdefg', 1)).toBeNull();
+    expect(fuzzyPieces('𝔸𝔸𝔸𝔸漢漢漢漢', 1)).toEqual(['𝔸𝔸𝔸𝔸', '漢漢漢漢']);
   });
 
   it('every text within the distance holds one piece unchanged', () => {
@@ -33,7 +35,7 @@ describe('fuzzy pieces', () => {
     let checked = 0;
     for (let round = 0; round < 5000; round++) {
       const distance = 1 + Math.floor(next() * 2);
-      const length = 3 * (distance + 1) + Math.floor(next() * 20);
+      const length = 4 * (distance + 1) + Math.floor(next() * 20);
       const target = Array.from({ length }, pick);
       const pieces = fuzzyPieces(target.join(''), distance);
       expect(pieces).not.toBeNull();

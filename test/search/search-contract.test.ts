@@ -111,6 +111,22 @@ describe.each(ENGINES)('term search on %s', (engine) => {
     expect(await names(admin, { ...base(), name: 'colr', searchOptions: { fuzzy: false } })).toEqual([]);
   });
 
+  it('pages fuzzy matches with cursors, totals and reverse like any list', async () => {
+    const fuzzy = {
+      ...base(),
+      name: 'pple',
+      searchOptions: { mode: 'SUBSTRING', fuzzy: true, fuzziness: 1 },
+    };
+    const all = await names(admin, { ...fuzzy, pageSize: 100 });
+    expect(all).toEqual(['Apple', 'apple', 'pineapple']);
+    const pages = await allPages(admin, { ...fuzzy, pageSize: 1 });
+    expect(pages.map((page) => page.results.map((entry) => entry.name))).toEqual(all.map((name) => [name]));
+    expect(pages.map((page) => page.total)).toEqual([3, 3, 3]);
+    const back = await search(admin, { ...fuzzy, pageSize: 1, searchBefore: pages[2]!.searchBefore });
+    expect(back.results.map((entry) => entry.name)).toEqual(['apple']);
+    expect(await names(admin, { ...fuzzy, pageSize: 100, reverse: true })).toEqual([...all].reverse());
+  });
+
   it('field values: every word of the text starts a word of the chosen fields', async () => {
     const values = { multiEnabled: true, fields: [world.cf.Definition] };
     expect(await names(admin, { ...base(), name: 'lifting peop', searchOptions: values })).toEqual([

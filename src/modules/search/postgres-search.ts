@@ -28,6 +28,8 @@ export const HIT_COLUMNS = `t.id, t.name, t.name_folded as folded, t.dictionary_
 const FOLDED = 't.name_folded';
 const NAME = `(t.name collate "C")`;
 const KEY = `${FOLDED}, ${NAME}, t.id`;
+/** KEY over a HitRow-shaped row `h`. */
+const PAGE_KEY = `h.folded, (h.name collate "C"), h.id`;
 
 /** `%`, `_` and `\` stand for themselves in a LIKE pattern. */
 export const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -59,15 +61,18 @@ export function scopeConditions(plan: SearchPlan): Sql[] {
   return where;
 }
 
+/** The shortest piece worth a trigram search: two trigrams. One alone matches too many names. */
+const PIECE_MIN = 4;
+
 /**
  * The target cut into `distance + 1` pieces: a name within `distance` edits of it holds one of them
  * unchanged (each edit spoils at most one piece), which the trigram indexes find. Null when a piece
- * would be shorter than a trigram: the index could not narrow anything then.
+ * would be shorter than PIECE_MIN: the names of a similar length are then the narrower set.
  */
 export function fuzzyPieces(target: string, distance: number): string[] | null {
   const chars = [...target];
   const count = distance + 1;
-  if (chars.length < 3 * count) return null;
+  if (chars.length < PIECE_MIN * count) return null;
   const pieces: string[] = [];
   for (let index = 0; index < count; index++) {
     const start = Math.floor((index * chars.length) / count);
@@ -97,14 +102,17 @@ function textCondition(plan: SearchPlan): Sql | null {
     const { text: target, distance } = text.fuzzy;
     const length = [...target].length;
     const pieces = fuzzyPieces(target, distance);
+    // With pieces, the trigram index finds the candidates, and the length only filters them: `+ 0`
+    // keeps the planner off the length index, whose estimate for a common length is far too low (it
+    // chose it, and read a fifth of a language's names, for a piece that held 700).
     const candidates: Sql = pieces
       ? {
-          text: `(${pieces.map(() => 't.name_folded like ?').join(' or ')}) and `,
+          text: `(${pieces.map(() => 't.name_folded like ?').join(' or ')}) and char_length(t.name_folded) + 0`,
           params: pieces.map((piece) => `%${likeEscaped(piece)}%`),
         }
-      : { text: '', params: [] };
+      : { text: 'char_length(t.name_folded)', params: [] };
     alternatives.push({
-      text: `${candidates.text}char_length(t.name_folded) between ? and ?
+      text: `${candidates.text} between ? and ?
                   and levenshtein_less_equal(t.name_folded, ?, ?) <= ?`,
       params: [...candidates.params, length - distance, length + distance, target, distance, distance],
     });
@@ -140,12 +148,14 @@ export class PostgresSearch implements SearchEngine {
     if (text) where.push(text);
     const filter = join(where, ' and ');
     const em = this.em();
-    const bound: Sql = window.bound
-      ? {
-          text: ` and (${KEY}) ${window.direction === 'asc' ? '>' : '<'} (?, ?, ?)`,
-          params: [...window.bound],
-        }
-      : { text: '', params: [] };
+    const boundOn = (key: string): Sql =>
+      window.bound
+        ? {
+            text: ` and (${key}) ${window.direction === 'asc' ? '>' : '<'} (?, ?, ?)`,
+            params: [...window.bound],
+          }
+        : { text: '', params: [] };
+    const bound = boundOn(KEY);
     const order = window.direction === 'asc' ? 'asc' : 'desc';
     const hits: Sql = {
       text: `select ${HIT_COLUMNS}
@@ -160,11 +170,23 @@ export class PostgresSearch implements SearchEngine {
       return { hits: rows.map(hitOf), total: -1 };
     }
     // The page and the number of all matches in one round trip; json_agg keeps the page's order.
+    const pageOrder = PAGE_KEY.split(', ')
+      .map((part) => `${part} ${order}`)
+      .join(', ');
     const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(
-      `select (select coalesce(json_agg(h order by (h.folded collate "C") ${order}, (h.name collate "C") ${order}, h.id ${order}), '[]')
-                 from (${hits.text}) h) as hits,
-              (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
-      [...hits.params, ...filter.params],
+      plan.text?.fuzzy
+        ? // Fuzzy matches are few and costly to find (a Levenshtein per candidate): found once, then
+          // counted and paged, instead of once for the page and again for the total.
+          `with matches as materialized (
+             select ${HIT_COLUMNS} from terms t join concepts c on c.id = t.concept_id where ${filter.text})
+           select (select coalesce(json_agg(h order by ${pageOrder}), '[]')
+                     from (select * from matches h
+                            where true${boundOn(PAGE_KEY).text}
+                            order by ${pageOrder} limit ${Math.max(0, Math.floor(window.limit))}) h) as hits,
+                  (select count(*) from matches) as total`
+        : `select (select coalesce(json_agg(h order by ${pageOrder}), '[]') from (${hits.text}) h) as hits,
+                  (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
+      plan.text?.fuzzy ? [...filter.params, ...bound.params] : [...hits.params, ...filter.params],
     );
     return { hits: (row?.hits ?? []).map(hitOf), total: Number(row?.total ?? 0) };
   }
