@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../shared/errors.js';
 import { type Actor, isClientAdmin, type Scope } from '../../shared/scope.js';
-import { ambientManager, type Sql } from '../../shared/sql.js';
+import { ambientManager, boundRows, type Sql } from '../../shared/sql.js';
 import {
   type ConceptPermission,
   ConceptPermissionValues,
@@ -80,7 +80,7 @@ export function subjectFrom(actor: Actor, rows: readonly SubjectGroupRow[]): Acc
 
 async function resolveSubject(em: EntityManager, actor: Actor): Promise<AccessSubject> {
   const query = subjectGroupsSql(actor);
-  return subjectFrom(actor, await ambientManager(em).execute<SubjectGroupRow[]>(query.text, query.params));
+  return subjectFrom(actor, await boundRows<SubjectGroupRow>(ambientManager(em), query, { prepared: true }));
 }
 
 /** Hands a subject loaded along with other reads to the rest of the request (see accessSubject). */
@@ -161,8 +161,8 @@ export function dictionaryRowsSql(ids: readonly number[], clientId: number): Sql
                               from sections s left join permission_schemes sps on sps.id = s.permission_scheme_id
                              where s.dictionary_id = d.id and not s.deleted), '[]') as sections
              from dictionaries d left join permission_schemes dps on dps.id = d.permission_scheme_id
-            where d.id in (?) and d.client_id = ? and not d.deleted`,
-    params: [ids.length ? [...ids] : [0], clientId],
+            where d.id = any(?::int[]) and d.client_id = ? and not d.deleted`,
+    params: [[...ids], clientId],
   };
 }
 
@@ -190,7 +190,7 @@ export function structureFrom(ids: readonly number[], rows: readonly DictionaryR
 
 async function loadDictionaries(scope: Scope, ids: readonly number[]): Promise<AccessStructure> {
   const query = dictionaryRowsSql(ids, scope.actor.clientId);
-  const rows = await ambientManager(scope.em).execute<DictionaryRow[]>(query.text, query.params);
+  const rows = await boundRows<DictionaryRow>(ambientManager(scope.em), query, { prepared: true });
   return structureFrom(ids, rows);
 }
 

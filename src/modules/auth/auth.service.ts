@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
+import { boundRows } from '../../shared/sql.js';
 import { Client } from '../client/client.entity.js';
 import { effectiveGroups } from '../group/group.service.js';
 import { guestLoginOpen } from '../guest/guest.service.js';
@@ -141,28 +142,30 @@ interface LiveSession {
  * one round trip: this runs on every authenticated request.
  */
 async function liveSession(em: EntityManager, token: string, now: Date): Promise<LiveSession | null> {
-  const [row] = await em.execute<
+  const [row] = await boundRows<{
+    id: number;
+    client_id: number;
+    guest: boolean;
+    api_login: boolean;
+    timeout_seconds: number;
+    last_used_at: Date;
+    user_id: number;
+    username: string;
+    full_name: string | null;
+    home_client_id: number;
+    roles: string[];
+  }>(
+    em,
     {
-      id: number;
-      client_id: number;
-      guest: boolean;
-      api_login: boolean;
-      timeout_seconds: number;
-      last_used_at: Date;
-      user_id: number;
-      username: string;
-      full_name: string | null;
-      home_client_id: number;
-      roles: string[];
-    }[]
-  >(
-    `select s.id, s.client_id, s.guest, s.api_login, s.timeout_seconds, s.last_used_at,
+      text: `select s.id, s.client_id, s.guest, s.api_login, s.timeout_seconds, s.last_used_at,
             u.id as user_id, u.username, u.full_name, u.client_id as home_client_id, u.roles
        from sessions s join users u on u.id = s.user_id join clients c on c.id = s.client_id
       where s.token_hash = ? and s.ended_at is null and s.expires_at > ?
         and u.active and not u.deleted and (u.exp_date is null or u.exp_date > ?)
         and c.active and not c.deleted`,
-    [hashSecret(token), now, now],
+      params: [hashSecret(token), now, now],
+    },
+    { prepared: true },
   );
   if (!row) return null;
   return {

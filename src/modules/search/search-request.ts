@@ -4,7 +4,7 @@
  */
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
-import { jsonRows, type Sql, selectEach } from '../../shared/sql.js';
+import { boundRows, jsonRows, type Sql, selectEach } from '../../shared/sql.js';
 import {
   type AccessSubject,
   accessIn,
@@ -85,9 +85,9 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
     groups: jsonRows(subjectGroupsSql(actor)),
     dictionaries: jsonRows(dictionaryRowsSql(dictionaryIds, actor.clientId)),
     code: {
-      text: `(select code from languages where dictionary_id in (?) and not deleted
+      text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted
                 and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
-      params: [dictionaryIds.length ? dictionaryIds : [0], wanted],
+      params: [dictionaryIds, wanted],
     },
     ...(name
       ? {
@@ -97,7 +97,7 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
         }
       : {}),
   });
-  const [row] = await scope.em.execute<ContextRow[]>(query.text, query.params);
+  const [row] = await boundRows<ContextRow>(scope.em, query, { prepared: true });
   const subject = subjectFrom(actor, row!.groups);
   primeAccessSubject(scope, subject);
   const access = accessIn(actor, subject, dictionaryIds, structureFrom(dictionaryIds, row!.dictionaries));

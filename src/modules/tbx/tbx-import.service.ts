@@ -13,6 +13,7 @@ import type { ImportSummary } from '../../shared/common.schema.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { newOid } from '../../shared/oid.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
+import { boundRows } from '../../shared/sql.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
 import { Client } from '../client/client.entity.js';
 import { Concept } from '../concept/concept.entity.js';
@@ -62,24 +63,12 @@ const MAX_TERM_LENGTH = 1024;
 /** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
 const ANALYZE_AFTER_TERMS = 50_000;
 
-/**
- * Runs SQL with bound parameters in the entity manager's transaction. em.execute inlines parameters
- * into the statement text, which for the batches' JSON documents (megabytes) costs more than the insert.
- */
-async function sql<T extends unknown[] = unknown[]>(
+/** Runs SQL with bound parameters in the entity manager's transaction (see boundRows). */
+const sql = <T extends unknown[] = unknown[]>(
   em: EntityManager,
   text: string,
   params: readonly unknown[] = [],
-): Promise<T> {
-  const query = em
-    .getConnection()
-    .getKnex()
-    .raw(text, params as never[]);
-  const transaction = em.getTransactionContext();
-  if (transaction) query.transacting(transaction);
-  const result = (await query) as { rows: T };
-  return result.rows;
-}
+) => boundRows<object>(em, { text, params: [...params] }) as Promise<unknown[]> as Promise<T>;
 
 export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
 export type TbxMergeMode = (typeof TbxMergeModes)[number];

@@ -1,0 +1,51 @@
+/**
+ * boundRows (src/shared/sql.ts): parameters bound, not inlined; an array is one parameter; inside a
+ * transaction the statement runs on the transaction's connection; `prepared` makes the connection
+ * keep the statement, so that it is parsed and planned once, not on every request.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { boundRows } from '../../src/shared/sql.js';
+
+describe('boundRows', () => {
+  let orm: MikroORM;
+  beforeAll(async () => {
+    orm = await openOrm(inject('databaseUrl'));
+  });
+  afterAll(() => orm?.close(true));
+
+  it('binds values of any shape, an array as one parameter', async () => {
+    const rows = await boundRows<{ n: number; text: string; hit: boolean }>(orm.em.fork(), {
+      text: `select array_length(?::int[], 1) as n, ?::text as text, 3 = any(?::int[]) as hit`,
+      params: [[1, 2, 3], "it's; drop table x --", [3]],
+    });
+    expect(rows).toEqual([{ n: 3, text: "it's; drop table x --", hit: true }]);
+  });
+
+  it('keeps a prepared statement on the connection and reuses it with other values', async () => {
+    const query = (value: number) => ({
+      text: 'select ?::int + 1 as next /* bound-rows test */',
+      params: [value],
+    });
+    await orm.em.fork().transactional(async (em) => {
+      const first = await boundRows<{ next: number }>(em, query(1), { prepared: true });
+      const second = await boundRows<{ next: number }>(em, query(41), { prepared: true });
+      expect([first[0]?.next, second[0]?.next]).toEqual([2, 42]);
+      const kept = await boundRows<{ statement: string }>(em, {
+        text: `select statement from pg_prepared_statements where statement like ?`,
+        params: ['%bound-rows test%'],
+      });
+      expect(kept).toHaveLength(1);
+    });
+  });
+
+  it('runs in the transaction of the manager it is given', async () => {
+    const table = `bound_rows_${process.pid}`;
+    await orm.em.fork().transactional(async (em) => {
+      await boundRows(em, { text: `create temporary table ${table} (id int) on commit drop`, params: [] });
+      await boundRows(em, { text: `insert into ${table} values (?)`, params: [7] });
+      const rows = await boundRows<{ id: number }>(em, { text: `select id from ${table}`, params: [] });
+      expect(rows).toEqual([{ id: 7 }]);
+    });
+  });
+});
