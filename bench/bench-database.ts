@@ -22,9 +22,14 @@ export async function createBenchDatabase() {
   await onServer(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  /** Drops the database; true when BENCH_KEEP_DATABASE=1 kept it instead. */
   const drop = async () => {
-    if (process.env.BENCH_KEEP_DATABASE === '1') console.log(`database kept: ${url}`);
-    else await onServer(`drop database if exists "${name}" with (force)`);
+    if (process.env.BENCH_KEEP_DATABASE === '1') {
+      console.log(`database kept: ${url}`);
+      return true;
+    }
+    await onServer(`drop database if exists "${name}" with (force)`);
+    return false;
   };
   return { name, url, drop };
 }

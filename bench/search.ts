@@ -788,8 +788,8 @@ async function main() {
     if (elasticsearch) await elasticsearch.stop().catch(() => {});
     else if (esUrl) await deleteIndex(esUrl, index).catch(() => {});
     await rm(file, { force: true });
-    await database.drop();
-    console.error(`clean-up done: servers stopped, database ${name} dropped`);
+    const kept = await database.drop();
+    console.error(`clean-up done: servers stopped, database ${name} ${kept ? 'kept' : 'dropped'}`);
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
   }

@@ -138,6 +138,69 @@ function textCondition(plan: SearchPlan): Sql | null {
   return join(alternatives, ' or ');
 }
 
+/** `and (key) > (?, ?, ?)` past the window's bound in its direction; nothing without a bound. */
+function boundOn(key: string, window: SearchWindow): Sql {
+  if (!window.bound) return { text: '', params: [] };
+  return {
+    text: ` and (${key}) ${window.direction === 'asc' ? '>' : '<'} (?, ?, ?)`,
+    params: [...window.bound],
+  };
+}
+
+const limitOf = (window: SearchWindow) => Math.max(0, Math.floor(window.limit));
+
+/** One window of the matches of `filter`, in the list order (or its reverse). */
+function pageSql(filter: Sql, window: SearchWindow): Sql {
+  const bound = boundOn(KEY, window);
+  const order = window.direction;
+  return {
+    text: `select ${HIT_COLUMNS}
+             from terms t join concepts c on c.id = t.concept_id
+            where ${filter.text}${bound.text}
+            order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}
+            limit ${limitOf(window)}`,
+    params: [...filter.params, ...bound.params],
+  };
+}
+
+/** PAGE_KEY's columns each in the window's direction: the order of a page of HIT_COLUMNS rows. */
+const pageOrderOf = (window: SearchWindow) =>
+  PAGE_KEY.split(', ')
+    .map((part) => `${part} ${window.direction}`)
+    .join(', ');
+
+/**
+ * The page and the number of all matches in one round trip; json_agg keeps the page's order. Both
+ * use the ordered indexes: the page reads the window, the count the matches.
+ */
+function pageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
+  const page = pageSql(filter, window);
+  return {
+    text: `select (select coalesce(json_agg(h order by ${pageOrderOf(window)}), '[]') from (${page.text}) h) as hits,
+                  (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
+    params: [...page.params, ...filter.params],
+  };
+}
+
+/**
+ * The same for fuzzy matches, which are few and costly to find (a Levenshtein per candidate): found
+ * once in a materialized CTE, then paged and counted, instead of once for each.
+ */
+function fuzzyPageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
+  const bound = boundOn(PAGE_KEY, window);
+  const pageOrder = pageOrderOf(window);
+  return {
+    text: `with matches as materialized (
+             select ${HIT_COLUMNS} from terms t join concepts c on c.id = t.concept_id where ${filter.text})
+           select (select coalesce(json_agg(h order by ${pageOrder}), '[]')
+                     from (select * from matches h
+                            where true${bound.text}
+                            order by ${pageOrder} limit ${limitOf(window)}) h) as hits,
+                  (select count(*) from matches) as total`,
+    params: [...filter.params, ...bound.params],
+  };
+}
+
 export class PostgresSearch implements SearchEngine {
   readonly name = 'postgresql' as const;
   constructor(private readonly em: () => EntityManager) {}
@@ -148,46 +211,13 @@ export class PostgresSearch implements SearchEngine {
     if (text) where.push(text);
     const filter = join(where, ' and ');
     const em = this.em();
-    const boundOn = (key: string): Sql =>
-      window.bound
-        ? {
-            text: ` and (${key}) ${window.direction === 'asc' ? '>' : '<'} (?, ?, ?)`,
-            params: [...window.bound],
-          }
-        : { text: '', params: [] };
-    const bound = boundOn(KEY);
-    const order = window.direction === 'asc' ? 'asc' : 'desc';
-    const hits: Sql = {
-      text: `select ${HIT_COLUMNS}
-               from terms t join concepts c on c.id = t.concept_id
-              where ${filter.text}${bound.text}
-              order by ${FOLDED} ${order}, ${NAME} ${order}, t.id ${order}
-              limit ${Math.max(0, Math.floor(window.limit))}`,
-      params: [...filter.params, ...bound.params],
-    };
     if (!withTotal) {
-      const rows = await em.execute<HitRow[]>(hits.text, hits.params);
+      const page = pageSql(filter, window);
+      const rows = await em.execute<HitRow[]>(page.text, page.params);
       return { hits: rows.map(hitOf), total: -1 };
     }
-    // The page and the number of all matches in one round trip; json_agg keeps the page's order.
-    const pageOrder = PAGE_KEY.split(', ')
-      .map((part) => `${part} ${order}`)
-      .join(', ');
-    const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(
-      plan.text?.fuzzy
-        ? // Fuzzy matches are few and costly to find (a Levenshtein per candidate): found once, then
-          // counted and paged, instead of once for the page and again for the total.
-          `with matches as materialized (
-             select ${HIT_COLUMNS} from terms t join concepts c on c.id = t.concept_id where ${filter.text})
-           select (select coalesce(json_agg(h order by ${pageOrder}), '[]')
-                     from (select * from matches h
-                            where true${boundOn(PAGE_KEY).text}
-                            order by ${pageOrder} limit ${Math.max(0, Math.floor(window.limit))}) h) as hits,
-                  (select count(*) from matches) as total`
-        : `select (select coalesce(json_agg(h order by ${pageOrder}), '[]') from (${hits.text}) h) as hits,
-                  (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
-      plan.text?.fuzzy ? [...filter.params, ...bound.params] : [...hits.params, ...filter.params],
-    );
+    const query = plan.text?.fuzzy ? fuzzyPageAndTotalSql(filter, window) : pageAndTotalSql(filter, window);
+    const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(query.text, query.params);
     return { hits: (row?.hits ?? []).map(hitOf), total: Number(row?.total ?? 0) };
   }
 }
