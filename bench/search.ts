@@ -16,7 +16,7 @@
  * the import left (outbox -> Elasticsearch bulk rate) and rebuilds the index (POST
  * /dictionaries/reindex/{id}: PostgreSQL -> Elasticsearch bulk rate). Each query kind then runs with
  * rotating texts against our REST endpoint on both servers and against Elasticsearch directly with the
- * query elasticsearch-search.ts builds (replicated here: it is not exported).
+ * query elasticsearch-search.ts builds, on the index merged into one segment (as an index at rest).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -503,6 +503,31 @@ const median = (values: number[]) =>
 
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 
+/**
+ * Merges the index into one segment before any query runs: a rebuild leaves every replaced document
+ * awaiting merge, and Elasticsearch merging in the background would slow both our engine and the direct
+ * queries by a varying amount (up to 40% between runs before this step). An index at rest is merged.
+ */
+async function forceMerge(esUrl: string, index: string) {
+  const started = Date.now();
+  const answer = await fetch(`${esUrl}/${index}/_forcemerge?max_num_segments=1&wait_for_completion=false`, {
+    method: 'POST',
+  });
+  const { task } = (await answer.json()) as { task: string };
+  for (;;) {
+    const status = (await (await fetch(`${esUrl}/_tasks/${task}`)).json()) as { completed?: boolean };
+    if (status.completed) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const stats = (await (await fetch(`${esUrl}/${index}/_stats/store,docs`)).json()) as {
+    _all: { primaries: { store: { size_in_bytes: number }; docs: { count: number; deleted: number } } };
+  };
+  const primaries = stats._all.primaries;
+  console.log(
+    `force merge: ${seconds(Date.now() - started)}; ${primaries.docs.count} documents (+${primaries.docs.deleted} deleted), ${mb(primaries.store.size_in_bytes)} on disk, ${(primaries.store.size_in_bytes / primaries.docs.count).toFixed(0)} bytes/doc`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -678,6 +703,8 @@ async function main() {
       `index ${index}: ${primaries.docs.count} documents (+${primaries.docs.deleted} deleted awaiting merge), ${mb(primaries.store.size_in_bytes)} on disk, ${(primaries.store.size_in_bytes / primaries.docs.count).toFixed(0)} bytes/doc`,
     );
     console.log(`after load: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
+    await forceMerge(esUrl!, index);
+
 
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(vocabulary, names);

@@ -1,3 +1,5 @@
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply } from 'fastify';
 
 export interface ErrorIssue {
@@ -39,4 +41,20 @@ export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
     return { code, message: `Invalid input: ${summary.join('; ')}`, issues };
   }
   return { code, message: json.message ?? 'Request failed' };
+}
+
+/**
+ * Answers a procedure's refusal (a TRPCError below 500) with our error body and its status; anything
+ * else is rethrown for the server's error handler (500 without details).
+ */
+export function sendProcedureError(reply: FastifyReply, error: unknown): void {
+  if (!(error instanceof TRPCError)) throw error;
+  const status = getHTTPStatusCodeFromError(error);
+  if (status >= 500) throw error.cause ?? error;
+  const cause = error.cause as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined;
+  sendError(
+    reply,
+    status,
+    toErrorBody(status, { code: error.code, message: error.message, issues: cause?.issues }),
+  );
 }

@@ -1,9 +1,7 @@
-import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../trpc/context.js';
 import { type AppRouter, appRouter } from '../trpc/router.js';
-import { sendError, toErrorBody } from './error-body.js';
+import { sendError, sendProcedureError } from './error-body.js';
 import { readSingleFile, type UploadedFile, type UploadLimits } from './multipart.js';
 
 export type ContextFactory = (req: FastifyRequest, reply: FastifyReply) => Context;
@@ -23,15 +21,7 @@ export async function callProcedure<T>(
   try {
     return await call(appRouter.createCaller(createContext(request, reply)));
   } catch (error) {
-    if (!(error instanceof TRPCError)) throw error;
-    const status = getHTTPStatusCodeFromError(error);
-    if (status >= 500) throw error.cause ?? error;
-    const cause = error.cause as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined;
-    sendError(
-      reply,
-      status,
-      toErrorBody(status, { code: error.code, message: error.message, issues: cause?.issues }),
-    );
+    sendProcedureError(reply, error);
     return undefined;
   }
 }

@@ -8,8 +8,12 @@ import { AppError, type AppErrorCode } from '../shared/errors.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../shared/scope.js';
 import type { Context } from './context.js';
 
-/** `successStatus` gives a REST success status other than 200 (201 created, 204 no content). */
-export type ProcedureMeta = OpenApiMeta<{ successStatus?: 201 | 202 | 204 }>;
+/**
+ * `successStatus` gives a REST success status other than 200 (201 created, 204 no content).
+ * `directRest` serves the REST path of a hot procedure by a server-side call when the request is a plain
+ * JSON object body without query string, instead of through trpc-to-openapi (src/rest/rest-adapter.ts).
+ */
+export type ProcedureMeta = OpenApiMeta<{ successStatus?: 201 | 202 | 204; directRest?: true }>;
 
 const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   BAD_REQUEST: 'BAD_REQUEST',

@@ -1,3 +1,4 @@
+import { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -37,6 +38,16 @@ const probeRouter = router({
     .input(z.object({ thingId: z.number(), note: z.string(), 'entry-id': z.number() }))
     .output(z.object({ thingId: z.number(), note: z.string(), entryId: z.number() }))
     .mutation(({ input }) => ({ thingId: input.thingId, note: input.note, entryId: input['entry-id'] })),
+  // The URL the procedure sees tells the paths apart: trpc-to-openapi gets it relative to /api/v4.
+  direct: publicProcedure
+    .meta({ openapi: { method: 'POST', path: '/direct' }, directRest: true })
+    .input(z.object({ count: z.number().int().min(1), 'entry-id': z.number().optional() }))
+    .output(z.object({ count: z.number(), entryId: z.number().nullable(), url: z.string() }))
+    .query(({ ctx, input }) => {
+      if (input.count === 13) throw new TRPCError({ code: 'NOT_FOUND', message: 'Thing 13 not found' });
+      if (input.count === 99) throw new Error('boom');
+      return { count: input.count, entryId: input['entry-id'] ?? null, url: ctx.req.url };
+    }),
 });
 
 let probe: FastifyInstance;
@@ -173,6 +184,47 @@ describe('REST adapter', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('serves a directRest procedure by a direct call, with the answers of the general path', async () => {
+    const post = (url: string, payload: string) =>
+      probe.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+    const direct = await post('/api/v4/direct', '{"count": 2}');
+    // A query string sends the same request through trpc-to-openapi.
+    const general = await post('/api/v4/direct?entry-id=5', '{"count": 2}');
+    expect(direct.statusCode).toBe(200);
+    expect(direct.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(direct.body)).toEqual({ count: 2, entryId: null, url: '/api/v4/direct' });
+    expect(general.statusCode).toBe(200);
+    expect(JSON.parse(general.body)).toEqual({ count: 2, entryId: 5, url: '/direct?entry-id=5' });
+
+    // Refusals: invalid input, a domain error, an array body (general path), an internal error.
+    for (const [payload, status] of [
+      ['{"count": 0}', 400],
+      ['{"count": "x", "extra": 1}', 400],
+      ['{"count": 13}', 404],
+      ['[1]', 400],
+      ['{"count": 99}', 500],
+    ] as const) {
+      const viaCaller = await post('/api/v4/direct', payload);
+      const viaAdapter = await post('/api/v4/direct?entry-id=1', payload);
+      expect(viaCaller.statusCode, payload).toBe(status);
+      expect(viaCaller.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(viaCaller.body), payload).toEqual(JSON.parse(viaAdapter.body));
+    }
+    const internal = JSON.parse((await post('/api/v4/direct', '{"count": 99}')).body);
+    expect(internal).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+  });
+
+  it('answers the term search through the direct path as through the general one', async () => {
+    const body = { dictionaryIds: [987_654], langCode: 'en', name: 'x' };
+    const direct = await sysadmin.post<{ code: string }>('/terms/search', body);
+    const general = await sysadmin.post<{ code: string }>('/terms/search?unused=1', body);
+    expect(direct.status).toBe(404);
+    expect(direct.body).toEqual(general.body);
+    const missingToken = await new RestClient(t.app).post<{ code: string }>('/terms/search', body);
+    expect(missingToken.status).toBe(401);
+    expect(missingToken.body.code).toBe('UNAUTHORIZED');
   });
 
   it('answers 415 with a JSON body for an unsupported content type', async () => {

@@ -31,6 +31,7 @@ export const searchRouter = router({
           'Sorted by folded name, then name, then id; page with the searchAfter/searchBefore cursors of the response, or open the list at termOid. docs/search.md explains every option.',
         errorResponses: [400, 401, 404],
       },
+      directRest: true,
     })
     .input(TermSearchInputSchema)
     .output(TermSearchResponseSchema)
