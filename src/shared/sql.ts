@@ -51,18 +51,21 @@ export async function boundRows<T extends object>(
   query: Sql,
   options: { prepared?: boolean } = {},
 ): Promise<T[]> {
-  const raw = em
-    .getConnection()
-    .getKnex()
-    .raw(query.text, query.params as never[]);
+  const knex = em.getConnection().getKnex();
   const transaction = em.getTransactionContext();
-  if (transaction) raw.transacting(transaction);
-  if (options.prepared) raw.options({ name: statementName(query) });
   // Logged like MikroORM's own statements (debug 'query'), without the parameters (a token's hash).
   const logger = em.config.getLogger();
   const started = Date.now();
   try {
-    const { rows } = (await raw) as { rows: T[] };
+    let rows: T[];
+    if (options.prepared && !transaction) {
+      rows = await preparedRows<T>(knex.client as PooledClient, query);
+    } else {
+      const raw = knex.raw(query.text, query.params as never[]);
+      if (transaction) raw.transacting(transaction);
+      if (options.prepared) raw.options({ name: preparedText(query.text).name });
+      rows = ((await raw) as { rows: T[] }).rows;
+    }
     logger.logQuery({ query: query.text, took: Date.now() - started, results: rows.length, level: 'info' });
     return rows;
   } catch (error) {
@@ -71,6 +74,49 @@ export async function boundRows<T extends object>(
   }
 }
 
-/** A prepared statement's name, the same for the same text on every connection. */
-const statementName = (query: Sql) =>
-  `pt_${createHash('sha1').update(query.text).digest('base64url').slice(0, 24)}`;
+/** The part of knex's client that lends out its pooled pg connections. */
+interface PooledClient {
+  acquireConnection(): Promise<{ query(config: object): Promise<{ rows: unknown[] }> }>;
+  releaseConnection(connection: unknown): Promise<unknown>;
+}
+
+/**
+ * A prepared read outside any transaction goes straight to a pooled pg connection: knex's query
+ * compilation, binding rewrite and events cost about as much as the statement (the session lookup runs
+ * on every request). Same pool, same statement and parameters as knex would send.
+ */
+async function preparedRows<T>(client: PooledClient, query: Sql): Promise<T[]> {
+  const { name, text } = preparedText(query.text);
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ name, text, values: query.params })).rows as T[];
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** Prepared statements by source text: name and `$n` text, computed once per text. */
+const preparedTexts = new Map<string, { name: string; text: string }>();
+const PREPARED_TEXTS_MAX = 1000;
+
+/**
+ * The statement name (the same for the same text on every connection) and the text with `$n`
+ * placeholders, as knex's PostgreSQL client writes them (an escaped `\?` stays a literal question mark).
+ */
+function preparedText(source: string): { name: string; text: string } {
+  let prepared = preparedTexts.get(source);
+  if (!prepared) {
+    if (/(^|[^\\])\?\?/.test(source)) throw new Error('boundRows: `??` identifiers are not supported');
+    let position = 0;
+    prepared = {
+      name: `pt_${createHash('sha1').update(source).digest('base64url').slice(0, 24)}`,
+      text: source.replace(/(\\*)\?/g, (_match, escapes: string) =>
+        escapes.length % 2 ? '?' : `$${++position}`,
+      ),
+    };
+    // Texts come from our code, not from callers; the bound only guards against a caller building one.
+    if (preparedTexts.size >= PREPARED_TEXTS_MAX) preparedTexts.clear();
+    preparedTexts.set(source, prepared);
+  }
+  return prepared;
+}

@@ -39,6 +39,44 @@ describe('boundRows', () => {
     });
   });
 
+  it('runs a prepared read outside a transaction on a pooled connection, as knex would', async () => {
+    const em = orm.em.fork();
+    const rows = await boundRows<{ n: number; has: boolean; text: string }>(
+      em,
+      {
+        text: `select array_length(?::int[], 1) as n, '{"a": 1}'::jsonb \\? ? as has, ?::text as text /* direct */`,
+        params: [[4, 5], 'a', "o'clock?"],
+      },
+      { prepared: true },
+    );
+    expect(rows).toEqual([{ n: 2, has: true, text: "o'clock?" }]);
+  });
+
+  it('gives the connection back to the pool, also when the statement fails', async () => {
+    const em = orm.em.fork();
+    const failing = { text: 'select 1 / ?::int as x /* direct failing */', params: [0] };
+    // More calls than the pool has connections: a connection kept by a failure would hang the last ones.
+    for (let i = 0; i < 30; i++) {
+      await expect(boundRows(em, failing, { prepared: true })).rejects.toThrow(/division by zero/);
+    }
+    const many = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        boundRows<{ x: number }>(
+          em,
+          { text: 'select ?::int as x /* direct many */', params: [i] },
+          { prepared: true },
+        ),
+      ),
+    );
+    expect(many.map((rows) => rows[0]?.x)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
+  it('refuses knex identifier placeholders in a prepared read', async () => {
+    await expect(
+      boundRows(orm.em.fork(), { text: 'select ?? from clients', params: ['id'] }, { prepared: true }),
+    ).rejects.toThrow(/not supported/);
+  });
+
   it('runs in the transaction of the manager it is given', async () => {
     const table = `bound_rows_${process.pid}`;
     await orm.em.fork().transactional(async (em) => {
