@@ -705,7 +705,6 @@ async function main() {
     console.log(`after load: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
     await forceMerge(esUrl!, index);
 
-
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(vocabulary, names);
     const keysOf = new Map<string, Keys>();
