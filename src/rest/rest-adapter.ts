@@ -116,6 +116,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
   for (const route of options.rawRoutes) await app.register(route);
 
   const routes = buildRouteTable(options.router);
+  const callerOf = createCallerFactory(options.router);
   const successStatus = new Map(routes.map((route) => [route.procedurePath, route.meta.successStatus]));
   const handler = createOpenApiNodeHttpHandler({
     router: routerInRouteOrder(options.router, routes) as OpenApiRouter,
@@ -160,7 +161,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
         });
       }
       if (route.meta.directRest && isPlainJsonObjectCall(request)) {
-        return answerDirectly(request, reply, options, route);
+        return answerDirectly(request, reply, options, callerOf, route);
       }
       prepareBody(request);
       const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
@@ -186,7 +187,7 @@ function isPlainJsonObjectCall(request: FastifyRequest): boolean {
   );
 }
 
-const callersByRouter = new WeakMap<AnyRouter, ReturnType<typeof createCallerFactory>>();
+type CallerFactory = ReturnType<typeof createCallerFactory>;
 
 /**
  * Runs a `directRest` procedure through a server-side caller: the same middlewares (token, scope,
@@ -197,13 +198,9 @@ async function answerDirectly(
   request: FastifyRequest,
   reply: FastifyReply,
   options: RestAdapterOptions,
+  callerOf: CallerFactory,
   route: RestRoute,
 ): Promise<FastifyReply> {
-  let callerOf = callersByRouter.get(options.router);
-  if (!callerOf) {
-    callerOf = createCallerFactory(options.router);
-    callersByRouter.set(options.router, callerOf);
-  }
   const context = options.createContext(request, reply);
   const procedure = route.procedurePath
     .split('.')
