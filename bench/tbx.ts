@@ -65,7 +65,9 @@ async function peakRss(pid: number): Promise<number> {
 async function startServerProcess(
   env: Record<string, string>,
 ): Promise<{ pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // BENCH_SERVER_NODE_ARGS adds Node flags to the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

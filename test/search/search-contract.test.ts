@@ -85,6 +85,19 @@ describe.each(ENGINES)('term search on %s', (engine) => {
     expect(await names(admin, { ...base(), ...options, name: 'äp' })).toEqual(['Äpfel']);
   });
 
+  it('SUBSTRING without normalized: accents count, case does not', async () => {
+    const options = { searchOptions: { mode: 'SUBSTRING', normalized: false } };
+    expect(await names(admin, { ...base(), ...options, name: 'ÉSU' })).toEqual(['résumé']);
+    expect(await names(admin, { ...base(), ...options, name: 'esu' })).toEqual(['resume']);
+    // Inside an accented name, after its accent; and in unaccented names of any case.
+    expect(await names(admin, { ...base(), ...options, name: 'PFE' })).toEqual(['Äpfel']);
+    expect(await names(admin, { ...base(), ...options, name: 'PPLE' })).toEqual([
+      'Apple',
+      'apple',
+      'pineapple',
+    ]);
+  });
+
   it('SUBSTRING and EXACT modes; LIKE characters are plain text', async () => {
     const substring = { searchOptions: { mode: 'SUBSTRING' } };
     expect(await names(admin, { ...base(), ...substring, name: 'pple' })).toEqual([

@@ -9,6 +9,7 @@ import { Migration20261121151000 } from './Migration20261121151000_definition_im
 import { Migration20261121170000 } from './Migration20261121170000_concepts.js';
 import { Migration20261122090000 } from './Migration20261122090000_search.js';
 import { Migration20261123090000 } from './Migration20261123090000_search_keys.js';
+import { Migration20261124090000 } from './Migration20261124090000_word_functions.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261121170000_concepts', class: Migration20261121170000 },
   { name: 'Migration20261122090000_search', class: Migration20261122090000 },
   { name: 'Migration20261123090000_search_keys', class: Migration20261123090000 },
+  { name: 'Migration20261124090000_word_functions', class: Migration20261124090000 },
 ];

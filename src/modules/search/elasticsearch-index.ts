@@ -33,6 +33,11 @@ export const TERM_INDEX_MAPPING = {
     name: { type: 'keyword' as const },
     lower: { type: 'keyword' as const },
     folded: { type: 'keyword' as const },
+    /**
+     * True when lower equals folded (no accents to fold): lowerSuffixes are then left out, since
+     * foldedSuffixes hold the same keys. Most names are plain; this saves a third of the indexed keys.
+     */
+    plain: { type: 'boolean' as const },
     lowerSuffixes: { type: 'keyword' as const, doc_values: false },
     foldedSuffixes: { type: 'keyword' as const, doc_values: false },
     /** Field-value words as "<field oid>\u0001<word>", and the bare words. */
@@ -60,7 +65,9 @@ export interface TermDocument {
   name: string;
   lower: string;
   folded: string;
-  lowerSuffixes: string[];
+  plain: boolean;
+  /** Absent when plain. */
+  lowerSuffixes?: string[];
   foldedSuffixes: string[];
   fieldWords: string[];
   words: string[];
@@ -131,7 +138,8 @@ function documentOf(row: TermRow, conceptFieldWords: readonly string[], generati
     name: row.name,
     lower: row.lower,
     folded: row.folded,
-    lowerSuffixes: suffixesOf(row.lower),
+    plain: row.lower === row.folded,
+    ...(row.lower === row.folded ? {} : { lowerSuffixes: suffixesOf(row.lower) }),
     foldedSuffixes: suffixesOf(row.folded),
     fieldWords: [...fieldWords],
     words: [...words],
@@ -186,7 +194,10 @@ export async function* dictionaryTermDocuments(
  * `require_alias`, so a lost index is never silently re-created with guessed mappings.
  */
 export async function ensureTermIndex(client: Client, name: string): Promise<boolean> {
-  if (await client.indices.existsAlias({ name })) return false;
+  if (await client.indices.existsAlias({ name })) {
+    await addNewFields(client, name);
+    return false;
+  }
   try {
     await client.indices.create({
       index: `${name}-v1`,
@@ -210,6 +221,25 @@ export async function ensureTermIndex(client: Client, name: string): Promise<boo
       return false;
     throw error;
   }
+}
+
+/** Indexes whose mapping this process brought up to date (adding fields is all a mapping update may do). */
+const mappingsChecked = new WeakMap<Client, Set<string>>();
+
+/**
+ * Adds the mapping's fields an older index lacks (`plain`), once per process and index: the mapping is
+ * strict, so documents with a new field would be refused. Documents written before keep working:
+ * queries treat a missing `plain` as false.
+ */
+async function addNewFields(client: Client, name: string): Promise<void> {
+  const checked = mappingsChecked.get(client) ?? new Set<string>();
+  mappingsChecked.set(client, checked);
+  if (checked.has(name)) return;
+  await client.indices.putMapping({
+    index: name,
+    properties: { plain: TERM_INDEX_MAPPING.properties.plain },
+  });
+  checked.add(name);
 }
 
 /**

@@ -24,8 +24,16 @@ function textQuery(plan: SearchPlan): Query | null {
   const { mode, on, text: value } = text.name;
   if (mode === 'EXACT') should.push({ term: { [on]: value } });
   else if (mode === 'PREFIX') should.push({ prefix: { [on]: value } });
-  else if ([...value].length <= SUFFIX_LENGTH) should.push({ prefix: { [`${on}Suffixes`]: value } });
-  else should.push({ wildcard: { [on]: { value: `*${wildcardEscaped(value)}*` } } });
+  else if ([...value].length > SUFFIX_LENGTH)
+    should.push({ wildcard: { [on]: { value: `*${wildcardEscaped(value)}*` } } });
+  else if (on === 'folded') should.push({ prefix: { foldedSuffixes: value } });
+  else {
+    // Plain documents leave out lowerSuffixes: their folded suffixes are the same keys.
+    should.push(
+      { prefix: { lowerSuffixes: value } },
+      { bool: { filter: [{ term: { plain: true } }, { prefix: { foldedSuffixes: value } }] } },
+    );
+  }
   if (text.fuzzy) {
     should.push({
       fuzzy: {

@@ -12,6 +12,7 @@ import {
   dictionaryTermDocuments,
   ensureTermIndex,
   removeStaleDocuments,
+  type TermDocument,
 } from './elasticsearch-index.js';
 import { ElasticsearchSearch } from './elasticsearch-search.js';
 import { PostgresSearch } from './postgres-search.js';
@@ -31,8 +32,25 @@ export interface SearchStatus {
   pendingChanges: number;
 }
 
+/**
+ * Writes to the index that bypass the outbox, for documents no other transaction can see yet: the
+ * terms of a dictionary an import creates, indexed while its transaction runs (docs/search.md, "Imports
+ * into a new dictionary"). Until the commit no search can name that dictionary, so early documents
+ * stay invisible; after a rollback they belong to a dictionary that never existed.
+ */
+export interface DirectIndex {
+  /** Writes documents now; throws when Elasticsearch is unreachable or refuses one. */
+  write(documents: readonly TermDocument[]): Promise<void>;
+  /** Makes the written documents searchable: now, or on the next drain if this refresh fails. */
+  refresh(): Promise<void>;
+  /** Removes a dictionary's documents (an import rolled back after writing some); never throws. */
+  forget(em: EntityManager, dictionaryId: number): Promise<void>;
+}
+
 export interface SearchRuntime {
   readonly engine: SearchEngine;
+  /** Direct writes for a new dictionary's import; null on the PostgreSQL engine. */
+  readonly directIndex: DirectIndex | null;
   /** Called after a committed write: waits (bounded) until the change is searchable. */
   afterWrite(): Promise<void>;
   /** As afterWrite, without the time limit (jobs: a finished import is searchable); never throws. */
@@ -50,6 +68,7 @@ export interface SearchRuntime {
 
 class PostgresRuntime implements SearchRuntime {
   readonly engine: PostgresSearch;
+  readonly directIndex = null;
   private timer: NodeJS.Timeout | null = null;
   constructor(private readonly fork: () => EntityManager) {
     this.engine = new PostgresSearch(fork);
@@ -86,6 +105,9 @@ class ElasticsearchRuntime implements SearchRuntime {
   private rebuilding: Promise<void> | null = null;
   private readonly fork: () => EntityManager;
   private failing = false;
+  /** Set when documents written directly still wait for a refresh (see directIndex.refresh). */
+  private unrefreshed = false;
+  readonly directIndex: DirectIndex;
 
   constructor(
     orm: MikroORM,
@@ -102,6 +124,38 @@ class ElasticsearchRuntime implements SearchRuntime {
     );
     this.outbox = new SearchOutbox(orm, this.client, index, log);
     this.fork = () => orm.em.fork();
+    this.directIndex = {
+      write: (documents) => applyToIndex(this.client, this.index, documents, []),
+      refresh: async () => {
+        this.unrefreshed = true;
+        await this.refreshIfNeeded().catch((error) => this.noteFailure(error));
+      },
+      forget: async (em, dictionaryId) => {
+        try {
+          // Every document of the dictionary is older than this generation and none has a live term.
+          await this.client.indices.refresh({ index: this.index });
+          await removeStaleDocuments(this.client, this.index, em, dictionaryId, Number.MAX_SAFE_INTEGER);
+          await this.client.indices.refresh({ index: this.index });
+        } catch (error) {
+          this.log.warn(
+            { err: error, dictionaryId },
+            'documents of a rolled-back import left in the search index (no search can reach them)',
+          );
+        }
+      },
+    };
+  }
+
+  private async refreshIfNeeded(): Promise<void> {
+    if (!this.unrefreshed) return;
+    // Cleared first: a refresh asked for while this one runs may cover writes it does not.
+    this.unrefreshed = false;
+    try {
+      await this.client.indices.refresh({ index: this.index });
+    } catch (error) {
+      this.unrefreshed = true;
+      throw error;
+    }
   }
 
   /**
@@ -135,6 +189,7 @@ class ElasticsearchRuntime implements SearchRuntime {
   private async drain(): Promise<void> {
     await this.ensureIndex();
     await this.outbox.drain();
+    await this.refreshIfNeeded();
     if (this.failing) this.log.info('search index reachable again; pending changes applied');
     this.failing = false;
   }

@@ -38,6 +38,8 @@ import {
 } from '../language/iso-codes.js';
 import { Language, LanguageVariant } from '../language/language.entity.js';
 import { languagesOf } from '../language/language.service.js';
+import { EarlyIndexer } from '../search/early-indexer.js';
+import { searchRuntimeOf } from '../search/search-runtime.js';
 import { Section } from '../section/section.entity.js';
 import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
 import {
@@ -141,11 +143,27 @@ export async function importTbx(
   }
   upload.claim();
   return runAsJob(scope, 'dictionaries.import-tbx', async (em, progress) => {
+    // A new dictionary is invisible to every search until the commit: its terms are indexed as the
+    // import goes (search/early-indexer.ts), not by the outbox afterwards.
+    const direct = target.kind === 'new' ? searchRuntimeOf(em).directIndex : null;
+    const early: { indexer?: EarlyIndexer; dictionaryId?: number } = {};
     try {
-      return await em.transactional(async (tem) => {
+      const summary = await em.transactional(async (tem) => {
         const importer = await TbxImporter.open(scope, tem, target, scan, upload, options.merge, progress);
+        if (direct) {
+          early.indexer = new EarlyIndexer(tem, direct, scope.log);
+          early.dictionaryId = importer.dictionaryId;
+          importer.indexEarly(early.indexer);
+        }
         return importer.run();
       });
+      await direct?.refresh();
+      return summary;
+    } catch (error) {
+      // Rolled back after Elasticsearch took some of its documents: they name a dictionary that never
+      // existed, so no search finds them; they are removed all the same.
+      if (direct && early.indexer?.wrote) await direct.forget(em.fork(), early.dictionaryId!);
+      throw error;
     } finally {
       await upload.discard();
     }
@@ -332,11 +350,12 @@ class TbxImporter {
   /** Domains made while planning: negative placeholder -> entity, then -> id once written. */
   private readonly pendingDomains = new Map<number, Domain>();
   private readonly domainIdOfPlaceholder = new Map<number, number>();
+  private earlyIndexer: EarlyIndexer | null = null;
 
   private constructor(
     private readonly scope: Scope,
     private readonly em: EntityManager,
-    private readonly dictionaryId: number,
+    readonly dictionaryId: number,
     private readonly clientId: number,
     private readonly sectionId: number,
     private readonly importableSectionIds: Set<number>,
@@ -460,6 +479,11 @@ class TbxImporter {
     if (this.errors.length < MAX_ERRORS) this.errors.push({ line, message });
   }
 
+  /** New concepts are indexed batch by batch (only for a dictionary this import creates). */
+  indexEarly(indexer: EarlyIndexer) {
+    this.earlyIndexer = indexer;
+  }
+
   async run(): Promise<ImportSummary> {
     await this.progress(0, this.scan.entries);
     let pending: PlannedConcept[] = [];
@@ -481,6 +505,7 @@ class TbxImporter {
       if (pending.length >= BATCH_SIZE) await flush();
     }
     if (pending.length) await flush();
+    await this.earlyIndexer?.finish();
     await this.writeRelations();
     if (this.structureChanged) {
       // History before a structure change cannot be undone; this import's own items stay after it.
@@ -986,6 +1011,7 @@ class TbxImporter {
     });
     await this.insertHistory(history);
     await this.insertXrefs(fresh.map((concept, index) => [conceptIds[index]!, concept.xrefs]));
+    await this.earlyIndexer?.add(conceptIds);
     this.summary.concepts += fresh.length;
     this.summary.terms += termRows.length;
   }

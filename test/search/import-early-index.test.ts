@@ -1,0 +1,187 @@
+/**
+ * A TBX import into a new dictionary indexes its terms while its transaction runs
+ * (src/modules/search/early-indexer.ts), not through the outbox afterwards; when Elasticsearch refuses,
+ * the concepts go back to the outbox before the commit and reach the index later. Real PostgreSQL and
+ * Elasticsearch; the database is this file's own (its outbox must not be drained by other servers).
+ */
+import { Client } from '@elastic/elasticsearch';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { searchRuntimeOf } from '../../src/modules/search/search-runtime.js';
+import { type Api, conceptWorld, type Server, startServer, type World } from '../concepts/concept-helpers.js';
+import { isolatedDatabase } from '../helpers/isolated-database.js';
+import type { JobBody } from '../helpers/structure.js';
+import { engineSettings, names, search } from './search-helpers.js';
+
+/** The drainer's advisory lock key (search-outbox.ts). */
+const DRAIN_LOCK = 0x7074_7365;
+/** More entries than one import batch (500), so several bulk requests are in flight. */
+const ENTRIES = 1_203;
+
+type Database = Awaited<ReturnType<typeof isolatedDatabase>>;
+let database: Database;
+let server: Server;
+let world: World;
+let admin: Api;
+let index: string;
+const elasticsearch = new Client({ node: inject('elasticsearchUrl') });
+
+beforeAll(async () => {
+  database = await isolatedDatabase();
+  const settings = engineSettings('elasticsearch');
+  index = settings.ELASTICSEARCH_INDEX!;
+  server = await startServer({ ...settings, DATABASE_URL: database.url, ASYNC_THRESHOLD_MS: '0' });
+  world = await conceptWorld(server);
+  admin = world.admin;
+});
+afterAll(async () => {
+  await server?.close();
+  await database?.drop();
+  await elasticsearch.close();
+});
+
+/** A TBX file of ENTRIES entries: an English name per entry, an accented Icelandic one every third. */
+function tbxFile(tag: string): string {
+  const entries = Array.from({ length: ENTRIES }, (_, n) => {
+    const icelandic =
+      n % 3 === 0 ? `<langSet xml:lang="is"><tig><term>þórður ${tag} ${n}</term></tig></langSet>` : '';
+    return `<termEntry id="e${n}"><langSet xml:lang="en"><tig><term>${tag} term ${n}</term></tig></langSet>${icelandic}</termEntry>`;
+  });
+  return `<?xml version="1.0"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>early</p></sourceDesc></fileDesc></martifHeader>
+<text><body>
+${entries.join('\n')}
+</body></text></martif>`;
+}
+
+/** Imports into a new dictionary and waits for the job; answers the new dictionary's id. */
+async function importNew(tag: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', new Blob([tbxFile(tag)]), 'early.tbx');
+  const response = await fetch(`${server.base}/api/v4/dictionaries/import-tbx?name=${tag}`, {
+    method: 'POST',
+    headers: { 'x-auth-token': admin.token! },
+    body: form,
+  });
+  const body = (await response.json()) as { jobTaskId?: number };
+  expect(response.status, JSON.stringify(body)).toBe(202);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const job = await admin.get<JobBody>(`/jobs/${body.jobTaskId}`);
+    if (job.body.status !== 'RUNNING') {
+      expect(job.body.status, job.body.message ?? '').toBe('DONE');
+      return (job.body.result as unknown as { dictionaryId: number }).dictionaryId;
+    }
+    if (Date.now() > deadline) throw new Error('import job still running');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function outboxRows(): Promise<number> {
+  const [row] = await server.t.orm.em
+    .fork()
+    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
+  return row!.n;
+}
+
+const tagOf = (label: string) => `${label}${Date.now().toString(36)}`;
+
+describe('TBX import into a new dictionary on Elasticsearch', () => {
+  it('is searchable when the job is done while the outbox drainer cannot run', async () => {
+    // Another session holds the drain lock for the whole import: only the early path can index.
+    await searchRuntimeOf(server.t.orm.em).settle();
+    expect(await outboxRows()).toBe(0);
+    const blocker = new pg.Client({ connectionString: database.url });
+    await blocker.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select pg_advisory_xact_lock($1)', [DRAIN_LOCK]);
+      const tag = tagOf('early');
+      const dictionaryId = await importNew(tag);
+      expect(await outboxRows()).toBe(0);
+
+      const english = { dictionaryIds: [dictionaryId], langCode: 'eng', sectionOids: [] };
+      const all = await search(admin, { ...english, name: tag, pageSize: 5 });
+      expect(all.total).toBe(ENTRIES);
+      expect(await names(admin, { ...english, name: `${tag} term 1202` })).toEqual([`${tag} term 1202`]);
+
+      // Accented names keep their own suffixes; plain ones answer from the folded suffixes.
+      const icelandic = { dictionaryIds: [dictionaryId], langCode: 'isl', sectionOids: [] };
+      const substring = (name: string, normalized: boolean) =>
+        search(admin, { ...icelandic, name, searchOptions: { mode: 'SUBSTRING', normalized }, pageSize: 1 });
+      expect((await substring('órður', false)).total).toBe(Math.ceil(ENTRIES / 3));
+      expect((await substring('ordur', false)).total).toBe(0);
+      expect((await substring('ordur', true)).total).toBe(Math.ceil(ENTRIES / 3));
+      const plain = await search(admin, {
+        ...english,
+        name: 'rm 120',
+        searchOptions: { mode: 'SUBSTRING', normalized: false },
+        pageSize: 20,
+      });
+      expect(plain.results.map((entry) => entry.name)).toEqual(
+        [120, 1200, 1201, 1202].map((n) => `${tag} term ${n}`),
+      );
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+  });
+
+  it('when Elasticsearch refuses, every concept waits in the outbox and is indexed once it accepts', async () => {
+    await elasticsearch.indices.putSettings({ index, settings: { 'index.blocks.write': true } });
+    let dictionaryId: number;
+    try {
+      dictionaryId = await importNew(tagOf('refused'));
+      // One row per concept (the terms' trigger writes one per concept), none lost.
+      const [row] = await server.t.orm.em
+        .fork()
+        .execute<{ n: number }[]>(
+          'select count(distinct o.concept_id)::int as n from search_outbox o join concepts c on c.id = o.concept_id where c.dictionary_id = ?',
+          [dictionaryId],
+        );
+      expect(row!.n).toBe(ENTRIES);
+    } finally {
+      await elasticsearch.indices.putSettings({ index, settings: { 'index.blocks.write': false } });
+    }
+    await searchRuntimeOf(server.t.orm.em).settle();
+    expect(await outboxRows()).toBe(0);
+    const english = { dictionaryIds: [dictionaryId], langCode: 'eng', sectionOids: [] };
+    expect((await search(admin, { ...english, pageSize: 1 })).total).toBe(ENTRIES);
+  });
+
+  it('forget removes the documents of a dictionary that never committed', async () => {
+    const direct = searchRuntimeOf(server.t.orm.em).directIndex!;
+    const ghost = 2_000_000_000;
+    const document = (id: number) => ({
+      id,
+      clientId: 1,
+      dictionaryId: ghost,
+      conceptId: id,
+      conceptOid: null,
+      sectionId: 1,
+      domainIds: [],
+      tid: id,
+      lang: 'eng',
+      region: null,
+      script: null,
+      regionCode: null,
+      scriptCode: null,
+      name: `ghost ${id}`,
+      lower: `ghost ${id}`,
+      folded: `ghost ${id}`,
+      plain: true,
+      foldedSuffixes: [`ghost ${id}`],
+      fieldWords: [],
+      words: [],
+      generation: Date.now(),
+    });
+    await direct.write([document(ghost), document(ghost + 1)]);
+    const count = async () => {
+      await elasticsearch.indices.refresh({ index });
+      return (await elasticsearch.count({ index, query: { term: { dictionaryId: ghost } } })).count;
+    };
+    expect(await count()).toBe(2);
+    await direct.forget(server.t.orm.em.fork(), ghost);
+    expect(await count()).toBe(0);
+  });
+});
