@@ -65,6 +65,17 @@ export class EarlyIndexer {
     while (this.inFlight.length) await this.land();
   }
 
+  /**
+   * After a failed transaction: waits for the requests still under way (without the database, whose
+   * transaction is gone) and answers whether any documents may have reached the index, so that the
+   * caller removes them only once nothing can land after the removal.
+   */
+  async abandon(): Promise<boolean> {
+    const pending = this.inFlight.splice(0);
+    const landed = await Promise.allSettled(pending.map((request) => request.sent));
+    return this.wrote || landed.some((result) => result.status === 'fulfilled');
+  }
+
   /** Waits for the oldest bulk request; gives its concepts back to the outbox if it failed. */
   private async land(): Promise<void> {
     const oldest = this.inFlight.shift();

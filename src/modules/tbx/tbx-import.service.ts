@@ -169,7 +169,7 @@ export async function importTbx(
     } catch (error) {
       // Rolled back after Elasticsearch took some of its documents: they name a dictionary that never
       // existed, so no search finds them; they are removed all the same.
-      if (direct && early.indexer?.wrote) await direct.forget(em.fork(), early.dictionaryId!);
+      if (direct && (await early.indexer?.abandon())) await direct.forget(em.fork(), early.dictionaryId!);
       throw error;
     } finally {
       await upload.discard();
