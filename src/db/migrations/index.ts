@@ -10,6 +10,7 @@ import { Migration20261121170000 } from './Migration20261121170000_concepts.js';
 import { Migration20261122090000 } from './Migration20261122090000_search.js';
 import { Migration20261123090000 } from './Migration20261123090000_search_keys.js';
 import { Migration20261124090000 } from './Migration20261124090000_word_functions.js';
+import { Migration20261125090000 } from './Migration20261125090000_search_grams.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122090000_search', class: Migration20261122090000 },
   { name: 'Migration20261123090000_search_keys', class: Migration20261123090000 },
   { name: 'Migration20261124090000_word_functions', class: Migration20261124090000 },
+  { name: 'Migration20261125090000_search_grams', class: Migration20261125090000 },
 ];

@@ -1,11 +1,12 @@
 /**
- * Term search on PostgreSQL, the embedded default: the expression indexes of
- * Migration20261122090000_search serve the order (folded, name, id), prefix ranges (C collation),
- * substring matches (pg_trgm) and exact names; fuzzy matches use fuzzystrmatch's bounded Levenshtein.
+ * Term search on PostgreSQL, the embedded default (docs/search.md): the indexes of the search
+ * migrations serve the order (folded, name, id), prefix ranges (C collation), substrings of folded
+ * names (polyterm_grams, per dictionary and language), of lower-cased ones (pg_trgm) and exact names;
+ * fuzzy matches use fuzzystrmatch's bounded Levenshtein.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../filter/filter-sql.js';
-import type { SearchEngine, SearchPlan, SearchWindow, TermHit } from './search-plan.js';
+import type { SearchEngine, SearchPlan, SearchWindow, TermHit, TextMatch } from './search-plan.js';
 
 export interface HitRow {
   id: number;
@@ -82,6 +83,29 @@ export function fuzzyPieces(target: string, distance: number): string[] | null {
   return pieces;
 }
 
+/** The GIN-indexed expression of Migration20261125090000_search_grams. */
+const GRAMS = 'polyterm_grams(t.dictionary_id, t.language_code, t.name_folded)';
+
+/**
+ * `t.name_folded` holds `text`: the folded names of the plan's dictionaries and language whose
+ * 3-character windows include all of the text's (the grams index finds them), then LIKE decides. A
+ * text shorter than 3 characters has no window; LIKE then reads the language's names.
+ */
+export function foldedSubstring(plan: SearchPlan, text: string): Sql {
+  const like: Sql = { text: `${FOLDED} like ?`, params: [`%${likeEscaped(text)}%`] };
+  const chars = [...text];
+  const windows = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) windows.add(chars.slice(i, i + 3).join(''));
+  if (windows.size === 0) return like;
+  const perDictionary = plan.dictionaryIds.map(
+    (id): Sql => ({
+      text: `${GRAMS} @> array[?]::text[]`,
+      params: [[...windows].map((window) => `${id} ${plan.languageCode} ${window}`)],
+    }),
+  );
+  return join([like, join(perDictionary, ' or ')], ' and ');
+}
+
 function textCondition(plan: SearchPlan): Sql | null {
   const text = plan.text;
   if (!text) return null;
@@ -95,21 +119,31 @@ function textCondition(plan: SearchPlan): Sql | null {
       alternatives.push({ text: `${column} like ?`, params: [`${likeEscaped(text.name.text)}%`] });
       break;
     case 'SUBSTRING':
-      alternatives.push({ text: `${column} like ?`, params: [`%${likeEscaped(text.name.text)}%`] });
+      alternatives.push(
+        text.name.on === 'folded'
+          ? foldedSubstring(plan, text.name.text)
+          : { text: `${column} like ?`, params: [`%${likeEscaped(text.name.text)}%`] },
+      );
       break;
   }
   if (text.fuzzy) {
     const { text: target, distance } = text.fuzzy;
     const length = [...target].length;
     const pieces = fuzzyPieces(target, distance);
-    // With pieces, the trigram index finds the candidates, and the length only filters them: `+ 0`
+    // With pieces, the grams index finds the candidates, and the length only filters them: `+ 0`
     // keeps the planner off the length index, whose estimate for a common length is far too low (it
     // chose it, and read a fifth of a language's names, for a piece that held 700).
     const candidates: Sql = pieces
-      ? {
-          text: `(${pieces.map(() => 't.name_folded like ?').join(' or ')}) and char_length(t.name_folded) + 0`,
-          params: pieces.map((piece) => `%${likeEscaped(piece)}%`),
-        }
+      ? join(
+          [
+            join(
+              pieces.map((piece) => foldedSubstring(plan, piece)),
+              ' or ',
+            ),
+            { text: 'char_length(t.name_folded) + 0', params: [] },
+          ],
+          ' and ',
+        )
       : { text: 'char_length(t.name_folded)', params: [] };
     alternatives.push({
       text: `${candidates.text} between ? and ?
@@ -183,10 +217,12 @@ function pageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
 }
 
 /**
- * The same for fuzzy matches, which are few and costly to find (a Levenshtein per candidate): found
- * once in a materialized CTE, then paged and counted, instead of once for each.
+ * The page and the total of a text whose matches the list's order cannot walk to: substrings (found
+ * through the trigram indexes), prefixes of lower-cased names, fuzzy matches (a Levenshtein per
+ * candidate) and field words. Counting them reads every match anyway, so they are found once in a
+ * materialized CTE, then counted and paged, instead of once for the count and again for the page.
  */
-function fuzzyPageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
+function matchesPageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
   const bound = boundOn(PAGE_KEY, window);
   const pageOrder = pageOrderOf(window);
   return {
@@ -200,6 +236,14 @@ function fuzzyPageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
     params: [...filter.params, ...bound.params],
   };
 }
+
+/**
+ * Whether the text's matches are a range of the order's index (folded prefixes and exact folded names),
+ * so that the page reads just its window of them. No text: the whole list, in that index's order.
+ */
+const followsListOrder = (text: TextMatch | null) =>
+  !text ||
+  (text.name.on === 'folded' && text.name.mode !== 'SUBSTRING' && !text.fuzzy && !text.values?.words.length);
 
 export class PostgresSearch implements SearchEngine {
   readonly name = 'postgresql' as const;
@@ -216,7 +260,9 @@ export class PostgresSearch implements SearchEngine {
       const rows = await em.execute<HitRow[]>(page.text, page.params);
       return { hits: rows.map(hitOf), total: -1 };
     }
-    const query = plan.text?.fuzzy ? fuzzyPageAndTotalSql(filter, window) : pageAndTotalSql(filter, window);
+    const query = followsListOrder(plan.text)
+      ? pageAndTotalSql(filter, window)
+      : matchesPageAndTotalSql(filter, window);
     const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(query.text, query.params);
     return { hits: (row?.hits ?? []).map(hitOf), total: Number(row?.total ?? 0) };
   }

@@ -1,0 +1,31 @@
+/**
+ * Every pooled session runs with the planner settings of src/db/orm.ts (random_page_cost 1.1), on the
+ * ORM's own statements and on boundRows' direct pooled reads alike.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { boundRows } from '../../src/shared/sql.js';
+
+describe('pooled session settings', () => {
+  let orm: MikroORM;
+  beforeAll(async () => {
+    orm = await openOrm(inject('databaseUrl'));
+  });
+  afterAll(() => orm?.close(true));
+
+  it('sets random_page_cost on every connection the pool opens', async () => {
+    const em = orm.em.fork();
+    const [viaOrm] = await em.execute<{ random_page_cost: string }[]>('show random_page_cost');
+    const [direct] = await boundRows<{ random_page_cost: string }>(
+      em,
+      { text: 'show random_page_cost', params: [] },
+      { prepared: true },
+    );
+    const [server] = await em.execute<{ setting: string }[]>(
+      `select reset_val as setting from pg_settings where name = 'random_page_cost'`,
+    );
+    expect([viaOrm?.random_page_cost, direct?.random_page_cost]).toEqual(['1.1', '1.1']);
+    // The session's value comes from the connection, whatever the server's default.
+    expect(server?.setting).toBe('1.1');
+  });
+});
