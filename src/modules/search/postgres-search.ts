@@ -88,19 +88,18 @@ const GRAMS = 'polyterm_grams(t.dictionary_id, t.language_code, t.name_folded)';
 
 /**
  * `t.name_folded` holds `text`: the folded names of the plan's dictionaries and language whose
- * 3-character windows include all of the text's (the grams index finds them), then LIKE decides. A
- * text shorter than 3 characters has no window; LIKE then reads the language's names.
+ * 3-character windows include all of the text's (the grams index finds them), then LIKE decides. The
+ * text's keys come from the same function, on constants, so PostgreSQL computes them once when it
+ * plans the statement. A text shorter than 3 characters has no window (and `@> '{}'` would hold for
+ * every name): LIKE then reads the language's names.
  */
 export function foldedSubstring(plan: SearchPlan, text: string): Sql {
   const like: Sql = { text: `${FOLDED} like ?`, params: [`%${likeEscaped(text)}%`] };
-  const chars = [...text];
-  const windows = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) windows.add(chars.slice(i, i + 3).join(''));
-  if (windows.size === 0) return like;
+  if ([...text].length < 3) return like;
   const perDictionary = plan.dictionaryIds.map(
     (id): Sql => ({
-      text: `${GRAMS} @> array[?]::text[]`,
-      params: [[...windows].map((window) => `${id} ${plan.languageCode} ${window}`)],
+      text: `${GRAMS} @> polyterm_grams(?::int, ?::text, ?::text)`,
+      params: [id, plan.languageCode, text],
     }),
   );
   return join([like, join(perDictionary, ' or ')], ' and ');
