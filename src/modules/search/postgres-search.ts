@@ -217,7 +217,7 @@ function pageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
 
 /**
  * The page and the total of a text whose matches the list's order cannot walk to: substrings (found
- * through the trigram indexes), prefixes of lower-cased names, fuzzy matches (a Levenshtein per
+ * through the grams or pg_trgm indexes), prefixes of lower-cased names, fuzzy matches (a Levenshtein per
  * candidate) and field words. Counting them reads every match anyway, so they are found once in a
  * materialized CTE, then counted and paged, instead of once for the count and again for the page.
  */
