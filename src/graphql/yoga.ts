@@ -2,6 +2,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
@@ -37,6 +38,12 @@ function maskError(error: unknown): Error {
     return createGraphQLError(message, {
       ...(path ? { path } : {}),
       extensions: { code: ourCode[original.code] ?? original.code },
+    });
+  }
+  if (isDatabaseUnavailable(original)) {
+    return createGraphQLError('The database is busy or unreachable; retry shortly', {
+      ...(path ? { path } : {}),
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
   }
   // Parse and validation errors of the query itself carry no original error and are safe to show.

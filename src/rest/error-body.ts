@@ -18,7 +18,12 @@ const ourCode: Record<string, string> = {
   PARSE_ERROR: 'BAD_REQUEST',
 };
 
+/** Server errors whose message callers may see: 503 says "retry", nothing about the server's inside. */
+const shownServerStatus = 503;
+
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  // A busy or unreachable database is usually back within a second.
+  if (status === shownServerStatus) reply.header('retry-after', '1');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -30,7 +35,8 @@ interface TrpcErrorJson {
 
 /** Reshapes trpc-to-openapi's error JSON into our `{code, message, issues?}` body. */
 export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
-  if (status >= 500) return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
+  if (status >= 500 && status !== shownServerStatus)
+    return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
   const code = json.code ? (ourCode[json.code] ?? json.code) : 'BAD_REQUEST';
   if (json.issues?.length) {
     const issues = json.issues.map((issue) => ({
@@ -50,7 +56,7 @@ export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
 export function sendProcedureError(reply: FastifyReply, error: unknown): void {
   if (!(error instanceof TRPCError)) throw error;
   const status = getHTTPStatusCodeFromError(error);
-  if (status >= 500) throw error.cause ?? error;
+  if (status >= 500 && status !== shownServerStatus) throw error.cause ?? error;
   const cause = error.cause as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined;
   sendError(
     reply,

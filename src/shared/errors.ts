@@ -7,6 +7,7 @@ export const AppErrorCodes = [
   'METHOD_NOT_SUPPORTED',
   'CONFLICT',
   'UNPROCESSABLE',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type AppErrorCode = (typeof AppErrorCodes)[number];
 
@@ -18,6 +19,7 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   METHOD_NOT_SUPPORTED: 405,
   CONFLICT: 409,
   UNPROCESSABLE: 422,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** The one error type domain code throws. */
