@@ -16,7 +16,8 @@
  * the import left (outbox -> Elasticsearch bulk rate) and rebuilds the index (POST
  * /dictionaries/reindex/{id}: PostgreSQL -> Elasticsearch bulk rate). Each query kind then runs with
  * rotating texts against our REST endpoint on both servers and against Elasticsearch directly with the
- * query elasticsearch-search.ts builds, on the index merged into one segment (as an index at rest).
+ * query elasticsearch-search.ts builds, on the index merged into one segment and the database vacuumed
+ * (as both are at rest).
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -528,6 +529,19 @@ async function forceMerge(esUrl: string, index: string) {
   );
 }
 
+/**
+ * PostgreSQL's counterpart of the merge: VACUUM (ANALYZE) of the searched tables, as autovacuum does to
+ * a database at rest after a large import. It sets the visibility map (index-only counts) and merges
+ * the GIN indexes' pending lists. The development machine's PostgreSQL runs with autovacuum off, where
+ * a loaded database would otherwise never get it.
+ */
+async function vacuum(db: pg.Client) {
+  const started = Date.now();
+  const { rows } = await db.query<{ autovacuum: string }>('show autovacuum');
+  await db.query('vacuum (analyze) terms, concepts, concept_domains');
+  console.log(`vacuum (analyze): ${seconds(Date.now() - started)} (autovacuum ${rows[0]?.autovacuum})`);
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -704,6 +718,7 @@ async function main() {
     );
     console.log(`after load: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
     await forceMerge(esUrl!, index);
+    await vacuum(db);
 
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(vocabulary, names);

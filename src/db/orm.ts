@@ -35,13 +35,19 @@ export function ormOptions(clientUrl: string): Options {
 
 /**
  * Settings of every pooled session (a libpq `options` string), before PGOPTIONS so that an operator
- * can override them. random_page_cost 1.1 instead of 4: a termbase's working set sits in memory or on
- * SSDs, where an index lookup costs about what a sequential read does. With 4, the planner joined a
- * search's 800 matching terms to their concepts by hashing all 100,000 concepts of the dictionary
- * (50 ms) instead of looking up each (3 ms).
+ * can override them.
+ * - random_page_cost 1.1 instead of 4: a termbase's working set sits in memory or on SSDs, where an
+ *   index lookup costs about what a sequential read does. With 4, the planner joined a search's 800
+ *   matching terms to their concepts by hashing all 100,000 concepts of the dictionary (50 ms) instead
+ *   of looking up each (3 ms).
+ * - gin_pending_list_limit 256 kB instead of 4 MB: new terms wait in the search GIN indexes' pending
+ *   lists, which every substring and fuzzy search reads whole, until a writer's list outgrows this
+ *   (docs/search.md, "Pending lists"). TBX imports raise it for their own transaction.
  */
 function sessionOptions(): string {
-  return ['-c random_page_cost=1.1', process.env.PGOPTIONS].filter(Boolean).join(' ');
+  return ['-c random_page_cost=1.1', '-c gin_pending_list_limit=256kB', process.env.PGOPTIONS]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** `overrides` serve tests (a query logger, say). */

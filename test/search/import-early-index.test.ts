@@ -127,6 +127,35 @@ describe('TBX import into a new dictionary on Elasticsearch', () => {
     }
   });
 
+  it("leaves nothing in the search GIN indexes' pending lists, which every substring search reads", async () => {
+    // pgstattuple reads an index's metapage; this file's database is its own.
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      await db.query('create extension if not exists pgstattuple');
+      const pendingPages = async () =>
+        (
+          await db.query<{ pages: number }>(
+            `select sum(pending_pages)::int as pages from unnest(array['terms_search_grams_index', 'terms_search_lower_trgm_index']) i,
+                    lateral pgstatginindex(i::regclass)`,
+          )
+        ).rows[0]!.pages;
+      const tag = tagOf('pending');
+      const dictionaryId = await importNew(tag);
+      expect(await pendingPages()).toBe(0);
+      // Merged, not dropped: the grams condition still holds for every accented name of the import.
+      const found = await db.query<{ n: number }>(
+        `select count(*)::int as n from terms
+          where dictionary_id = $1 and language_code = 'isl' and not deleted and name_folded like '%ordur%'
+            and polyterm_grams(dictionary_id, language_code, name_folded) @> polyterm_grams($1, 'isl', 'ordur')`,
+        [dictionaryId],
+      );
+      expect(found.rows[0]!.n).toBe(Math.ceil(ENTRIES / 3));
+    } finally {
+      await db.end();
+    }
+  });
+
   it('when Elasticsearch refuses, every concept waits in the outbox and is indexed once it accepts', async () => {
     await elasticsearch.indices.putSettings({ index, settings: { 'index.blocks.write': true } });
     let dictionaryId: number;

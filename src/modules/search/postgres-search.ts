@@ -83,6 +83,24 @@ export function fuzzyPieces(target: string, distance: number): string[] | null {
   return pieces;
 }
 
+/** The GIN indexes of term search, whose pending lists every substring and fuzzy search reads. */
+const SEARCH_GIN_INDEXES = ['terms_search_grams_index', 'terms_search_lower_trgm_index'];
+
+/**
+ * Merges the pending lists of the search GIN indexes into the indexes, as VACUUM would, after a bulk
+ * load that let them grow (docs/search.md, "Pending lists"). Only the indexes' owner may (as for
+ * VACUUM): under another role they are left to autovacuum. Answers the pending pages merged.
+ */
+export async function mergeSearchPendingLists(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ merged: number | null }[]>(
+    `select sum(gin_clean_pending_list(c.oid))::int as merged
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relname in (?) and n.nspname = current_schema() and pg_has_role(c.relowner, 'USAGE')`,
+    [SEARCH_GIN_INDEXES],
+  );
+  return row?.merged ?? 0;
+}
+
 /** The GIN-indexed expression of Migration20261125090000_search_grams. */
 const GRAMS = 'polyterm_grams(t.dictionary_id, t.language_code, t.name_folded)';
 
