@@ -65,14 +65,19 @@ async function importNew(tag: string): Promise<number> {
   });
   const body = (await response.json()) as { jobTaskId?: number };
   expect(response.status, JSON.stringify(body)).toBe(202);
+  return ((await jobResult(body.jobTaskId!)) as { dictionaryId: number }).dictionaryId;
+}
+
+/** Waits for a job to finish DONE; answers its result. */
+async function jobResult(jobTaskId: number): Promise<unknown> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const job = await admin.get<JobBody>(`/jobs/${body.jobTaskId}`);
+    const job = await admin.get<JobBody>(`/jobs/${jobTaskId}`);
     if (job.body.status !== 'RUNNING') {
       expect(job.body.status, job.body.message ?? '').toBe('DONE');
-      return (job.body.result as unknown as { dictionaryId: number }).dictionaryId;
+      return job.body.result;
     }
-    if (Date.now() > deadline) throw new Error('import job still running');
+    if (Date.now() > deadline) throw new Error(`job ${jobTaskId} still running`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -151,6 +156,19 @@ describe('TBX import into a new dictionary on Elasticsearch', () => {
         [dictionaryId],
       );
       expect(found.rows[0]!.n).toBe(Math.ceil(ENTRIES / 3));
+
+      // A copy with data writes as many terms at once, and merges as well.
+      const copy = await admin.post<{ jobTaskId: number }>(
+        `/dictionaries/copy/${dictionaryId}?copy-data=true&name=${tag}-copy`,
+      );
+      expect(copy.status, copy.text).toBe(202);
+      const copyId = (await jobResult(copy.body.jobTaskId)) as number;
+      expect(await pendingPages()).toBe(0);
+      const copied = await db.query<{ n: number }>(
+        'select count(*)::int as n from terms where dictionary_id = $1 and not deleted',
+        [copyId],
+      );
+      expect(copied.rows[0]!.n).toBe(ENTRIES + Math.ceil(ENTRIES / 3));
     } finally {
       await db.end();
     }

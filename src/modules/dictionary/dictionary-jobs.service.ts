@@ -17,6 +17,7 @@ export type { AsyncOutcome as JobOutcome } from '../jobs/job-runner.js';
 
 import { copySerialCounters } from '../concept/concept-serials.js';
 import { Language, LanguageVariant } from '../language/language.entity.js';
+import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { Section } from '../section/section.entity.js';
 import { View } from '../view/view.entity.js';
 import { Dictionary } from './dictionary.entity.js';
@@ -223,6 +224,7 @@ async function copyData(
   copy: Awaited<ReturnType<typeof copyStructure>>,
   actorId: number,
 ) {
+  await allowLongPendingLists(em);
   const fieldPairs = JSON.stringify([...copy.fieldOids].map(([from, to]) => ({ from, to })));
   const rekeyed = (column: string) =>
     `(select coalesce(jsonb_object_agg(f."to", e.value), '{}'::jsonb)
@@ -261,6 +263,7 @@ async function copyData(
   );
   // The copies keep their cid, tid and relationId, so the new dictionary continues the source's counters.
   await copySerialCounters(em, sourceId, copy.target.id);
+  await mergeSearchPendingLists(em);
 }
 
 /**

@@ -87,6 +87,15 @@ export function fuzzyPieces(target: string, distance: number): string[] | null {
 const SEARCH_GIN_INDEXES = ['terms_search_grams_index', 'terms_search_lower_trgm_index'];
 
 /**
+ * For a bulk write of terms, in its transaction: new terms wait in the pending lists up to 4 MB, not the
+ * 256 kB the server's sessions keep for searches' sake (src/db/orm.ts). Merged that often, a
+ * 400,000-term import took a third longer. The bulk write then calls mergeSearchPendingLists.
+ */
+export async function allowLongPendingLists(em: EntityManager): Promise<void> {
+  await em.execute(`set local gin_pending_list_limit = '4MB'`);
+}
+
+/**
  * Merges the pending lists of the search GIN indexes into the indexes, as VACUUM would, after a bulk
  * load that let them grow (docs/search.md, "Pending lists"). Only the indexes' owner may (as for
  * VACUUM): under another role they are left to autovacuum. Answers the pending pages merged.

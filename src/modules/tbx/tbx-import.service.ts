@@ -39,7 +39,7 @@ import {
 import { Language, LanguageVariant } from '../language/language.entity.js';
 import { languagesOf } from '../language/language.service.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
-import { mergeSearchPendingLists } from '../search/postgres-search.js';
+import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
 import { Section } from '../section/section.entity.js';
 import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
@@ -450,11 +450,8 @@ class TbxImporter {
       this.domainsByName.set(domain.name.trim().toLowerCase(), domain.id);
       this.nextDomainSortIndex = Math.max(this.nextDomainSortIndex, domain.sortIndex + 1);
     }
-    // New terms wait in the search GIN indexes' pending lists until a list outgrows this limit. The
-    // server's sessions keep them short for searches' sake (256 kB, src/db/orm.ts); merged that often,
-    // a 400,000-term import took a third longer. The import merges in 4 MB steps, and all that is
-    // left at its end (run()).
-    await sql(this.em, `set local gin_pending_list_limit = '4MB'`);
+    // The search GIN indexes take the import's terms in 4 MB steps; run() merges the rest at the end.
+    await allowLongPendingLists(this.em);
     // Cross-references wait here for the end of the file; the history items of this import are listed
     // so that relations made at the end appear in their snapshots.
     await sql(
