@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/errors.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
@@ -86,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.log.warn({ err: error }, 'database unavailable');
       return sendError(reply, 503, {
         code: 'SERVICE_UNAVAILABLE',
-        message: 'The database is busy or unreachable; retry shortly',
+        message: DATABASE_UNAVAILABLE,
       });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;

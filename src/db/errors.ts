@@ -6,6 +6,9 @@ import {
 } from '@mikro-orm/core';
 import { AppError } from '../shared/errors.js';
 
+/** What callers read when the database cannot take their request (503). */
+export const DATABASE_UNAVAILABLE = 'The database is busy or unreachable; retry shortly';
+
 /** Turns database failures that callers can cause into AppErrors; anything else stays a server error. */
 export function databaseErrorToAppError(error: unknown): AppError | undefined {
   if (error instanceof UniqueConstraintViolationException) {
@@ -24,7 +27,7 @@ export function databaseErrorToAppError(error: unknown): AppError | undefined {
     return new AppError('BAD_REQUEST', 'A required attribute is missing');
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The database is busy or unreachable; retry shortly');
+    return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE);
   }
   return undefined;
 }

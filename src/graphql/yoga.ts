@@ -2,7 +2,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
@@ -41,7 +41,7 @@ function maskError(error: unknown): Error {
     });
   }
   if (isDatabaseUnavailable(original)) {
-    return createGraphQLError('The database is busy or unreachable; retry shortly', {
+    return createGraphQLError(DATABASE_UNAVAILABLE, {
       ...(path ? { path } : {}),
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
