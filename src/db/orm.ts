@@ -42,7 +42,8 @@ export function ormOptions(clientUrl: string): Options {
  *   of looking up each (3 ms).
  * - gin_pending_list_limit 256 kB instead of 4 MB: new terms wait in the search GIN indexes' pending
  *   lists, which every substring and fuzzy search reads whole, until a writer's list outgrows this
- *   (docs/search.md, "Pending lists"). TBX imports raise it for their own transaction.
+ *   (docs/search.md, "How each engine answers"). TBX imports and dictionary copies raise it for their
+ *   own transaction (allowLongPendingLists).
  */
 function sessionOptions(): string {
   return ['-c random_page_cost=1.1', '-c gin_pending_list_limit=256kB', process.env.PGOPTIONS]

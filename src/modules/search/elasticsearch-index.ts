@@ -97,9 +97,9 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Every suffix of a text (by code point), each cut to SUFFIX_LENGTH characters, without repeats. Runs
- * for every document written (a rebuild of 1,000,000 terms calls it twice per term), so it slices the
- * string instead of joining arrays of characters (names of 10-30 characters: 3.4 instead of 17 µs). Suffixes of
- * different lengths differ, so only cut ones (texts over SUFFIX_LENGTH) can repeat.
+ * for every document written (a rebuild of 1,000,000 terms calls it up to twice per term), so it
+ * slices the string instead of joining arrays of characters (names of 10-30 characters: 3.4 instead
+ * of 17 µs). Suffixes of different lengths differ, so only cut ones (texts over SUFFIX_LENGTH) repeat.
  */
 export function suffixesOf(text: string): string[] {
   // Offsets of the code points; a text without surrogates has one per code unit.

@@ -97,7 +97,7 @@ export async function allowLongPendingLists(em: EntityManager): Promise<void> {
 
 /**
  * Merges the pending lists of the search GIN indexes into the indexes, as VACUUM would, after a bulk
- * load that let them grow (docs/search.md, "Pending lists"). Only the indexes' owner may (as for
+ * load that let them grow (docs/search.md, "How each engine answers"). Only the indexes' owner may (as for
  * VACUUM): under another role they are left to autovacuum. Answers the pending pages merged.
  */
 export async function mergeSearchPendingLists(em: EntityManager): Promise<number> {
