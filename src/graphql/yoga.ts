@@ -1,6 +1,6 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createGraphQLError, createYoga } from 'graphql-yoga';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors.js';
 import type { Context } from '../trpc/context.js';
@@ -24,32 +24,38 @@ const isGraphQLErrorLike = (error: unknown): error is GraphQLErrorLike =>
 const isTrpcError = (error: unknown): error is TRPCError =>
   error instanceof TRPCError || (error instanceof Error && error.name === 'TRPCError');
 
-/** Procedure errors keep their code in `extensions.code`; anything unexpected is masked. */
-function maskError(error: unknown): Error {
-  const original = isGraphQLErrorLike(error) ? error.originalError : error;
-  const path = isGraphQLErrorLike(error) ? error.path : undefined;
-  if (isTrpcError(original) && original.code !== 'INTERNAL_SERVER_ERROR') {
-    const zodIssues = (
-      original.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined
-    )?.issues;
-    const message = zodIssues?.length
-      ? `Invalid input: ${zodIssues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`
-      : original.message;
-    return createGraphQLError(message, {
-      ...(path ? { path } : {}),
-      extensions: { code: ourCode[original.code] ?? original.code },
-    });
-  }
-  if (isDatabaseUnavailable(original)) {
-    return createGraphQLError(DATABASE_UNAVAILABLE, {
-      ...(path ? { path } : {}),
-      extensions: { code: 'SERVICE_UNAVAILABLE' },
-    });
-  }
-  // Parse and validation errors of the query itself carry no original error and are safe to show.
-  if (isGraphQLErrorLike(error) && !error.originalError) return error as unknown as Error;
-  return createGraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-}
+/**
+ * Procedure errors keep their code in `extensions.code`; anything unexpected is logged with its cause,
+ * as REST logs a 500, and masked.
+ */
+export const maskErrorWith =
+  (log: Pick<FastifyBaseLogger, 'error'>) =>
+  (error: unknown): Error => {
+    const original = isGraphQLErrorLike(error) ? error.originalError : error;
+    const path = isGraphQLErrorLike(error) ? error.path : undefined;
+    if (isTrpcError(original) && original.code !== 'INTERNAL_SERVER_ERROR') {
+      const zodIssues = (
+        original.cause as { issues?: Array<{ path: PropertyKey[]; message: string }> } | undefined
+      )?.issues;
+      const message = zodIssues?.length
+        ? `Invalid input: ${zodIssues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ')}`
+        : original.message;
+      return createGraphQLError(message, {
+        ...(path ? { path } : {}),
+        extensions: { code: ourCode[original.code] ?? original.code },
+      });
+    }
+    if (isDatabaseUnavailable(original)) {
+      return createGraphQLError(DATABASE_UNAVAILABLE, {
+        ...(path ? { path } : {}),
+        extensions: { code: 'SERVICE_UNAVAILABLE' },
+      });
+    }
+    // Parse and validation errors of the query itself carry no original error and are safe to show.
+    if (isGraphQLErrorLike(error) && !error.originalError) return error as unknown as Error;
+    log.error({ err: original, path: path?.join('.') }, 'GraphQL resolver failed');
+    return createGraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
 
 /** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */
 export function registerGraphQL(
@@ -61,7 +67,7 @@ export function registerGraphQL(
     graphqlEndpoint: '/graphql',
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
-    maskedErrors: { maskError },
+    maskedErrors: { maskError: maskErrorWith(app.log) },
     logging: {
       debug: (...args) => app.log.debug(args),
       info: (...args) => app.log.info(args),

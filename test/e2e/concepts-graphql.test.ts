@@ -592,6 +592,88 @@ describe('tenants and sections', () => {
       [['concept', 'history'], 'FORBIDDEN'],
     ]);
   });
+  it('history(first) on a page of concepts is one batch: 50 cost the statements 5 cost, and only withheld sections fail', async () => {
+    /** n concepts in the first section, each changed once after its creation. */
+    async function historied(n: number) {
+      const w = await world();
+      const made: ConceptBody[] = [];
+      for (let i = 0; i < n; i++) {
+        const concept = await restConcept(w);
+        const patched = await w.admin.put(`/concepts/${concept.id}/patch`, {
+          version: concept.version,
+          fieldMap: { [w.cf.Note]: `note ${i}` },
+        });
+        expect(patched.status, patched.text).toBe(200);
+        made.push(concept);
+      }
+      return { w, made };
+    }
+    const page = `query ($d: Int!, $n: Int!) { concepts(dictionaryId: $d, first: 50) {
+      id history(first: $n) { revision action } } }`;
+    const small = await historied(5);
+    const large = await historied(50);
+
+    for (const { w, made } of [small, large]) {
+      const answer = await gqlOk<{
+        concepts: { id: number; history: { revision: number; action: string }[] }[];
+      }>(base, w.admin.token!, page, { d: w.dictionary.id, n: 5 });
+      expect(answer.concepts.map((concept) => concept.id)).toEqual(made.map((concept) => concept.id));
+      for (const concept of answer.concepts) {
+        expect(concept.history).toEqual([
+          { revision: 2, action: 'UPDATE' },
+          { revision: 1, action: 'CREATE' },
+        ]);
+      }
+      // first cuts each concept's list on its own; REST's first page is the same.
+      const one = await gqlOk<{ concepts: { history: { revision: number; action: string }[] }[] }>(
+        base,
+        w.admin.token!,
+        page,
+        { d: w.dictionary.id, n: 1 },
+      );
+      expect(one.concepts.every((concept) => concept.history.length === 1)).toBe(true);
+      const rest = await w.admin.get<{ content: { revision: number; action: string }[] }>(
+        `/history/concept/${made[0]!.id}?size=1&page=0&format=SHORT`,
+      );
+      expect(rest.status, rest.text).toBe(200);
+      const { revision, action } = rest.body.content[0]!;
+      expect(one.concepts[0]!.history).toEqual([{ revision, action }]);
+    }
+    const smallCost = await statementsOf(small.w.admin.token!, page, { d: small.w.dictionary.id, n: 5 });
+    const largeCost = await statementsOf(large.w.admin.token!, page, { d: large.w.dictionary.id, n: 5 });
+    expect(largeCost.length, `${smallCost.join('\n')}\n----\n${largeCost.join('\n')}`).toBe(smallCost.length);
+    expect(largeCost.filter((sql) => /concept_history/.test(sql))).toHaveLength(2);
+
+    // A reader with the grant in a second section only: histories there, FORBIDDEN for the first section's.
+    const { w, made } = small;
+    const user = await loggedInUser(t, w.tenant);
+    const readers = await groupWith(w.admin, [user.id]);
+    const readOnly = await createScheme(w.admin, [grant(readers.id, ['DICT_READ'])]);
+    const withHistory = await createScheme(w.admin, [
+      grant(readers.id, ['DICT_READ'], ['CONCEPT_VIEW_HISTORY']),
+    ]);
+    const first = w.dictionary.sections[0]!;
+    expect(
+      (await patchAtCurrentVersion(w.admin, 'sections', first.id, { permissionSchemeId: readOnly.id }))
+        .status,
+    ).toBe(200);
+    const second = await createSection(w.admin, w.dictionary.id);
+    expect(
+      (await patchAtCurrentVersion(w.admin, 'sections', second.id, { permissionSchemeId: withHistory.id }))
+        .status,
+    ).toBe(200);
+    const open = await restConcept({ ...w, sectionOid: second.oid! });
+    const asReader = await gql<{
+      concepts: { id: number; history: { revision: number; action: string }[] | null }[];
+    }>(base, user.rest.token!, page, { d: w.dictionary.id, n: 5 });
+    expect(asReader.data!.concepts.map((concept) => [concept.id, concept.history])).toEqual([
+      ...made.map((concept) => [concept.id, null]),
+      [open.id, [{ revision: 1, action: 'CREATE' }]],
+    ]);
+    expect(asReader.errors!.map((error) => [error.path?.join('.'), error.extensions.code])).toEqual(
+      made.map((_, index) => [`concepts.${index}.history`, 'FORBIDDEN']),
+    );
+  });
 });
 
 // ---------------------------------------------------------------- writes

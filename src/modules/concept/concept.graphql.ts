@@ -16,6 +16,7 @@ import { authedProcedure, createCallerFactory, router } from '../../trpc/trpc.js
 import { Domain } from '../domain/domain.entity.js';
 import { Field } from '../field/field.entity.js';
 import type { HistoryItem } from '../history/history.schema.js';
+import { latestHistories } from '../history/history.service.js';
 import { Section } from '../section/section.entity.js';
 import { RefLinkTypes, RelationAttributes, RelationTypes } from './concept.entity.js';
 import type {
@@ -35,8 +36,8 @@ const ANY_STATE = { tenant: false, notDeleted: false } as const;
 const RELATED_MAX_DEPTH = 3;
 const RELATED_MAX_CONCEPTS = 500;
 const HISTORY_MAX = 200;
-/** The history of each concept is its own procedure call (permission check, page query, authors). */
-const HISTORY_COST = 10;
+/** Histories are read in one batch per request tick; an item costs a little more than a term. */
+const HISTORY_COST = 2;
 
 // Cost estimates for the complexity limit (src/graphql/builder.ts): items a nested list usually holds.
 const PER_CONCEPT = 5;
@@ -70,6 +71,12 @@ interface RequestState {
   fields?: DataLoader<number, Map<string, FieldSummary>>;
   domains?: DataLoader<DomainKey, NamedSummary | null, string>;
   sections?: DataLoader<number, NamedSummary | null>;
+  histories?: DataLoader<HistoryKey, HistoryItemShape[], string>;
+}
+
+interface HistoryKey {
+  conceptId: number;
+  first: number;
 }
 
 const states = new WeakMap<GraphQLContext, RequestState>();
@@ -96,6 +103,9 @@ function scopeOf(context: GraphQLContext): Promise<Scope> {
 const trpcCodeOf = (code: AppErrorCode): TRPC_ERROR_CODE_KEY =>
   code === 'UNPROCESSABLE' ? 'UNPROCESSABLE_CONTENT' : code;
 
+const trpcErrorOf = (appError: AppError) =>
+  new TRPCError({ code: trpcCodeOf(appError.code), message: appError.message, cause: appError });
+
 /** Domain code called outside a procedure: its AppErrors keep their code, as the procedures' would. */
 async function domainCall<T>(context: GraphQLContext, work: (scope: Scope) => Promise<T>): Promise<T> {
   const scope = await scopeOf(context);
@@ -104,7 +114,7 @@ async function domainCall<T>(context: GraphQLContext, work: (scope: Scope) => Pr
   } catch (error) {
     const appError = error instanceof AppError ? error : databaseErrorToAppError(error);
     if (!appError) throw error;
-    throw new TRPCError({ code: trpcCodeOf(appError.code), message: appError.message, cause: appError });
+    throw trpcErrorOf(appError);
   }
 }
 
@@ -126,9 +136,36 @@ function remember(context: GraphQLContext, concepts: readonly ConceptDto[]): voi
   for (const concept of concepts) loader.prime(concept.id, concept);
 }
 
-/** After a write every concept may have changed (relations have two ends). */
+/** After a write every concept may have changed (relations have two ends), and its history grown. */
 function forget(context: GraphQLContext): void {
   stateOf(context).concepts?.clearAll();
+  stateOf(context).histories?.clearAll();
+}
+
+/**
+ * The latest items of each concept's history, one batch per request tick and `first`: a concept whose
+ * history the caller may not see gets its own error (FORBIDDEN or NOT_FOUND), the others their items.
+ */
+function historyLoader(context: GraphQLContext): DataLoader<HistoryKey, HistoryItemShape[], string> {
+  const state = stateOf(context);
+  state.histories ??= new DataLoader(
+    async (keys: readonly HistoryKey[]) => {
+      const answers = new Map<string, HistoryItemShape[] | Error>();
+      for (const first of new Set(keys.map((key) => key.first))) {
+        const ids = keys.filter((key) => key.first === first).map((key) => key.conceptId);
+        const histories = await domainCall(context, (scope) => latestHistories(scope, ids, first));
+        histories.forEach((history, index) => {
+          answers.set(
+            `${ids[index]}:${first}`,
+            history instanceof AppError ? trpcErrorOf(history) : (history as HistoryItemShape[]),
+          );
+        });
+      }
+      return keys.map((key) => answers.get(`${key.conceptId}:${key.first}`)!);
+    },
+    { cacheKeyFn: (key) => `${key.conceptId}:${key.first}` },
+  );
+  return state.histories;
 }
 
 /** The fields of the dictionaries of the concepts shown, by oid (deleted ones too: old values stay). */
@@ -554,7 +591,6 @@ ConceptRef.implement({
         nullable: true,
         description: `the latest changes, newest first (CONCEPT_VIEW_HISTORY, else a FORBIDDEN error); first: 1 to ${HISTORY_MAX}`,
         args: { first: t.arg.int({ defaultValue: 20 }) },
-        // One history call per concept: it costs like a load per item.
         complexity: (args) => ({
           field: HISTORY_COST,
           multiplier: Math.min(Math.max(args.first ?? 20, 1), HISTORY_MAX),
@@ -567,13 +603,7 @@ ConceptRef.implement({
               message: `first must be between 1 and ${HISTORY_MAX}`,
             });
           }
-          const page = await context.api.history.concept({
-            conceptId: concept.id,
-            size: first,
-            page: 0,
-            format: 'SHORT',
-          });
-          return page.content as HistoryItemShape[];
+          return historyLoader(context).load({ conceptId: concept.id, first });
         },
       }),
     };
