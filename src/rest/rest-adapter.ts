@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
+import { setMetricsRoute } from '../shared/metrics-route.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import { sendError, sendProcedureError, toErrorBody } from './error-body.js';
@@ -160,6 +161,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
           message: `No endpoint ${request.method} /api/v4${path}`,
         });
       }
+      setMetricsRoute(request, `${app.prefix}${route.template}`);
       if (route.meta.directRest && isPlainJsonObjectCall(request)) {
         return answerDirectly(request, reply, options, callerOf, route);
       }

@@ -88,6 +88,20 @@ describe('REST over HTTP', () => {
     });
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds');
   });
+
+  it('counts REST requests in metrics under their path template, unmatched paths under the catch-all', async () => {
+    const features = await fetch(`${base}/api/v4/system/features/client/no-such-client-${uniqueSuffix()}`);
+    const unknown = await fetch(`${base}/api/v4/no-such-endpoint-${uniqueSuffix()}`);
+    expect(unknown.status).toBe(404);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const counted = (route: string, status: number) =>
+      metrics.includes(
+        `http_request_duration_seconds_count{method="GET",route="${route}",status="${status}"}`,
+      );
+    expect(counted('/api/v4/system/features/client/{clientLogin}', features.status)).toBe(true);
+    expect(counted('/api/v4/*', 404)).toBe(true);
+    expect(metrics).not.toContain('no-such');
+  });
 });
 
 describe('tRPC client', () => {

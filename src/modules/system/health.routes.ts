@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { metricsRouteOf } from '../../shared/metrics-route.js';
 import type { SearchRuntime } from '../search/search-runtime.js';
 
 /** Liveness, readiness (database reachable) and Prometheus metrics. */
@@ -42,7 +43,7 @@ export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM, search
     duration.observe(
       {
         method: request.method,
-        route: request.routeOptions.url ?? 'unknown',
+        route: metricsRouteOf(request),
         status: String(reply.statusCode),
       },
       reply.elapsedTime / 1000,
