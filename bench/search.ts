@@ -17,7 +17,8 @@
  * /dictionaries/reindex/{id}: PostgreSQL -> Elasticsearch bulk rate). Each query kind then runs with
  * rotating texts against our REST endpoint on both servers and against Elasticsearch directly with the
  * query elasticsearch-search.ts builds, on the index merged into one segment and the database vacuumed
- * (as both are at rest).
+ * (as both are at rest). A bare Node pass-through to Elasticsearch (bench/pass-through.ts: no token,
+ * no permissions, no database) runs the direct queries too: the floor of any Node server on our stack.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -317,7 +318,11 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 /** Every server spawned, ready or not, so that the clean-up stops them all. */
 const spawned = new Set<ChildProcess>();
 
-async function startServer(name: string, env: Record<string, string>): Promise<Child> {
+async function startServer(
+  name: string,
+  env: Record<string, string>,
+  script = 'src/server.ts',
+): Promise<Child> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
   if (!env.ELASTICSEARCH_URL) delete childEnv.ELASTICSEARCH_URL;
@@ -326,7 +331,7 @@ async function startServer(name: string, env: Record<string, string>): Promise<C
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, name)}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: root,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -719,6 +724,13 @@ async function main() {
     console.log(`after load: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
     await forceMerge(esUrl!, index);
     await vacuum(db);
+    // The floor: a bare Node pass-through to Elasticsearch (bench/pass-through.ts).
+    const passThrough = await startServer(
+      'pass-through',
+      { ELASTICSEARCH_URL: esUrl!, ELASTICSEARCH_INDEX: index },
+      'bench/pass-through.ts',
+    );
+    servers.push(passThrough);
 
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(vocabulary, names);
@@ -794,10 +806,12 @@ async function main() {
     );
     const rows: string[] = [];
     for (const kind of kinds) {
+      const directBodies = kind.texts.map((t) => direct(kind, t));
       const targets: [string, string, Record<string, string>, string[]][] = [
         ['ES engine (REST)', apiSearch(esServer), esHeaders, kind.texts.map((t) => rest(kind, t))],
-        ['Elasticsearch direct', esSearch, {}, kind.texts.map((t) => direct(kind, t))],
+        ['Elasticsearch direct', esSearch, {}, directBodies],
         ['PG engine (REST)', apiSearch(pgServer), pgHeaders, kind.texts.map((t) => rest(kind, t))],
+        ['Node pass-through', `${passThrough.url}/search`, {}, directBodies],
       ];
       const results: Figures[] = [];
       for (const [label, url, headers, bodies] of targets) {
@@ -809,17 +823,18 @@ async function main() {
           `  ${kind.name.padEnd(36)} ${label.padEnd(22)} p50 ${String(figures.p50).padStart(5)} ms  p99 ${String(figures.p99).padStart(5)} ms  ${figures.rps.toFixed(0).padStart(6)} req/s${figures.errors ? `  ${figures.errors} errors/non-2xx` : ''}`,
         );
       }
-      const [ours, raw, onPg] = results as [Figures, Figures, Figures];
+      const [ours, raw, onPg, floor] = results as [Figures, Figures, Figures, Figures];
       const ratio = ours.rps / raw.rps;
+      const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)}%`;
       rows.push(
-        `| ${kind.name} | ${ours.p50} / ${ours.p99} ms, ${ours.rps.toFixed(0)} req/s | ${raw.p50} / ${raw.p99} ms, ${raw.rps.toFixed(0)} req/s | ${(ratio * 100).toFixed(0)}% | ${onPg.p50} / ${onPg.p99} ms, ${onPg.rps.toFixed(0)} req/s |`,
+        `| ${kind.name} | ${ours.p50} / ${ours.p99} ms, ${ours.rps.toFixed(0)} req/s | ${raw.p50} / ${raw.p99} ms, ${raw.rps.toFixed(0)} req/s | ${percent(ours.rps, raw.rps)} | ${floor.rps.toFixed(0)} req/s, ${percent(floor.rps, raw.rps)} | ${onPg.p50} / ${onPg.p99} ms, ${onPg.rps.toFixed(0)} req/s |`,
       );
       console.log(
-        `  -> ES engine p50 ${ours.p50} ms (< ${TARGETS.p50}: ${verdict(ours.p50 < TARGETS.p50)}), p99 ${ours.p99} ms (< ${TARGETS.p99}: ${verdict(ours.p99 < TARGETS.p99)}), ${(ratio * 100).toFixed(0)}% of direct throughput (>= ${TARGETS.ratio * 100}%: ${verdict(ratio >= TARGETS.ratio)}); PG engine p50 ${onPg.p50} ms (< ${TARGETS.pgP50}: ${verdict(onPg.p50 < TARGETS.pgP50)})`,
+        `  -> ES engine p50 ${ours.p50} ms (< ${TARGETS.p50}: ${verdict(ours.p50 < TARGETS.p50)}), p99 ${ours.p99} ms (< ${TARGETS.p99}: ${verdict(ours.p99 < TARGETS.p99)}), ${(ratio * 100).toFixed(0)}% of direct throughput (>= ${TARGETS.ratio * 100}%: ${verdict(ratio >= TARGETS.ratio)}; a bare Node pass-through reaches ${percent(floor.rps, raw.rps)}); PG engine p50 ${onPg.p50} ms (< ${TARGETS.pgP50}: ${verdict(onPg.p50 < TARGETS.pgP50)})`,
       );
     }
     console.log(
-      `\n| ${TERMS} terms | ES engine p50 / p99, req/s | Elasticsearch direct | ours / direct | PG engine p50 / p99, req/s |\n|---|---|---|---|---|\n${rows.join('\n')}`,
+      `\n| ${TERMS} terms | ES engine p50 / p99, req/s | Elasticsearch direct | ours / direct | Node pass-through, its share of direct | PG engine p50 / p99, req/s |\n|---|---|---|---|---|---|\n${rows.join('\n')}`,
     );
     console.log(`\nafter search: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
   } finally {
