@@ -9,6 +9,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/errors.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
@@ -109,6 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('apiRequests', apiRequests);
   app.addHook('onReady', async () => apiRequests.start());
   app.addHook('onClose', () => apiRequests.close());
+  // Keeps this server's jobs alive in the table and fails the jobs of servers that are gone.
+  const jobHeartbeat = new JobHeartbeat(deps.orm, app.log);
+  app.addHook('onReady', async () => jobHeartbeat.start());
+  app.addHook('onClose', () => jobHeartbeat.close());
   const search = createSearchRuntime(deps.orm, config, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);

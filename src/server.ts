@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm } from './db/orm.js';
-import { failInterruptedJobs } from './modules/jobs/job-runner.js';
+import { failAbandonedJobs } from './modules/jobs/job-heartbeat.js';
 import { ensureDefaultClient } from './modules/system/bootstrap.js';
 import { sweepUploadDirs } from './modules/tbx/tbx-upload-dir.js';
 
@@ -18,7 +18,8 @@ if (generatedPassword) {
   // Printed once, on the console only (never through the logger), as the first start's only chance to read it.
   log(`Created the default client "admin" and its administrator "admin" with password: ${generatedPassword}`);
 }
-await failInterruptedJobs(orm.em.fork());
+// Jobs whose server stopped (this one before its restart, or another instance) can never finish.
+await failAbandonedJobs(orm.em.fork());
 await sweepUploadDirs();
 
 const app = await buildApp({ config, orm });

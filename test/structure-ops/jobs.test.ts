@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failInterruptedJobs, runAsJob } from '../../src/modules/jobs/job-runner.js';
+import { failAbandonedJobs, JobHeartbeat } from '../../src/modules/jobs/job-heartbeat.js';
+import { runAsJob } from '../../src/modules/jobs/job-runner.js';
 import { createTenant } from '../factories/tenant.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
@@ -301,12 +302,12 @@ describe('who sees which job', () => {
   });
 });
 
-describe('jobs interrupted by a restart', () => {
+describe('jobs whose server stopped', () => {
   let db: Awaited<ReturnType<typeof isolatedDatabase>>;
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
-    // failInterruptedJobs fails every RUNNING job of the installation: a database of its own.
+    // failAbandonedJobs looks at every RUNNING job of the installation: a database of its own.
     db = await isolatedDatabase();
   });
   afterAll(async () => {
@@ -314,25 +315,33 @@ describe('jobs interrupted by a restart', () => {
     await db.drop();
   });
 
+  /**
+   * Jobs as servers leave them: `running` lost its server ten minutes ago (no heartbeat since its
+   * creation), `stale` had a heartbeat three minutes ago, `alive` belongs to another live instance (an old
+   * job with a fresh heartbeat), `done` finished.
+   */
   async function seed(app: TestApp) {
     const admin = await loginSysadmin(app.app);
     const tenant = await createTenant(admin);
     const adminId = await adminIdOf(app, tenant.id);
-    const insert = async (status: string, extra = '') =>
+    const insert = async (status: string, heartbeat: string, extra = '') =>
       (
         await app.orm.em
           .fork()
           .getConnection()
           .execute<{ id: number }[]>(
-            `insert into job_tasks (client_id, user_id, type, status, created_at${extra ? ', result, finished_at' : ''})
-             values (?, ?, 'dictionaries.copy', ?, now() - interval '1 minute'${extra}) returning id`,
+            `insert into job_tasks (client_id, user_id, type, status, created_at, heartbeat_at${extra ? ', result, finished_at' : ''})
+             values (?, ?, 'dictionaries.copy', ?, now() - interval '10 minutes', ${heartbeat}${extra}) returning id`,
             [tenant.id, adminId, status],
           )
       )[0]!.id;
     return {
       tenant,
-      running: await insert('RUNNING'),
-      done: await insert('DONE', `, '42'::jsonb, now()`),
+      adminId,
+      running: await insert('RUNNING', 'null'),
+      stale: await insert('RUNNING', "now() - interval '3 minutes'"),
+      alive: await insert('RUNNING', "now() - interval '10 seconds'"),
+      done: await insert('DONE', 'null', `, '42'::jsonb, now()`),
     };
   }
 
@@ -341,32 +350,101 @@ describe('jobs interrupted by a restart', () => {
       await app.orm.em
         .fork()
         .getConnection()
-        .execute<{ status: string; message: string | null; finished_at: Date | null }[]>(
-          'select status, message, finished_at from job_tasks where id = ?',
-          [id],
-        )
+        .execute<
+          { status: string; message: string | null; finished_at: Date | null; heartbeat_at: Date | null }[]
+        >('select status, message, finished_at, heartbeat_at from job_tasks where id = ?', [id])
     )[0]!;
 
-  it('failInterruptedJobs turns RUNNING jobs into FAILED ones with a message; finished jobs stay as they are', async () => {
+  it('failAbandonedJobs fails RUNNING jobs whose heartbeat stopped; a job another server keeps alive and finished jobs stay', async () => {
     const app = await buildTestApp({ DATABASE_URL: db.url });
     try {
-      const { running, done } = await seed(app);
-      const changed = await failInterruptedJobs(app.orm.em.fork());
-      expect(changed).toBe(1);
-
-      const failed = await statusOf(app, running);
-      expect(failed.status).toBe('FAILED');
-      expect(failed.message).toMatch(/restart/i);
-      expect(failed.finished_at).not.toBeNull();
+      const { running, stale, alive, done } = await seed(app);
+      expect(await failAbandonedJobs(app.orm.em.fork())).toBe(2);
+      for (const id of [running, stale]) {
+        const failed = await statusOf(app, id);
+        expect(failed.status).toBe('FAILED');
+        expect(failed.message).toMatch(/server running it stopped/);
+        expect(failed.finished_at).not.toBeNull();
+      }
+      expect((await statusOf(app, alive)).status).toBe('RUNNING');
       expect((await statusOf(app, done)).status).toBe('DONE');
+      // Run again, nothing more is abandoned.
+      expect(await failAbandonedJobs(app.orm.em.fork())).toBe(0);
     } finally {
       await app.close();
     }
   });
 
-  it('a server start fails the jobs a stopped server left RUNNING; GET /jobs/{id} reports FAILED with the message', async () => {
+  it("a server's heartbeat keeps its running job alive however old, until the job ends; then it stops touching it", async () => {
+    const app = await buildTestApp({ DATABASE_URL: db.url, ASYNC_THRESHOLD_MS: '1' });
+    const heartbeat = new JobHeartbeat(app.orm, app.app.log);
+    try {
+      const admin = await loginSysadmin(app.app);
+      const tenant = await createTenant(admin);
+      const adminId = await adminIdOf(app, tenant.id);
+      const scope = {
+        em: app.orm.em.fork(),
+        actor: {
+          userId: adminId,
+          username: 'admin',
+          fullName: null,
+          clientId: tenant.id,
+          homeClientId: tenant.id,
+          roles: ['ADMIN'],
+          sessionId: 0,
+          guest: false,
+          apiLogin: false,
+        },
+        config: app.config,
+        log: app.app.log,
+      };
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const outcome = await runAsJob(scope, 'test.slow', async () => {
+        await gate;
+        return 7;
+      });
+      const jobId = outcome.body.jobTaskId!;
+      expect(outcome.finished).toBe(false);
+      const age = async (minutes: number) =>
+        app.orm.em
+          .fork()
+          .getConnection()
+          .execute(
+            `update job_tasks set created_at = now() - make_interval(mins => ?), heartbeat_at = now() - make_interval(mins => ?) where id = ?`,
+            [minutes, minutes, jobId],
+          );
+      // As if its last beat were long ago: the next beat refreshes it before looking for abandoned jobs.
+      await age(10);
+      await heartbeat.beat();
+      const beaten = await statusOf(app, jobId);
+      expect(beaten.status).toBe('RUNNING');
+      expect(Date.now() - new Date(beaten.heartbeat_at!).getTime()).toBeLessThan(60_000);
+
+      release();
+      const deadline = Date.now() + 10_000;
+      while ((await statusOf(app, jobId)).status === 'RUNNING' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const finished = await statusOf(app, jobId);
+      expect(finished.status).toBe('DONE');
+      // An ended job is no longer this server's: its heartbeat stays where it was.
+      await age(10);
+      await heartbeat.beat();
+      const after = await statusOf(app, jobId);
+      expect(after.status).toBe('DONE');
+      expect(Date.now() - new Date(after.heartbeat_at!).getTime()).toBeGreaterThan(9 * 60_000);
+    } finally {
+      await heartbeat.close();
+      await app.close();
+    }
+  });
+
+  it('a server start fails the jobs a stopped server left RUNNING, not those another server keeps alive; GET /jobs/{id} reports FAILED with the message', async () => {
     let app = await buildTestApp({ DATABASE_URL: db.url });
-    const { tenant, running, done } = await seed(app);
+    const { tenant, running, alive, done } = await seed(app);
     await app.close();
 
     // The real entry point, as a deployment starts it.
@@ -421,6 +499,7 @@ describe('jobs interrupted by a restart', () => {
       expect(failed.body).toMatchObject({ id: running, status: 'FAILED', result: null });
       expect(failed.body.message).toMatch(/restart/i);
       expect(failed.body.finished).toEqual(expect.any(Number));
+      expect((await clientAdmin.get<JobBody>(`/jobs/${alive}`)).body).toMatchObject({ status: 'RUNNING' });
       expect((await clientAdmin.get<JobBody>(`/jobs/${done}`)).body).toMatchObject({
         status: 'DONE',
         result: 42,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvocationResult, JobResult } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
+import { jobsRunningOn } from './job-heartbeat.js';
 import { JobTask } from './job-task.entity.js';
 
 export interface AsyncOutcome {
@@ -21,14 +22,19 @@ export async function runAsJob(
   work: (em: EntityManager, progress: JobProgress) => Promise<JobResult>,
 ): Promise<AsyncOutcome> {
   const jobEm = scope.em.fork();
+  const now = new Date();
   const job = jobEm.create(JobTask, {
     clientId: scope.actor.clientId,
     userId: scope.actor.userId,
     type,
-    createdAt: new Date(),
+    createdAt: now,
+    heartbeatAt: now,
   });
   await jobEm.flush();
 
+  // This server's heartbeat keeps the job alive until it ends (job-heartbeat.ts).
+  const running = jobsRunningOn(jobEm);
+  running.add(job.id);
   const progress = progressReporter(jobEm.fork(), job.id);
   const done = work(jobEm.fork(), progress).then(
     async (result) => {
@@ -51,6 +57,8 @@ export async function runAsJob(
       throw error;
     },
   );
+  // Until its outcome is written: settling the search index may take a while after the work.
+  void done.finally(() => running.delete(job.id)).catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), scope.config.ASYNC_THRESHOLD_MS);
@@ -80,15 +88,6 @@ function progressReporter(em: EntityManager, jobId: number): JobProgress {
     lastWrite = now;
     await em.nativeUpdate(JobTask, { id: jobId }, { processed, total: knownTotal ?? null });
   };
-}
-
-/** Jobs left RUNNING by a stopped server can never finish: mark them failed at start-up. */
-export async function failInterruptedJobs(em: EntityManager): Promise<number> {
-  return em.nativeUpdate(
-    JobTask,
-    { status: 'RUNNING' },
-    { status: 'FAILED', message: 'Interrupted by a server restart', finishedAt: new Date() },
-  );
 }
 
 /**

@@ -19,6 +19,8 @@ export const JobTask = defineEntity({
     processed: p.integer().default(0),
     total: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** Refreshed while the job's server runs it (job-heartbeat.ts); null counts from createdAt. */
+    heartbeatAt: p.datetime().nullable(),
     finishedAt: p.datetime().nullable(),
   },
 });

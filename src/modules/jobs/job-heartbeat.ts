@@ -1,0 +1,87 @@
+/**
+ * Jobs and the servers that run them. Several instances may share one database, so no instance may
+ * fail a RUNNING job just because it did not start it. Instead each server refreshes the heartbeat of
+ * the jobs it runs, and any server fails the RUNNING jobs whose heartbeat stopped: their server
+ * stopped or died, and they can never finish.
+ */
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** How often a server refreshes its jobs' heartbeats and looks for abandoned jobs. */
+export const JOB_HEARTBEAT_MS = 30_000;
+/** A RUNNING job whose heartbeat is older than this has lost its server (four missed beats). */
+export const JOB_ABANDONED_AFTER_MS = 120_000;
+
+const ABANDONED_MESSAGE = 'Interrupted: the server running it stopped (restart or failure)';
+
+/** The jobs this process runs, per database (tests run several apps in one process). */
+const runningJobs = new WeakMap<object, Set<number>>();
+
+export function jobsRunningOn(em: EntityManager): Set<number> {
+  let jobs = runningJobs.get(em.config);
+  if (!jobs) {
+    jobs = new Set();
+    runningJobs.set(em.config, jobs);
+  }
+  return jobs;
+}
+
+/**
+ * Fails the RUNNING jobs no server has kept alive for `abandonedAfterMs` (a job from before
+ * heartbeats counts from its creation); answers how many. Run at start-up and on every beat.
+ */
+export async function failAbandonedJobs(
+  em: EntityManager,
+  abandonedAfterMs = JOB_ABANDONED_AFTER_MS,
+): Promise<number> {
+  const rows = await em.execute<{ id: number }[]>(
+    `update job_tasks set status = 'FAILED', message = ?, finished_at = now()
+      where status = 'RUNNING'
+        and coalesce(heartbeat_at, created_at) < now() - make_interval(secs => ?)
+      returning id`,
+    [ABANDONED_MESSAGE, abandonedAfterMs / 1000],
+  );
+  return rows.length;
+}
+
+/** One per server: keeps its jobs' heartbeats fresh and fails the jobs whose server is gone. */
+export class JobHeartbeat {
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      this.beating = this.beat();
+    }, JOB_HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  /** One beat: refresh this server's jobs, then fail abandoned ones. Never throws. */
+  async beat(): Promise<void> {
+    const em = this.orm.em.fork();
+    try {
+      const mine = [...jobsRunningOn(em)];
+      if (mine.length > 0) {
+        await em.execute(
+          `update job_tasks set heartbeat_at = now() where status = 'RUNNING' and id in (${mine.map(() => '?').join(', ')})`,
+          mine,
+        );
+      }
+      const failed = await failAbandonedJobs(em);
+      if (failed > 0) this.log.warn({ jobs: failed }, 'jobs whose server stopped marked FAILED');
+    } catch (error) {
+      // The next beat tries again; a job is failed only after several missed beats.
+      this.log.warn({ err: error }, 'job heartbeat failed');
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.beating;
+  }
+}
