@@ -5,8 +5,7 @@
  * punctuation and accents, texts too short for a window, and names of another language or dictionary
  * that hold the text but must stay out.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldedSubstring, fuzzyPieces } from '../../src/modules/search/postgres-search.js';
 import type { SearchPlan } from '../../src/modules/search/search-plan.js';
 import {
@@ -16,6 +15,7 @@ import {
   type Server,
   type World,
 } from '../concepts/concept-helpers.js';
+import { useTestOrm } from '../helpers/test-orm.js';
 import { ENGINES, names, startEngineServer } from './search-helpers.js';
 
 const plan = (dictionaryIds: number[], languageCode: string): SearchPlan => ({
@@ -31,15 +31,11 @@ const plan = (dictionaryIds: number[], languageCode: string): SearchPlan => ({
 });
 
 describe('polyterm_grams and the grams index', () => {
-  let orm: MikroORM;
-  beforeAll(async () => {
-    orm = await openOrm(inject('databaseUrl'));
-  });
-  afterAll(() => orm?.close(true));
+  const orm = useTestOrm();
 
   it('keys every 3-character window of a name by dictionary and language', async () => {
-    const [row] = await orm.em
-      .fork()
+    const [row] = await orm()
+      .em.fork()
       .execute<
         { short: number[]; name: number[]; expected: number[]; none: number[] | null; other: number[] }[]
       >(
@@ -57,7 +53,7 @@ describe('polyterm_grams and the grams index', () => {
   });
 
   it("is the expression the index holds, with the text's keys computed once when planned", async () => {
-    const em = orm.em.fork();
+    const em = orm().em.fork();
     const condition = foldedSubstring(plan([3, 4], 'eng'), 'pump');
     const [keys] = await em.execute<{ three: string; four: string }[]>(
       `select polyterm_grams(3, 'eng', 'pump')::text as three, polyterm_grams(4, 'eng', 'pump')::text as four`,

@@ -3,19 +3,15 @@
  * transaction the statement runs on the transaction's connection; `prepared` makes the connection
  * keep the statement, so that it is parsed and planned once, not on every request.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { describe, expect, it } from 'vitest';
 import { boundRows } from '../../src/shared/sql.js';
+import { useTestOrm } from '../helpers/test-orm.js';
 
 describe('boundRows', () => {
-  let orm: MikroORM;
-  beforeAll(async () => {
-    orm = await openOrm(inject('databaseUrl'));
-  });
-  afterAll(() => orm?.close(true));
+  const orm = useTestOrm();
 
   it('binds values of any shape, an array as one parameter', async () => {
-    const rows = await boundRows<{ n: number; text: string; hit: boolean }>(orm.em.fork(), {
+    const rows = await boundRows<{ n: number; text: string; hit: boolean }>(orm().em.fork(), {
       text: `select array_length(?::int[], 1) as n, ?::text as text, 3 = any(?::int[]) as hit`,
       params: [[1, 2, 3], "it's; drop table x --", [3]],
     });
@@ -27,20 +23,22 @@ describe('boundRows', () => {
       text: 'select ?::int + 1 as next /* bound-rows test */',
       params: [value],
     });
-    await orm.em.fork().transactional(async (em) => {
-      const first = await boundRows<{ next: number }>(em, query(1), { prepared: true });
-      const second = await boundRows<{ next: number }>(em, query(41), { prepared: true });
-      expect([first[0]?.next, second[0]?.next]).toEqual([2, 42]);
-      const kept = await boundRows<{ statement: string }>(em, {
-        text: `select statement from pg_prepared_statements where statement like ?`,
-        params: ['%bound-rows test%'],
+    await orm()
+      .em.fork()
+      .transactional(async (em) => {
+        const first = await boundRows<{ next: number }>(em, query(1), { prepared: true });
+        const second = await boundRows<{ next: number }>(em, query(41), { prepared: true });
+        expect([first[0]?.next, second[0]?.next]).toEqual([2, 42]);
+        const kept = await boundRows<{ statement: string }>(em, {
+          text: `select statement from pg_prepared_statements where statement like ?`,
+          params: ['%bound-rows test%'],
+        });
+        expect(kept).toHaveLength(1);
       });
-      expect(kept).toHaveLength(1);
-    });
   });
 
   it('runs a prepared read outside a transaction on a pooled connection, as knex would', async () => {
-    const em = orm.em.fork();
+    const em = orm().em.fork();
     const rows = await boundRows<{ n: number; has: boolean; text: string }>(
       em,
       {
@@ -53,7 +51,7 @@ describe('boundRows', () => {
   });
 
   it('gives the connection back to the pool, also when the statement fails', async () => {
-    const em = orm.em.fork();
+    const em = orm().em.fork();
     const failing = { text: 'select 1 / ?::int as x /* direct failing */', params: [0] };
     // More calls than the pool has connections: a connection kept by a failure would hang the last ones.
     for (let i = 0; i < 30; i++) {
@@ -73,17 +71,19 @@ describe('boundRows', () => {
 
   it('refuses knex identifier placeholders in a prepared read', async () => {
     await expect(
-      boundRows(orm.em.fork(), { text: 'select ?? from clients', params: ['id'] }, { prepared: true }),
+      boundRows(orm().em.fork(), { text: 'select ?? from clients', params: ['id'] }, { prepared: true }),
     ).rejects.toThrow(/not supported/);
   });
 
   it('runs in the transaction of the manager it is given', async () => {
     const table = `bound_rows_${process.pid}`;
-    await orm.em.fork().transactional(async (em) => {
-      await boundRows(em, { text: `create temporary table ${table} (id int) on commit drop`, params: [] });
-      await boundRows(em, { text: `insert into ${table} values (?)`, params: [7] });
-      const rows = await boundRows<{ id: number }>(em, { text: `select id from ${table}`, params: [] });
-      expect(rows).toEqual([{ id: 7 }]);
-    });
+    await orm()
+      .em.fork()
+      .transactional(async (em) => {
+        await boundRows(em, { text: `create temporary table ${table} (id int) on commit drop`, params: [] });
+        await boundRows(em, { text: `insert into ${table} values (?)`, params: [7] });
+        const rows = await boundRows<{ id: number }>(em, { text: `select id from ${table}`, params: [] });
+        expect(rows).toEqual([{ id: 7 }]);
+      });
   });
 });

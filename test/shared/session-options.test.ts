@@ -2,19 +2,15 @@
  * Every pooled session runs with the settings of src/db/orm.ts (random_page_cost 1.1, gin_pending_list_limit
  * 256 kB), on the ORM's own statements and on boundRows' direct pooled reads alike.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { describe, expect, it } from 'vitest';
 import { boundRows } from '../../src/shared/sql.js';
+import { useTestOrm } from '../helpers/test-orm.js';
 
 describe('pooled session settings', () => {
-  let orm: MikroORM;
-  beforeAll(async () => {
-    orm = await openOrm(inject('databaseUrl'));
-  });
-  afterAll(() => orm?.close(true));
+  const orm = useTestOrm();
 
   it('sets random_page_cost and gin_pending_list_limit on every connection the pool opens', async () => {
-    const em = orm.em.fork();
+    const em = orm().em.fork();
     const [viaOrm] = await em.execute<{ random_page_cost: string }[]>('show random_page_cost');
     const [direct] = await boundRows<{ random_page_cost: string }>(
       em,
