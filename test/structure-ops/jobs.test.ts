@@ -74,6 +74,26 @@ const adminIdOf = async (app: TestApp, clientId: number) =>
       ])
   )[0]!.id;
 
+/** The domain scope of a client's administrator, for calling runAsJob directly. */
+async function adminScope(app: TestApp, clientId: number) {
+  return {
+    em: app.orm.em.fork(),
+    actor: {
+      userId: await adminIdOf(app, clientId),
+      username: 'admin',
+      fullName: null,
+      clientId,
+      homeClientId: clientId,
+      roles: ['ADMIN'],
+      sessionId: 0,
+      guest: false,
+      apiLogin: false,
+    },
+    config: app.config,
+    log: app.app.log,
+  };
+}
+
 const listJobs = (caller: RestClient, params: Record<string, string | number | boolean> = {}) =>
   caller.get<PageBody<JobBody> & ErrorBody>(`/jobs${query(params)}`);
 
@@ -175,22 +195,7 @@ describe('the async threshold', () => {
   it('a job whose work fails ends FAILED with its message, finished time and no result', async () => {
     const { admin, tenant } = await newTenant(t, sysadmin);
     const adminId = await adminIdOf(t, tenant.id);
-    const scope = {
-      em: t.orm.em.fork(),
-      actor: {
-        userId: adminId,
-        username: 'admin',
-        fullName: null,
-        clientId: tenant.id,
-        homeClientId: tenant.id,
-        roles: ['ADMIN'],
-        sessionId: 0,
-        guest: false,
-        apiLogin: false,
-      },
-      config: t.config,
-      log: t.app.log,
-    };
+    const scope = await adminScope(t, tenant.id);
 
     // Past the threshold: the caller gets the job id, the job fails later.
     const outcome = await runAsJob(scope, 'test.failing', async () => {
@@ -337,7 +342,6 @@ describe('jobs whose server stopped', () => {
       )[0]!.id;
     return {
       tenant,
-      adminId,
       running: await insert('RUNNING', 'null'),
       stale: await insert('RUNNING', "now() - interval '3 minutes'"),
       alive: await insert('RUNNING', "now() - interval '10 seconds'"),
@@ -381,23 +385,7 @@ describe('jobs whose server stopped', () => {
     try {
       const admin = await loginSysadmin(app.app);
       const tenant = await createTenant(admin);
-      const adminId = await adminIdOf(app, tenant.id);
-      const scope = {
-        em: app.orm.em.fork(),
-        actor: {
-          userId: adminId,
-          username: 'admin',
-          fullName: null,
-          clientId: tenant.id,
-          homeClientId: tenant.id,
-          roles: ['ADMIN'],
-          sessionId: 0,
-          guest: false,
-          apiLogin: false,
-        },
-        config: app.config,
-        log: app.app.log,
-      };
+      const scope = await adminScope(app, tenant.id);
       let release: () => void = () => {};
       const gate = new Promise<void>((resolve) => {
         release = resolve;
