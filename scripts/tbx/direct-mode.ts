@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { MikroORM } from '../../src/db/orm.js';
+import { JobHeartbeat } from '../../src/modules/jobs/job-heartbeat.js';
 import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
 import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tbx/tbx.router.js';
 import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
@@ -130,10 +131,15 @@ export async function runDirectMode(cli: DirectCli): Promise<void> {
   const orm = await openDatabase(cli.database);
   try {
     const session = await actAs(orm, config, cli.user, cli.client);
+    // This process runs the import's job: it keeps it alive as a server would (job-heartbeat.ts), or
+    // servers on the same database would take it for abandoned after two minutes.
+    const heartbeat = new JobHeartbeat(orm, session.scope.log);
+    heartbeat.start();
     try {
       if (cli.command === 'import') await importFile(orm, session.scope, cli);
       else await exportFile(session.scope, cli);
     } finally {
+      await heartbeat.close();
       await session.end();
     }
   } catch (error) {

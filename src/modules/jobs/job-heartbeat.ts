@@ -44,14 +44,17 @@ export async function failAbandonedJobs(
   return rows.length;
 }
 
-/** One per server: keeps its jobs' heartbeats fresh and fails the jobs whose server is gone. */
+/**
+ * One per process that runs jobs (a server, the TBX command line's database mode): keeps its jobs'
+ * heartbeats fresh and fails the jobs whose process is gone.
+ */
 export class JobHeartbeat {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly orm: MikroORM,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
   ) {}
 
   start(): void {
@@ -67,10 +70,9 @@ export class JobHeartbeat {
     try {
       const mine = [...jobsRunningOn(em)];
       if (mine.length > 0) {
-        await em.execute(
-          `update job_tasks set heartbeat_at = now() where status = 'RUNNING' and id in (${mine.map(() => '?').join(', ')})`,
+        await em.execute(`update job_tasks set heartbeat_at = now() where status = 'RUNNING' and id in (?)`, [
           mine,
-        );
+        ]);
       }
       const failed = await failAbandonedJobs(em);
       if (failed > 0) this.log.warn({ jobs: failed }, 'jobs whose server stopped marked FAILED');
