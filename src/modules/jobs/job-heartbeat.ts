@@ -27,6 +27,17 @@ export function jobsRunningOn(em: EntityManager): Set<number> {
 }
 
 /**
+ * Sets the heartbeat of running jobs to the database's now(): one clock for the beats and for
+ * failAbandonedJobs, whatever the servers' clocks say.
+ */
+export async function beatNow(em: EntityManager, jobIds: readonly number[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await em.execute(`update job_tasks set heartbeat_at = now() where status = 'RUNNING' and id in (?)`, [
+    [...jobIds],
+  ]);
+}
+
+/**
  * Fails the RUNNING jobs no server has kept alive for `abandonedAfterMs` (a job from before
  * heartbeats counts from its creation); answers how many. Run at start-up and on every beat.
  */
@@ -68,12 +79,7 @@ export class JobHeartbeat {
   async beat(): Promise<void> {
     const em = this.orm.em.fork();
     try {
-      const mine = [...jobsRunningOn(em)];
-      if (mine.length > 0) {
-        await em.execute(`update job_tasks set heartbeat_at = now() where status = 'RUNNING' and id in (?)`, [
-          mine,
-        ]);
-      }
+      await beatNow(em, [...jobsRunningOn(em)]);
       const failed = await failAbandonedJobs(em);
       if (failed > 0) this.log.warn({ jobs: failed }, 'jobs whose server stopped marked FAILED');
     } catch (error) {

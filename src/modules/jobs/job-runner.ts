@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvocationResult, JobResult } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
-import { jobsRunningOn } from './job-heartbeat.js';
+import { beatNow, jobsRunningOn } from './job-heartbeat.js';
 import { JobTask } from './job-task.entity.js';
 
 export interface AsyncOutcome {
@@ -22,19 +22,18 @@ export async function runAsJob(
   work: (em: EntityManager, progress: JobProgress) => Promise<JobResult>,
 ): Promise<AsyncOutcome> {
   const jobEm = scope.em.fork();
-  const now = new Date();
   const job = jobEm.create(JobTask, {
     clientId: scope.actor.clientId,
     userId: scope.actor.userId,
     type,
-    createdAt: now,
-    heartbeatAt: now,
+    createdAt: new Date(),
   });
   await jobEm.flush();
 
-  // This server's heartbeat keeps the job alive until it ends (job-heartbeat.ts).
+  // This server's heartbeat keeps the job alive until it ends (job-heartbeat.ts), on the database's clock.
   const running = jobsRunningOn(jobEm);
   running.add(job.id);
+  await beatNow(jobEm, [job.id]);
   const progress = progressReporter(jobEm.fork(), job.id);
   const done = work(jobEm.fork(), progress).then(
     async (result) => {
