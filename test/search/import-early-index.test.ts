@@ -8,7 +8,14 @@ import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { searchRuntimeOf } from '../../src/modules/search/search-runtime.js';
-import { type Api, conceptWorld, type Server, startServer, type World } from '../concepts/concept-helpers.js';
+import {
+  type Api,
+  conceptWorld,
+  createConcept,
+  type Server,
+  startServer,
+  type World,
+} from '../concepts/concept-helpers.js';
 import { isolatedDatabase } from '../helpers/isolated-database.js';
 import type { JobBody } from '../helpers/structure.js';
 import { engineSettings, names, search } from './search-helpers.js';
@@ -199,36 +206,104 @@ describe('TBX import into a new dictionary on Elasticsearch', () => {
   it('forget removes the documents of a dictionary that never committed', async () => {
     const direct = searchRuntimeOf(server.t.orm.em).directIndex!;
     const ghost = 2_000_000_000;
-    const document = (id: number) => ({
-      id,
-      clientId: 1,
-      dictionaryId: ghost,
-      conceptId: id,
-      conceptOid: null,
-      sectionId: 1,
-      domainIds: [],
-      tid: id,
-      lang: 'eng',
-      region: null,
-      script: null,
-      regionCode: null,
-      scriptCode: null,
-      name: `ghost ${id}`,
-      lower: `ghost ${id}`,
-      folded: `ghost ${id}`,
-      plain: true,
-      foldedSuffixes: [`ghost ${id}`],
-      fieldWords: [],
-      words: [],
-      generation: Date.now(),
-    });
-    await direct.write([document(ghost), document(ghost + 1)]);
-    const count = async () => {
-      await elasticsearch.indices.refresh({ index });
-      return (await elasticsearch.count({ index, query: { term: { dictionaryId: ghost } } })).count;
-    };
-    expect(await count()).toBe(2);
+    await direct.write([ghostDocument(ghost, ghost), ghostDocument(ghost, ghost + 1)]);
+    expect(await documentsOf(ghost)).toBe(2);
     await direct.forget(server.t.orm.em.fork(), ghost);
-    expect(await count()).toBe(0);
+    expect(await documentsOf(ghost)).toBe(0);
+  });
+
+  it('documents of an import killed mid-way are removed after a start, once no import runs anywhere', async () => {
+    const runtime = searchRuntimeOf(server.t.orm.em);
+    await createConcept(admin, world, { terms: [{ name: 'kept term', languageCode: 'eng' }] });
+    await runtime.settle();
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      // What a killed import leaves: a dictionary id taken from the sequence, never committed, and
+      // documents of it in the index.
+      const orphan = Number(
+        (await db.query<{ id: string }>("select nextval('dictionaries_id_seq') as id")).rows[0]!.id,
+      );
+      const write = () =>
+        runtime.directIndex!.write([
+          ghostDocument(orphan, 2_000_000_100),
+          ghostDocument(orphan, 2_000_000_101),
+        ]);
+      await write();
+      expect(await documentsOf(orphan)).toBe(2);
+      const live = await documentsOf(world.dictionary.id);
+      expect(live).toBeGreaterThan(0);
+
+      // An import under way (on any instance: its job keeps a heartbeat) may own them: nothing is removed.
+      const [job] = (
+        await db.query<{ id: number }>(
+          `insert into job_tasks (client_id, user_id, type, status, created_at, heartbeat_at)
+           values ($1, null, 'dictionaries.import-tbx', 'RUNNING', now(), now()) returning id`,
+          [world.tenant.id],
+        )
+      ).rows;
+      expect(await runtime.removeOrphanDocuments()).toBeNull();
+      expect(await documentsOf(orphan)).toBe(2);
+
+      // No import runs: the orphan's documents go, every committed dictionary keeps its own.
+      await db.query(`update job_tasks set status = 'DONE', finished_at = now() where id = $1`, [job!.id]);
+      expect(await runtime.removeOrphanDocuments()).toBe(2);
+      expect(await documentsOf(orphan)).toBe(0);
+      expect(await documentsOf(world.dictionary.id)).toBe(live);
+
+      // A server does it on its own after it starts.
+      await write();
+      expect(await documentsOf(orphan)).toBe(2);
+      const another = await startServer({
+        ...engineSettings('elasticsearch'),
+        ELASTICSEARCH_INDEX: index,
+        DATABASE_URL: database.url,
+      });
+      try {
+        const deadline = Date.now() + 30_000;
+        while ((await documentsOf(orphan)) > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(await documentsOf(orphan)).toBe(0);
+        expect(await documentsOf(world.dictionary.id)).toBe(live);
+      } finally {
+        await another.close();
+      }
+    } finally {
+      await db.end();
+    }
   });
 });
+
+/** A term document of the index's shape, for a dictionary that does not exist. */
+function ghostDocument(dictionaryId: number, id: number) {
+  return {
+    id,
+    clientId: 1,
+    dictionaryId,
+    conceptId: id,
+    conceptOid: null,
+    sectionId: 1,
+    domainIds: [],
+    tid: id,
+    lang: 'eng',
+    region: null,
+    script: null,
+    regionCode: null,
+    scriptCode: null,
+    name: `ghost ${id}`,
+    lower: `ghost ${id}`,
+    folded: `ghost ${id}`,
+    plain: true,
+    foldedSuffixes: [`ghost ${id}`],
+    fieldWords: [],
+    words: [],
+    generation: Date.now(),
+  };
+}
+
+/** Searchable documents of a dictionary in this file's index. */
+async function documentsOf(dictionaryId: number): Promise<number> {
+  await elasticsearch.indices.refresh({ index });
+  return (await elasticsearch.count({ index, query: { term: { dictionaryId } } })).count;
+}

@@ -3,7 +3,7 @@
  * Elasticsearch (fed through the outbox), none means PostgreSQL. Domain code reaches the runtime of its
  * ORM through searchRuntimeOf(em), so services need no extra parameter.
  */
-import { Client } from '@elastic/elasticsearch';
+import { Client, type estypes } from '@elastic/elasticsearch';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
@@ -25,6 +25,12 @@ const POLL_MS = 1000;
 /** Without Elasticsearch, outbox rows are kept this long (an Elasticsearch instance may share the database). */
 const POSTGRES_OUTBOX_RETENTION = '1 hour';
 const REBUILD_BATCH = 2000;
+/** More dictionaries than any installation holds: the orphan check sees every indexed dictionary. */
+const ORPHAN_CHECK_MAX_DICTIONARIES = 10_000;
+/** The job type of TBX imports (tbx-import.service.ts), the only writer of early documents. */
+export const TBX_IMPORT_JOB = 'dictionaries.import-tbx';
+/** While an import runs, the orphan check waits this long before it looks again. */
+const ORPHAN_RECHECK_MS = 60_000;
 
 export interface SearchStatus {
   engine: 'elasticsearch' | 'postgresql';
@@ -61,6 +67,12 @@ export interface SearchRuntime {
     dictionaryId: number,
     progress?: (done: number) => void,
   ): Promise<number>;
+  /**
+   * Removes the documents of dictionaries that never committed (an import into a new dictionary killed
+   * mid-way); answers how many, or null when an import runs somewhere and the check must wait. Run
+   * once after start.
+   */
+  removeOrphanDocuments(): Promise<number | null>;
   status(): Promise<SearchStatus>;
   start(): void;
   stop(): Promise<void>;
@@ -77,6 +89,9 @@ class PostgresRuntime implements SearchRuntime {
   async settle() {}
   async rebuildDictionary() {
     // PostgreSQL searches the tables themselves: there is nothing to rebuild.
+    return 0;
+  }
+  async removeOrphanDocuments() {
     return 0;
   }
   async status(): Promise<SearchStatus> {
@@ -107,6 +122,8 @@ class ElasticsearchRuntime implements SearchRuntime {
   private failing = false;
   /** Set when documents written directly still wait for a refresh (see directIndex.refresh). */
   private unrefreshed = false;
+  private orphansChecked = false;
+  private orphansCheckAfter = 0;
   readonly directIndex: DirectIndex;
 
   constructor(
@@ -237,6 +254,63 @@ class ElasticsearchRuntime implements SearchRuntime {
     return done;
   }
 
+  async removeOrphanDocuments(): Promise<number | null> {
+    // The dictionaries the index holds documents of (bounded by the number of dictionaries).
+    const answer = await this.client.search<unknown, Record<'dictionaries', estypes.AggregationsAggregate>>({
+      index: this.index,
+      size: 0,
+      aggs: { dictionaries: { terms: { field: 'dictionaryId', size: ORPHAN_CHECK_MAX_DICTIONARIES } } },
+    });
+    const buckets = (answer.aggregations?.dictionaries as estypes.AggregationsLongTermsAggregate | undefined)
+      ?.buckets;
+    const indexed = (Array.isArray(buckets) ? buckets : []).map((bucket) => Number(bucket.key));
+    if (indexed.length === 0) return 0;
+    const em = this.fork();
+    // An import under way indexes a dictionary its transaction has not committed yet. Jobs keep
+    // heartbeats (job-heartbeat.ts), so RUNNING means running, on this instance or another one.
+    const [imports] = await em.execute<{ running: number }[]>(
+      `select count(*)::int as running from job_tasks where status = 'RUNNING' and type = ?`,
+      [TBX_IMPORT_JOB],
+    );
+    if ((imports?.running ?? 0) > 0) return null;
+    // Read after the job check: an import that committed meanwhile has its dictionary here.
+    const known = await em.execute<{ id: number }[]>('select id from dictionaries where id in (?)', [
+      indexed,
+    ]);
+    const orphans = indexed.filter((id) => !known.some((row) => row.id === id));
+    let removed = 0;
+    for (const dictionaryId of orphans) {
+      // Removes only documents without a live term in PostgreSQL: here, all of them.
+      removed += await removeStaleDocuments(
+        this.client,
+        this.index,
+        em,
+        dictionaryId,
+        Number.MAX_SAFE_INTEGER,
+      );
+    }
+    if (removed > 0) {
+      await this.client.indices.refresh({ index: this.index });
+      this.log.info(
+        { dictionaries: orphans, documents: removed },
+        'documents of imports that never committed removed',
+      );
+    }
+    return removed;
+  }
+
+  /** removeOrphanDocuments once per start, after the first drain; an import under way postpones it. */
+  private async checkOrphansOnce(): Promise<void> {
+    if (this.orphansChecked || Date.now() < this.orphansCheckAfter) return;
+    try {
+      this.orphansChecked = (await this.removeOrphanDocuments()) !== null;
+      this.orphansCheckAfter = Date.now() + ORPHAN_RECHECK_MS;
+    } catch (error) {
+      this.orphansChecked = true;
+      this.log.warn({ err: error }, 'check for documents of uncommitted imports failed');
+    }
+  }
+
   async status(): Promise<SearchStatus> {
     const pendingChanges = await this.outbox.pending();
     try {
@@ -251,6 +325,7 @@ class ElasticsearchRuntime implements SearchRuntime {
   start() {
     const tick = () => {
       this.drain()
+        .then(() => this.checkOrphansOnce())
         .catch((error) => this.noteFailure(error))
         .finally(() => {
           if (this.timer) this.timer = setTimeout(tick, POLL_MS).unref();

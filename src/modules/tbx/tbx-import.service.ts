@@ -40,7 +40,7 @@ import { Language, LanguageVariant } from '../language/language.entity.js';
 import { languagesOf } from '../language/language.service.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
-import { searchRuntimeOf } from '../search/search-runtime.js';
+import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import { Section } from '../section/section.entity.js';
 import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
 import {
@@ -150,7 +150,7 @@ export async function importTbx(
     throw error;
   }
   upload.claim();
-  return runAsJob(scope, 'dictionaries.import-tbx', async (em, progress) => {
+  return runAsJob(scope, TBX_IMPORT_JOB, async (em, progress) => {
     // A new dictionary is invisible to every search until the commit: its terms are indexed as the
     // import goes (search/early-indexer.ts), not by the outbox afterwards.
     const direct = target.kind === 'new' ? searchRuntimeOf(em).directIndex : null;
