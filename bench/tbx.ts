@@ -16,12 +16,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { startElasticsearch } from '../scripts/elasticsearch.js';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 import { createBenchDatabase } from './bench-database.js';
+import { describeCpu, sampleCpu } from './process-cpu.js';
 
 const TERMS = Number(process.env.BENCH_TERMS ?? 1_000_000);
 /** elasticsearch (default: a real one is started unless BENCH_ELASTICSEARCH_URL) or postgresql. */
@@ -135,6 +136,7 @@ async function main() {
     const headers = { 'X-Auth-Token': token };
 
     started = Date.now();
+    const cpuBefore = sampleCpu(server.pid);
     const form = new FormData();
     form.append('file', await openAsBlob(file), 'bench.tbx');
     const answer = await fetch(api('/dictionaries/import-tbx?name=Bench&merge=NONE'), {
@@ -158,6 +160,9 @@ async function main() {
     const importSeconds = (Date.now() - started) / 1000;
     console.log(
       `import${elasticsearch ? ' (including indexing)' : ''}: ${importSeconds.toFixed(1)} s, ${Math.round(TERMS / importSeconds)} terms/s, server peak RSS ${mb(await peakRss(server.pid))}`,
+    );
+    console.log(
+      `import CPU: ${describeCpu(cpuBefore, sampleCpu(server.pid), importSeconds, availableParallelism())}`,
     );
 
     started = Date.now();

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchRuntimeOf } from '../../src/modules/search/search-runtime.js';
 import {
   type Answer,
   type Api,
@@ -519,6 +520,56 @@ describe('reindex rebuilds a dictionary from PostgreSQL', () => {
     expect(await find(three)).toEqual([]);
     expect(await documentsOf(world.dictionary.id)).toBe(3);
     expect(await names(admin, { ...inOther, name: elsewhere })).toEqual([elsewhere]);
+    expect(await outboxRows(server)).toBe(0);
+  });
+  it('a deleted dictionary loses its documents; brought back, it has them written again', async () => {
+    const w = await conceptWorld(server);
+    const [one, eins, elsewhere] = [word(), word(), word()];
+    await createConcept(w.admin, w, { terms: [{ name: one, languageCode: 'eng' }] });
+    await createConcept(w.admin, w, { terms: [{ name: eins, languageCode: 'deu' }] });
+    await createConcept(w.admin, w, {
+      dictionaryId: w.other.dictionary.id,
+      sectionOid: w.other.sectionOid,
+      terms: [{ name: elsewhere, languageCode: 'fra' }],
+    });
+    expect(await documentsOf(w.dictionary.id)).toBe(2);
+    expect(await documentsOf(w.other.dictionary.id)).toBe(1);
+
+    // Soft deletion keeps the rows in PostgreSQL; the index drops them with the delete's answer.
+    expect((await w.admin.delete(`/dictionaries/${w.dictionary.id}`)).status).toBe(204);
+    expect(await documentsOf(w.dictionary.id)).toBe(0);
+    expect(await documentsOf(w.other.dictionary.id)).toBe(1);
+    expect(await outboxRows(server)).toBe(0);
+
+    // No endpoint brings a dictionary back; an operator's update does, and the outbox sees it.
+    await server.t.orm.em
+      .fork()
+      .execute('update dictionaries set deleted = false where id = ?', [w.dictionary.id]);
+    await searchRuntimeOf(server.t.orm.em).settle();
+    expect(await documentsOf(w.dictionary.id)).toBe(2);
+    const inRestored = { dictionaryIds: [w.dictionary.id], sectionOids: [] };
+    expect(await names(w.admin, { ...inRestored, langCode: 'eng', name: one })).toEqual([one]);
+    expect(await names(w.admin, { ...inRestored, langCode: 'deu', name: eins })).toEqual([eins]);
+    expect(await outboxRows(server)).toBe(0);
+  });
+
+  it('documents left behind by a dictionary deleted before the outbox knew of it are removed', async () => {
+    const w = await conceptWorld(server);
+    const name = word();
+    const created = await createConcept(w.admin, w, { terms: [{ name, languageCode: 'eng' }] });
+    const termId = created.terms[0]!.id;
+    const { _source: document } = await elasticsearch<{ _source: object }>('GET', `/_doc/${termId}`);
+    expect((await w.admin.delete(`/dictionaries/${w.dictionary.id}`)).status).toBe(204);
+    expect(await documentsOf(w.dictionary.id)).toBe(0);
+    // The document written back stands for one left by an older version; the migration queues every
+    // deleted dictionary once, as this row does.
+    await elasticsearch('PUT', `/_doc/${termId}?refresh=true`, document);
+    expect(await documentsOf(w.dictionary.id)).toBe(1);
+    await server.t.orm.em
+      .fork()
+      .execute('insert into search_outbox (dictionary_id) values (?)', [w.dictionary.id]);
+    await searchRuntimeOf(server.t.orm.em).settle();
+    expect(await documentsOf(w.dictionary.id)).toBe(0);
     expect(await outboxRows(server)).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ import { Migration20261123090000 } from './Migration20261123090000_search_keys.j
 import { Migration20261124090000 } from './Migration20261124090000_word_functions.js';
 import { Migration20261125090000 } from './Migration20261125090000_search_grams.js';
 import { Migration20261126090000 } from './Migration20261126090000_job_heartbeat.js';
+import { Migration20261127090000 } from './Migration20261127090000_dictionary_search_outbox.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124090000_word_functions', class: Migration20261124090000 },
   { name: 'Migration20261125090000_search_grams', class: Migration20261125090000 },
   { name: 'Migration20261126090000_job_heartbeat', class: Migration20261126090000 },
+  { name: 'Migration20261127090000_dictionary_search_outbox', class: Migration20261127090000 },
 ];

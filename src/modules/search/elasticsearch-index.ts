@@ -119,9 +119,12 @@ export function suffixesOf(text: string): string[] {
 
 const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as concept_oid, c.section_id, t.tid,
   t.language_code, t.region_code, t.script_code, t.name,
-  t.name_lower as lower, t.name_folded as folded, not (t.deleted or c.deleted) as live,
+  t.name_lower as lower, t.name_folded as folded, not (t.deleted or c.deleted or d.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
   polyterm_field_words(t.field_map) as field_words`;
+
+/** The tables TERM_COLUMNS reads: a term is live while its concept and its dictionary are. */
+const TERM_TABLES = `terms t join concepts c on c.id = t.concept_id join dictionaries d on d.id = t.dictionary_id`;
 
 /** A concept's field words, computed once for all its terms. */
 async function conceptWords(em: EntityManager, conceptIds: readonly number[]) {
@@ -169,7 +172,7 @@ export async function termDocumentsOfConcepts(
 ): Promise<{ documents: TermDocument[]; removed: number[] }> {
   if (conceptIds.length === 0) return { documents: [], removed: [] };
   const rows = await em.execute<TermRow[]>(
-    `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id where t.concept_id in (?)`,
+    `select ${TERM_COLUMNS} from ${TERM_TABLES} where t.concept_id in (?)`,
     [[...conceptIds]],
   );
   const concepts = await conceptWords(em, conceptIds);
@@ -191,8 +194,9 @@ export async function* dictionaryTermDocuments(
   let after = 0;
   for (;;) {
     const rows = await em.execute<TermRow[]>(
-      `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
-        where t.dictionary_id = ? and t.id > ? and not t.deleted and not c.deleted order by t.id limit ${batchSize}`,
+      `select ${TERM_COLUMNS} from ${TERM_TABLES}
+        where t.dictionary_id = ? and t.id > ? and not t.deleted and not c.deleted and not d.deleted
+        order by t.id limit ${batchSize}`,
       [dictionaryId, after],
     );
     if (rows.length === 0) return;
@@ -285,8 +289,8 @@ export async function removeStaleDocuments(
     if (hits.length === 0) return removed;
     const ids = hits.map((hit) => Number(hit._id));
     const live = await em.execute<{ concept_id: number }[]>(
-      `select distinct t.concept_id from terms t join concepts c on c.id = t.concept_id
-        where t.id in (?) and not t.deleted and not c.deleted`,
+      `select distinct t.concept_id from ${TERM_TABLES}
+        where t.id in (?) and not t.deleted and not c.deleted and not d.deleted`,
       [ids],
     );
     const current = await termDocumentsOfConcepts(
@@ -300,6 +304,49 @@ export async function removeStaleDocuments(
     removed += gone.length;
     after = hits[hits.length - 1]!.sort;
   }
+}
+
+/**
+ * Removes every document of a dictionary that has no live term: all of them once the dictionary is
+ * deleted or gone. Documents written but not refreshed yet are invisible to the search that finds
+ * them, hence the refresh first.
+ */
+export async function removeDictionaryDocuments(
+  client: Client,
+  index: string,
+  em: EntityManager,
+  dictionaryId: number,
+): Promise<number> {
+  await client.indices.refresh({ index });
+  const removed = await removeStaleDocuments(client, index, em, dictionaryId, Number.MAX_SAFE_INTEGER);
+  await client.indices.refresh({ index });
+  return removed;
+}
+
+/**
+ * Writes a dictionary's documents from PostgreSQL, then removes its older documents whose terms are
+ * gone. Answers how many documents were written; progress gets the running count.
+ */
+export async function rebuildDictionaryDocuments(
+  client: Client,
+  index: string,
+  em: EntityManager,
+  dictionaryId: number,
+  options: { batchSize: number; progress?: (done: number) => void },
+): Promise<number> {
+  const generation = Date.now();
+  let done = 0;
+  for await (const documents of dictionaryTermDocuments(em, dictionaryId, generation, options.batchSize)) {
+    await applyToIndex(client, index, documents, []);
+    done += documents.length;
+    options.progress?.(done);
+  }
+  // Documents not rewritten by this rebuild (or by the outbox since it started) are stale. The
+  // integ-test distribution has no _delete_by_query: they are found by search and deleted in bulk.
+  await client.indices.refresh({ index });
+  await removeStaleDocuments(client, index, em, dictionaryId, generation);
+  await client.indices.refresh({ index });
+  return done;
 }
 
 /**

@@ -10,16 +10,25 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
-import { applyToIndex, termDocumentsOfConcepts } from './elasticsearch-index.js';
+import {
+  applyToIndex,
+  rebuildDictionaryDocuments,
+  removeDictionaryDocuments,
+  termDocumentsOfConcepts,
+} from './elasticsearch-index.js';
 
 /** pg_advisory_xact_lock key of the drainer ("ptsearch"). */
 const DRAIN_LOCK = 0x7074_7365;
 const BATCH_ROWS = 2000;
+/** Documents per bulk request when a dictionary brought back is written again. */
+const REBUILD_BATCH = 2000;
 
 interface OutboxRow {
   id: string;
   concept_id: number | null;
   term_id: number | null;
+  /** A dictionary deleted or brought back (its `deleted` flag changed). */
+  dictionary_id: number | null;
 }
 
 export class SearchOutbox {
@@ -102,7 +111,7 @@ export class SearchOutbox {
     try {
       for (;;) {
         const rows = await em.execute<OutboxRow[]>(
-          `select id, concept_id, term_id from search_outbox where id > ? order by id limit ${BATCH_ROWS}`,
+          `select id, concept_id, term_id, dictionary_id from search_outbox where id > ? order by id limit ${BATCH_ROWS}`,
           [lastId],
         );
         if (rows.length === 0) break;
@@ -111,7 +120,13 @@ export class SearchOutbox {
         const { documents, removed } = await this.changesOf(em, rows);
         const read = performance.now();
         await land();
-        const sent = applyToIndex(this.client, this.index, documents, removed);
+        const dictionaryIds = [
+          ...new Set(rows.flatMap((row) => (row.dictionary_id === null ? [] : [row.dictionary_id]))),
+        ];
+        // The batch's rows are deleted only once its dictionaries are applied too.
+        const sent = applyToIndex(this.client, this.index, documents, removed).then(() =>
+          this.applyDictionaries(dictionaryIds),
+        );
         // Observed at once, so a failure while the next batch is read is no unhandled rejection.
         sent.catch(() => {});
         inFlight = { sent, rowIds: rows.map((row) => row.id) };
@@ -127,6 +142,37 @@ export class SearchOutbox {
       await (inFlight as { sent: Promise<void> } | null)?.sent.catch(() => {});
     }
     return applied;
+  }
+
+  /**
+   * Dictionaries whose `deleted` flag changed, as they are now: a deleted (or gone) one loses its
+   * documents, one brought back has them written again from PostgreSQL.
+   */
+  private async applyDictionaries(dictionaryIds: readonly number[]): Promise<void> {
+    if (dictionaryIds.length === 0) return;
+    // A manager of its own: the next batch is read on the drainer's meanwhile.
+    const em = this.orm.em.fork();
+    const live = await em.execute<{ id: number }[]>(
+      'select id from dictionaries where id in (?) and not deleted',
+      [[...dictionaryIds]],
+    );
+    for (const dictionaryId of dictionaryIds) {
+      if (live.some((row) => row.id === dictionaryId)) {
+        const written = await rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, {
+          batchSize: REBUILD_BATCH,
+        });
+        this.log.info(
+          { dictionaryId, documents: written },
+          'search documents of a restored dictionary written',
+        );
+      } else {
+        const removed = await removeDictionaryDocuments(this.client, this.index, em, dictionaryId);
+        this.log.info(
+          { dictionaryId, documents: removed },
+          'search documents of a deleted dictionary removed',
+        );
+      }
+    }
   }
 
   /** The documents to write and the ids to remove for a batch of outbox rows. */

@@ -9,8 +9,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import {
   applyToIndex,
-  dictionaryTermDocuments,
   ensureTermIndex,
+  rebuildDictionaryDocuments,
+  removeDictionaryDocuments,
   removeStaleDocuments,
   type TermDocument,
 } from './elasticsearch-index.js';
@@ -149,10 +150,8 @@ class ElasticsearchRuntime implements SearchRuntime {
       },
       forget: async (em, dictionaryId) => {
         try {
-          // Every document of the dictionary is older than this generation and none has a live term.
-          await this.client.indices.refresh({ index: this.index });
-          await removeStaleDocuments(this.client, this.index, em, dictionaryId, Number.MAX_SAFE_INTEGER);
-          await this.client.indices.refresh({ index: this.index });
+          // None of the dictionary's documents has a live term: the import rolled back.
+          await removeDictionaryDocuments(this.client, this.index, em, dictionaryId);
         } catch (error) {
           this.log.warn(
             { err: error, dictionaryId },
@@ -239,19 +238,10 @@ class ElasticsearchRuntime implements SearchRuntime {
 
   async rebuildDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
     await ensureTermIndex(this.client, this.index);
-    const generation = Date.now();
-    let done = 0;
-    for await (const documents of dictionaryTermDocuments(em, dictionaryId, generation, REBUILD_BATCH)) {
-      await applyToIndex(this.client, this.index, documents, []);
-      done += documents.length;
-      progress?.(done);
-    }
-    // Documents not rewritten by this rebuild (or by the outbox since it started) are stale. The
-    // integ-test distribution has no _delete_by_query: they are found by search and deleted in bulk.
-    await this.client.indices.refresh({ index: this.index });
-    await removeStaleDocuments(this.client, this.index, em, dictionaryId, generation);
-    await this.client.indices.refresh({ index: this.index });
-    return done;
+    return rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, {
+      batchSize: REBUILD_BATCH,
+      progress,
+    });
   }
 
   async removeOrphanDocuments(): Promise<number | null> {
