@@ -21,6 +21,7 @@ import { sendError } from './rest/error-body.js';
 import type { ContextFactory } from './rest/procedure-call.js';
 import type { RawRoute } from './rest/raw-route.js';
 import { restAdapter } from './rest/rest-adapter.js';
+import { setMetricsRoute, trpcMetricsRoute } from './shared/metrics-route.js';
 import { createContextFactory } from './trpc/context.js';
 import { buildOpenApiDocument } from './trpc/openapi.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
@@ -139,6 +140,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxBodySize: 10 * 1024 * 1024,
   });
 
+  // Metrics count tRPC calls per procedure (the plugin serves them all from one route).
+  const procedures = new Set(Object.keys(appRouter._def.procedures));
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/trpc/')) setMetricsRoute(request, trpcMetricsRoute(request.url, procedures));
+  });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {

@@ -102,6 +102,28 @@ describe('REST over HTTP', () => {
     expect(counted('/api/v4/*', 404)).toBe(true);
     expect(metrics).not.toContain('no-such');
   });
+
+  it('counts tRPC calls in metrics per procedure, batches and unknown procedures apart', async () => {
+    const headers = { 'x-auth-token': token };
+    const one = { id: 987654321, format: 'ID', 'include-deleted': false };
+    const input = encodeURIComponent(JSON.stringify(one));
+    const single = await fetch(`${base}/trpc/clients.get?input=${input}`, { headers });
+    const batchInput = encodeURIComponent(JSON.stringify({ 0: one, 1: one }));
+    const batch = await fetch(`${base}/trpc/clients.get,clients.get?batch=1&input=${batchInput}`, {
+      headers,
+    });
+    const unknown = await fetch(`${base}/trpc/no-such-procedure-${uniqueSuffix()}`, { headers });
+    expect([single.status, batch.status, unknown.status]).toEqual([404, 404, 404]);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const counted = (route: string, status: number) =>
+      metrics.includes(
+        `http_request_duration_seconds_count{method="GET",route="${route}",status="${status}"}`,
+      );
+    expect(counted('/trpc/clients.get', 404)).toBe(true);
+    expect(counted('/trpc/(batch)', batch.status)).toBe(true);
+    expect(counted('/trpc/:path', 404)).toBe(true);
+    expect(metrics).not.toContain('no-such');
+  });
 });
 
 describe('tRPC client', () => {
