@@ -57,6 +57,18 @@ export const maskErrorWith =
     return createGraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };
 
+/**
+ * graphql-yoga's log calls, into ours. Yoga logs at error level every error its mask replaced, the
+ * expected ones (not found, conflict, bad input) included, and those are no server faults. maskErrorWith
+ * has already logged the unexpected ones, with their path: yoga's own error lines go to debug.
+ */
+export const yogaLogging = (log: Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn'>) => ({
+  debug: (...args: unknown[]) => log.debug({ yoga: args }, 'graphql-yoga'),
+  info: (...args: unknown[]) => log.info({ yoga: args }, 'graphql-yoga'),
+  warn: (...args: unknown[]) => log.warn({ yoga: args }, 'graphql-yoga'),
+  error: (...args: unknown[]) => log.debug({ yoga: args }, 'graphql-yoga: error masked for the caller'),
+});
+
 /** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */
 export function registerGraphQL(
   app: FastifyInstance,
@@ -68,12 +80,7 @@ export function registerGraphQL(
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
     maskedErrors: { maskError: maskErrorWith(app.log) },
-    logging: {
-      debug: (...args) => app.log.debug(args),
-      info: (...args) => app.log.info(args),
-      warn: (...args) => app.log.warn(args),
-      error: (...args) => app.log.error(args),
-    },
+    logging: yogaLogging(app.log),
     context: ({ req, reply }) => {
       const request = createContext(req, reply);
       return { request, api: createCaller(request) };

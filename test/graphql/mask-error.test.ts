@@ -3,9 +3,9 @@
  * anything unexpected is masked for the caller and logged with its cause (REST logs its 500s alike).
  */
 import { TRPCError } from '@trpc/server';
-import { createGraphQLError } from 'graphql-yoga';
+import { createGraphQLError, createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { maskErrorWith } from '../../src/graphql/yoga.js';
+import { maskErrorWith, yogaLogging } from '../../src/graphql/yoga.js';
 
 function recordingLog() {
   const lines: { fields: Record<string, unknown>; message: string }[] = [];
@@ -48,5 +48,57 @@ describe('maskErrorWith', () => {
       ['concept', 'history'],
     ]);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('GraphQL error logging through graphql-yoga', () => {
+  /** Every log line by level, from both maskErrorWith and yoga's own logger. */
+  function levelLog() {
+    const lines: { level: string; message: string }[] = [];
+    const at = (level: string) => (_fields: unknown, message: string) => {
+      lines.push({ level, message });
+    };
+    return { lines, log: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } };
+  }
+
+  it('logs an unexpected failure once at error level, and an expected one not at all', async () => {
+    const { lines, log } = levelLog();
+    const yoga = createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { missing: Int, broken: Int }',
+        resolvers: {
+          Query: {
+            missing: () => {
+              throw new TRPCError({ code: 'NOT_FOUND', message: 'No such concept' });
+            },
+            broken: () => {
+              throw new Error('connection reset');
+            },
+          },
+        },
+      }),
+      maskedErrors: { maskError: maskErrorWith(log as never) },
+      logging: yogaLogging(log as never),
+    });
+    const ask = async (query: string) => {
+      const response = await yoga.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      return (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    };
+
+    const missing = await ask('{ missing }');
+    expect(missing.errors.map((error) => [error.message, error.extensions.code])).toEqual([
+      ['No such concept', 'NOT_FOUND'],
+    ]);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+
+    const broken = await ask('{ broken }');
+    expect(broken.errors.map((error) => error.message)).toEqual(['Internal server error']);
+    expect(lines.filter((line) => line.level === 'error')).toEqual([
+      { level: 'error', message: 'GraphQL resolver failed' },
+    ]);
   });
 });
