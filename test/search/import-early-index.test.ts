@@ -7,6 +7,7 @@
 import { Client } from '@elastic/elasticsearch';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { nextDocumentVersion, type TermDocument } from '../../src/modules/search/elasticsearch-index.js';
 import { searchRuntimeOf } from '../../src/modules/search/search-runtime.js';
 import {
   type Api,
@@ -206,7 +207,7 @@ describe('TBX import into a new dictionary on Elasticsearch', () => {
   it('forget removes the documents of a dictionary that never committed', async () => {
     const direct = searchRuntimeOf(server.t.orm.em).directIndex!;
     const ghost = 2_000_000_000;
-    await direct.write([ghostDocument(ghost, ghost), ghostDocument(ghost, ghost + 1)]);
+    await direct.write(await changesOf([ghostDocument(ghost, ghost), ghostDocument(ghost, ghost + 1)]));
     expect(await documentsOf(ghost)).toBe(2);
     await direct.forget(server.t.orm.em.fork(), ghost);
     expect(await documentsOf(ghost)).toBe(0);
@@ -224,11 +225,10 @@ describe('TBX import into a new dictionary on Elasticsearch', () => {
       const orphan = Number(
         (await db.query<{ id: string }>("select nextval('dictionaries_id_seq') as id")).rows[0]!.id,
       );
-      const write = () =>
-        runtime.directIndex!.write([
-          ghostDocument(orphan, 2_000_000_100),
-          ghostDocument(orphan, 2_000_000_101),
-        ]);
+      const write = async () =>
+        runtime.directIndex!.write(
+          await changesOf([ghostDocument(orphan, 2_000_000_100), ghostDocument(orphan, 2_000_000_101)]),
+        );
       await write();
       expect(await documentsOf(orphan)).toBe(2);
       const live = await documentsOf(world.dictionary.id);
@@ -306,4 +306,9 @@ function ghostDocument(dictionaryId: number, id: number) {
 async function documentsOf(dictionaryId: number): Promise<number> {
   await elasticsearch.indices.refresh({ index });
   return (await elasticsearch.count({ index, query: { term: { dictionaryId } } })).count;
+}
+
+/** Documents to write as the runtime writes them: at a version drawn from the database. */
+async function changesOf(documents: TermDocument[]) {
+  return { documents, removed: [], version: await nextDocumentVersion(server.t.orm.em.fork()) };
 }

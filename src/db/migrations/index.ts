@@ -13,6 +13,7 @@ import { Migration20261124090000 } from './Migration20261124090000_word_function
 import { Migration20261125090000 } from './Migration20261125090000_search_grams.js';
 import { Migration20261126090000 } from './Migration20261126090000_job_heartbeat.js';
 import { Migration20261127090000 } from './Migration20261127090000_dictionary_search_outbox.js';
+import { Migration20261128090000 } from './Migration20261128090000_search_document_version.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125090000_search_grams', class: Migration20261125090000 },
   { name: 'Migration20261126090000_job_heartbeat', class: Migration20261126090000 },
   { name: 'Migration20261127090000_dictionary_search_outbox', class: Migration20261127090000 },
+  { name: 'Migration20261128090000_search_document_version', class: Migration20261128090000 },
 ];

@@ -40,7 +40,7 @@ export class EarlyIndexer {
   async add(conceptIds: readonly number[]): Promise<void> {
     if (this.refused || conceptIds.length === 0) return;
     const ids = [...conceptIds];
-    const { documents } = await termDocumentsOfConcepts(this.em, ids, Date.now());
+    const changes = await termDocumentsOfConcepts(this.em, ids, Date.now());
     // The rows the triggers wrote for these concepts: this transaction's own, all above the last mark.
     // Both bounds keep the delete on the primary key: a scan of the table would meet every row the
     // earlier batches deleted (dead only after the commit), growing with the import.
@@ -54,7 +54,7 @@ export class EarlyIndexer {
     this.outboxMark = Number(range?.mark ?? this.outboxMark);
     while (this.inFlight.length >= MAX_IN_FLIGHT) await this.land();
     if (this.refused) return this.restore(ids);
-    const sent = this.index.write(documents);
+    const sent = this.index.write({ documents: changes.documents, removed: [], version: changes.version });
     // Observed at once, so a failure while the next batch is written is no unhandled rejection.
     sent.catch(() => {});
     this.inFlight.push({ sent, conceptIds: ids });

@@ -164,13 +164,38 @@ function documentOf(row: TermRow, conceptFieldWords: readonly string[], generati
   };
 }
 
+/**
+ * What to write to the index: documents, and the ids of terms whose documents go. `version` was drawn
+ * before PostgreSQL was read, and Elasticsearch keeps the highest version of each document (external
+ * versioning), so a request that lands late with an older state changes nothing.
+ */
+export interface IndexChanges {
+  documents: TermDocument[];
+  removed: number[];
+  version: number;
+}
+
+/**
+ * The next document version, from one PostgreSQL sequence for every writer (drainer, rebuilds,
+ * imports). Drawn before the state it goes with is read: a later draw reads a state as new or newer.
+ * Why it matters: a bulk request the client gave up on (Elasticsearch hung, then came back) can still
+ * be executed after a newer one, and without versions its older state would win.
+ */
+export async function nextDocumentVersion(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ version: string }[]>(
+    `select nextval('search_document_version') as version`,
+  );
+  return Number(row!.version);
+}
+
 /** The terms of these concepts as documents (live) or as ids to remove (deleted terms and concepts). */
 export async function termDocumentsOfConcepts(
   em: EntityManager,
   conceptIds: readonly number[],
   generation: number,
-): Promise<{ documents: TermDocument[]; removed: number[] }> {
-  if (conceptIds.length === 0) return { documents: [], removed: [] };
+): Promise<IndexChanges> {
+  const version = await nextDocumentVersion(em);
+  if (conceptIds.length === 0) return { documents: [], removed: [], version };
   const rows = await em.execute<TermRow[]>(
     `select ${TERM_COLUMNS} from ${TERM_TABLES} where t.concept_id in (?)`,
     [[...conceptIds]],
@@ -181,6 +206,7 @@ export async function termDocumentsOfConcepts(
       .filter((row) => row.live)
       .map((row) => documentOf(row, concepts.get(row.concept_id) ?? [], generation)),
     removed: rows.filter((row) => !row.live).map((row) => row.id),
+    version,
   };
 }
 
@@ -190,9 +216,10 @@ export async function* dictionaryTermDocuments(
   dictionaryId: number,
   generation: number,
   batchSize: number,
-): AsyncGenerator<TermDocument[]> {
+): AsyncGenerator<IndexChanges> {
   let after = 0;
   for (;;) {
+    const version = await nextDocumentVersion(em);
     const rows = await em.execute<TermRow[]>(
       `select ${TERM_COLUMNS} from ${TERM_TABLES}
         where t.dictionary_id = ? and t.id > ? and not t.deleted and not c.deleted and not d.deleted
@@ -202,7 +229,8 @@ export async function* dictionaryTermDocuments(
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!.id;
     const concepts = await conceptWords(em, [...new Set(rows.map((row) => row.concept_id))]);
-    yield rows.map((row) => documentOf(row, concepts.get(row.concept_id) ?? [], generation));
+    const documents = rows.map((row) => documentOf(row, concepts.get(row.concept_id) ?? [], generation));
+    yield { documents, removed: [], version };
   }
 }
 
@@ -300,7 +328,7 @@ export async function removeStaleDocuments(
     );
     const kept = new Set(current.documents.map((document) => document.id));
     const gone = ids.filter((id) => !kept.has(id));
-    await applyToIndex(client, index, current.documents, gone);
+    await applyToIndex(client, index, { ...current, removed: gone });
     removed += gone.length;
     after = hits[hits.length - 1]!.sort;
   }
@@ -336,9 +364,9 @@ export async function rebuildDictionaryDocuments(
 ): Promise<number> {
   const generation = Date.now();
   let done = 0;
-  for await (const documents of dictionaryTermDocuments(em, dictionaryId, generation, options.batchSize)) {
-    await applyToIndex(client, index, documents, []);
-    done += documents.length;
+  for await (const changes of dictionaryTermDocuments(em, dictionaryId, generation, options.batchSize)) {
+    await applyToIndex(client, index, changes);
+    done += changes.documents.length;
     options.progress?.(done);
   }
   // Documents not rewritten by this rebuild (or by the outbox since it started) are stale. The
@@ -350,26 +378,23 @@ export async function rebuildDictionaryDocuments(
 }
 
 /**
- * Writes documents and removals in one bulk request. Removing what is not there is fine; any other
- * item failure throws, so the caller keeps its outbox rows and tries again.
+ * Writes documents and removals in one bulk request, at the changes' version. Removing what is not
+ * there is fine, and so is a version conflict: the document already holds a newer state. Any other item
+ * failure throws, so the caller keeps its outbox rows and tries again.
  */
-export async function applyToIndex(
-  client: Client,
-  index: string,
-  documents: readonly TermDocument[],
-  removed: readonly number[],
-): Promise<void> {
+export async function applyToIndex(client: Client, index: string, changes: IndexChanges): Promise<void> {
+  const { documents, removed, version } = changes;
   if (documents.length === 0 && removed.length === 0) return;
   const operations: object[] = [];
-  for (const document of documents)
-    operations.push({ index: { _index: index, _id: String(document.id) } }, document);
-  for (const id of removed) operations.push({ delete: { _index: index, _id: String(id) } });
+  const target = (id: number) => ({ _index: index, _id: String(id), version, version_type: 'external' });
+  for (const document of documents) operations.push({ index: target(document.id) }, document);
+  for (const id of removed) operations.push({ delete: target(id) });
   const response = await client.bulk({ operations, refresh: false, require_alias: true });
   if (!response.errors) return;
   const failed = response.items
     .map((item) => item.index ?? item.delete)
     // A removal of a missing document answers 404 without an error: only real errors count.
-    .filter((result) => result?.error);
+    .filter((result) => result?.error && result.error.type !== 'version_conflict_engine_exception');
   if (failed.length) {
     const first = failed[0]?.error;
     throw new Error(`Elasticsearch refused ${failed.length} documents: ${first?.type}: ${first?.reason}`);

@@ -12,6 +12,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   applyToIndex,
+  type IndexChanges,
   rebuildDictionaryDocuments,
   removeDictionaryDocuments,
   termDocumentsOfConcepts,
@@ -117,21 +118,21 @@ export class SearchOutbox {
         if (rows.length === 0) break;
         lastId = rows[rows.length - 1]!.id;
         const started = performance.now();
-        const { documents, removed } = await this.changesOf(em, rows);
+        const changes = await this.changesOf(em, rows);
         const read = performance.now();
         await land();
         const dictionaryIds = [
           ...new Set(rows.flatMap((row) => (row.dictionary_id === null ? [] : [row.dictionary_id]))),
         ];
         // The batch's rows are deleted only once its dictionaries are applied too.
-        const sent = applyToIndex(this.client, this.index, documents, removed).then(() =>
+        const sent = applyToIndex(this.client, this.index, changes).then(() =>
           this.applyDictionaries(dictionaryIds),
         );
         // Observed at once, so a failure while the next batch is read is no unhandled rejection.
         sent.catch(() => {});
         inFlight = { sent, rowIds: rows.map((row) => row.id) };
         this.log.debug(
-          { rows: rows.length, documents: documents.length, readMs: Math.round(read - started) },
+          { rows: rows.length, documents: changes.documents.length, readMs: Math.round(read - started) },
           'search outbox batch read',
         );
         if (rows.length < BATCH_ROWS) break;
@@ -176,14 +177,14 @@ export class SearchOutbox {
   }
 
   /** The documents to write and the ids to remove for a batch of outbox rows. */
-  private async changesOf(em: EntityManager, rows: readonly OutboxRow[]) {
+  private async changesOf(em: EntityManager, rows: readonly OutboxRow[]): Promise<IndexChanges> {
     const conceptIds = [...new Set(rows.flatMap((row) => (row.concept_id === null ? [] : [row.concept_id])))];
-    const { documents, removed } = await termDocumentsOfConcepts(em, conceptIds, Date.now());
+    const { documents, removed, version } = await termDocumentsOfConcepts(em, conceptIds, Date.now());
     // Terms removed for good (dictionary emptied, concept purged) have no row left to read.
     const present = new Set(documents.map((document) => document.id));
     const gone = rows.flatMap((row) =>
       row.term_id !== null && !present.has(row.term_id) ? [row.term_id] : [],
     );
-    return { documents, removed: [...new Set([...removed, ...gone])] };
+    return { documents, removed: [...new Set([...removed, ...gone])], version };
   }
 }

@@ -10,10 +10,10 @@ import type { Config } from '../../config.js';
 import {
   applyToIndex,
   ensureTermIndex,
+  type IndexChanges,
   rebuildDictionaryDocuments,
   removeDictionaryDocuments,
   removeStaleDocuments,
-  type TermDocument,
 } from './elasticsearch-index.js';
 import { ElasticsearchSearch } from './elasticsearch-search.js';
 import { PostgresSearch } from './postgres-search.js';
@@ -47,7 +47,7 @@ export interface SearchStatus {
  */
 export interface DirectIndex {
   /** Writes documents now; throws when Elasticsearch is unreachable or refuses one. */
-  write(documents: readonly TermDocument[]): Promise<void>;
+  write(changes: IndexChanges): Promise<void>;
   /** Makes the written documents searchable: now, or on the next drain if this refresh fails. */
   refresh(): Promise<void>;
   /** Removes a dictionary's documents (an import rolled back after writing some); never throws. */
@@ -143,7 +143,7 @@ class ElasticsearchRuntime implements SearchRuntime {
     this.outbox = new SearchOutbox(orm, this.client, index, log);
     this.fork = () => orm.em.fork();
     this.directIndex = {
-      write: (documents) => applyToIndex(this.client, this.index, documents, []),
+      write: (changes) => applyToIndex(this.client, this.index, changes),
       refresh: async () => {
         this.unrefreshed = true;
         await this.refreshIfNeeded().catch((error) => this.noteFailure(error));
