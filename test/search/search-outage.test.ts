@@ -217,9 +217,12 @@ describe('Elasticsearch hangs (SIGSTOP), keeping its data', () => {
     });
     expect(readiness.body.search!.pendingChanges).toBeGreaterThan(0);
 
-    // No manual step: the loop catches up, and the data from before the outage is still there.
+    // No manual step: the loop catches up, and the data from before the outage is still there. The
+    // rows go as each batch lands and the refresh follows the drain, so the list is awaited too.
     expect(await eventually(async () => (await outboxRows()) === 0, CATCH_UP_MS)).toBe(true);
-    expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
+    const all = [kept, outage.created, outage.renamed].sort();
+    await eventually(async () => JSON.stringify(await everything(w)) === JSON.stringify(all), CATCH_UP_MS);
+    expect(await everything(w)).toEqual(all);
     const after = await ready();
     expect(after.status).toBe(200);
     expect(after.body.search).toEqual({ engine: 'elasticsearch', status: 'ok', pendingChanges: 0 });

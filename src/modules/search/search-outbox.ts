@@ -41,6 +41,12 @@ export class SearchOutbox {
     private readonly client: Client,
     private readonly index: string,
     private readonly log: FastifyBaseLogger,
+    /**
+     * Called once a batch's documents are in Elasticsearch and its rows deleted. The caller refreshes
+     * the index after the drain, and again on the next one while that refresh fails: the rows are gone
+     * by then, so nothing else would ever make those documents searchable.
+     */
+    private readonly onApplied: () => void,
   ) {}
 
   /**
@@ -83,12 +89,10 @@ export class SearchOutbox {
     // the outbox shrinks as Elasticsearch takes them (what /ready reports and progress watchers see).
     // The batches' manager is made outside the lock's transaction: it must not join it.
     const batches = this.orm.em.fork();
-    const applied = await this.orm.em.fork().transactional(async (lock) => {
+    await this.orm.em.fork().transactional(async (lock) => {
       await lock.execute('select pg_advisory_xact_lock(?)', [DRAIN_LOCK]);
-      return this.applyAll(batches);
+      await this.applyAll(batches);
     });
-    // One refresh for the whole run: the writer's next search sees its change.
-    if (applied > 0) await this.client.indices.refresh({ index: this.index });
   }
 
   /**
@@ -108,6 +112,7 @@ export class SearchOutbox {
       await sent;
       await em.execute('delete from search_outbox where id in (?)', [rowIds]);
       applied += rowIds.length;
+      this.onApplied();
     };
     try {
       for (;;) {

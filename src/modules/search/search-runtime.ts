@@ -121,7 +121,10 @@ class ElasticsearchRuntime implements SearchRuntime {
   private rebuilding: Promise<void> | null = null;
   private readonly fork: () => EntityManager;
   private failing = false;
-  /** Set when documents written directly still wait for a refresh (see directIndex.refresh). */
+  /**
+   * Set when written documents still wait for a refresh: the outbox's (one refresh per drain, the
+   * writer's next search sees its change) and those written directly (see directIndex.refresh).
+   */
   private unrefreshed = false;
   private orphansChecked = false;
   private orphansCheckAfter = 0;
@@ -140,7 +143,9 @@ class ElasticsearchRuntime implements SearchRuntime {
       () => orm.em.fork(),
       new PostgresSearch(() => orm.em.fork()),
     );
-    this.outbox = new SearchOutbox(orm, this.client, index, log);
+    this.outbox = new SearchOutbox(orm, this.client, index, log, () => {
+      this.unrefreshed = true;
+    });
     this.fork = () => orm.em.fork();
     this.directIndex = {
       write: (changes) => applyToIndex(this.client, this.index, changes),
@@ -328,6 +333,7 @@ class ElasticsearchRuntime implements SearchRuntime {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.outbox.drain().catch(() => {});
+    await this.refreshIfNeeded().catch(() => {});
     await this.client.close();
   }
 }
