@@ -126,6 +126,8 @@ class ElasticsearchRuntime implements SearchRuntime {
    * writer's next search sees its change) and those written directly (see directIndex.refresh).
    */
   private unrefreshed = false;
+  /** The refresh under way, if any (see refreshIfNeeded). */
+  private refreshing: Promise<void> | null = null;
   private orphansChecked = false;
   private orphansCheckAfter = 0;
   readonly directIndex: DirectIndex;
@@ -167,15 +169,26 @@ class ElasticsearchRuntime implements SearchRuntime {
     };
   }
 
+  /**
+   * Refreshes when documents wait for it. A refresh under way is waited for first: it may cover this
+   * caller's documents (they landed before it started, and it cleared the flag), so returning at once
+   * would answer a writer before its change is searchable. Documents that landed after it started set
+   * the flag again, and get a refresh of their own.
+   */
   private async refreshIfNeeded(): Promise<void> {
+    while (this.refreshing) await this.refreshing.catch(() => {});
     if (!this.unrefreshed) return;
     // Cleared first: a refresh asked for while this one runs may cover writes it does not.
     this.unrefreshed = false;
+    const refresh = this.client.indices.refresh({ index: this.index }).then(() => undefined);
+    this.refreshing = refresh;
     try {
-      await this.client.indices.refresh({ index: this.index });
+      await refresh;
     } catch (error) {
       this.unrefreshed = true;
       throw error;
+    } finally {
+      if (this.refreshing === refresh) this.refreshing = null;
     }
   }
 
