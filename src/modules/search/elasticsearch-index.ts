@@ -13,6 +13,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export const SUFFIX_LENGTH = 64;
 
+/** Documents per bulk request of a rebuild. */
+const REBUILD_BATCH = 2000;
+
 export const TERM_INDEX_MAPPING = {
   dynamic: 'strict' as const,
   properties: {
@@ -360,11 +363,16 @@ export async function rebuildDictionaryDocuments(
   index: string,
   em: EntityManager,
   dictionaryId: number,
-  options: { batchSize: number; progress?: (done: number) => void },
+  options: { batchSize?: number; progress?: (done: number) => void } = {},
 ): Promise<number> {
   const generation = Date.now();
   let done = 0;
-  for await (const changes of dictionaryTermDocuments(em, dictionaryId, generation, options.batchSize)) {
+  for await (const changes of dictionaryTermDocuments(
+    em,
+    dictionaryId,
+    generation,
+    options.batchSize ?? REBUILD_BATCH,
+  )) {
     await applyToIndex(client, index, changes);
     done += changes.documents.length;
     options.progress?.(done);

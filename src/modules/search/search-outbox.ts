@@ -21,8 +21,6 @@ import {
 /** pg_advisory_xact_lock key of the drainer ("ptsearch"). */
 const DRAIN_LOCK = 0x7074_7365;
 const BATCH_ROWS = 2000;
-/** Documents per bulk request when a dictionary brought back is written again. */
-const REBUILD_BATCH = 2000;
 
 interface OutboxRow {
   id: string;
@@ -99,10 +97,9 @@ export class SearchOutbox {
    * Every waiting row, a batch at a time, while the caller holds the drain lock. Reading a batch from
    * PostgreSQL overlaps the previous batch's bulk request; bulks still go out one after the other, in
    * outbox order, and a batch's rows are deleted once Elasticsearch took it. After a failure the rows
-   * not yet deleted are applied again later, which is harmless. Answers how many rows were applied.
+   * not yet deleted are applied again later, which is harmless.
    */
-  private async applyAll(em: EntityManager): Promise<number> {
-    let applied = 0;
+  private async applyAll(em: EntityManager): Promise<void> {
     let lastId = '0';
     let inFlight: { sent: Promise<void>; rowIds: string[] } | null = null;
     const land = async () => {
@@ -111,7 +108,6 @@ export class SearchOutbox {
       inFlight = null;
       await sent;
       await em.execute('delete from search_outbox where id in (?)', [rowIds]);
-      applied += rowIds.length;
       this.onApplied();
     };
     try {
@@ -147,7 +143,6 @@ export class SearchOutbox {
       // A failed read leaves a bulk in flight: let it finish while the lock is still held.
       await (inFlight as { sent: Promise<void> } | null)?.sent.catch(() => {});
     }
-    return applied;
   }
 
   /**
@@ -164,9 +159,7 @@ export class SearchOutbox {
     );
     for (const dictionaryId of dictionaryIds) {
       if (live.some((row) => row.id === dictionaryId)) {
-        const written = await rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, {
-          batchSize: REBUILD_BATCH,
-        });
+        const written = await rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId);
         this.log.info(
           { dictionaryId, documents: written },
           'search documents of a restored dictionary written',

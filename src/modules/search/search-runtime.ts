@@ -25,7 +25,6 @@ const AFTER_WRITE_WAIT_MS = 5000;
 const POLL_MS = 1000;
 /** Without Elasticsearch, outbox rows are kept this long (an Elasticsearch instance may share the database). */
 const POSTGRES_OUTBOX_RETENTION = '1 hour';
-const REBUILD_BATCH = 2000;
 /** More dictionaries than any installation holds: the orphan check sees every indexed dictionary. */
 const ORPHAN_CHECK_MAX_DICTIONARIES = 10_000;
 /** The job type of TBX imports (tbx-import.service.ts), the only writer of early documents. */
@@ -256,10 +255,7 @@ class ElasticsearchRuntime implements SearchRuntime {
 
   async rebuildDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
     await ensureTermIndex(this.client, this.index);
-    return rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, {
-      batchSize: REBUILD_BATCH,
-      progress,
-    });
+    return rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, { progress });
   }
 
   async removeOrphanDocuments(): Promise<number | null> {
