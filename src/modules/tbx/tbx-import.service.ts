@@ -13,7 +13,6 @@ import type { ImportSummary } from '../../shared/common.schema.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { newOid } from '../../shared/oid.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
-import { boundRows } from '../../shared/sql.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
 import { Client } from '../client/client.entity.js';
 import { Concept } from '../concept/concept.entity.js';
@@ -42,6 +41,7 @@ import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import { Section } from '../section/section.entity.js';
+import { ImportContext, MAX_ERRORS, NO_TENANT, sql } from './tbx-import-context.js';
 import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
 import {
   CROSS_REFERENCE,
@@ -56,12 +56,9 @@ import {
 import type { TbxEntry, TbxHeader, TbxValue } from './tbx-model.js';
 import { readTbx, TbxFormatError } from './tbx-reader.js';
 
-const NO_TENANT = { tenant: false } as const;
 const ALL_ROWS = { tenant: false, notDeleted: false } as const;
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
 const BATCH_SIZE = 500;
-/** Errors kept in the summary (errorCount counts them all). */
-const MAX_ERRORS = 1000;
 const MAX_TERM_LENGTH = 1024;
 /** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
 const ANALYZE_AFTER_TERMS = 50_000;
@@ -72,13 +69,6 @@ const ANALYZE_AFTER_TERMS = 50_000;
  * and scanned whole tables that grew with every batch (600,000 terms: 3,181 terms/s, falling).
  */
 const ANALYZE_DURING_FROM_TERMS = 20_000;
-
-/** Runs SQL with bound parameters in the entity manager's transaction (see boundRows). */
-const sql = <T extends unknown[] = unknown[]>(
-  em: EntityManager,
-  text: string,
-  params: readonly unknown[] = [],
-) => boundRows<object>(em, { text, params: [...params] }) as Promise<unknown[]> as Promise<T>;
 
 export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
 export type TbxMergeMode = (typeof TbxMergeModes)[number];
@@ -160,8 +150,8 @@ export async function importTbx(
         const importer = await TbxImporter.open(scope, tem, target, scan, upload, options.merge, progress);
         if (direct) {
           early.indexer = new EarlyIndexer(tem, direct, scope.log);
-          early.dictionaryId = importer.dictionaryId;
-          importer.indexEarly(early.indexer);
+          early.dictionaryId = importer.ctx.dictionaryId;
+          importer.ctx.earlyIndexer = early.indexer;
         }
         return importer.run();
       });
@@ -339,9 +329,6 @@ const sameVariant = (a: string | null | undefined, b: string | null | undefined)
   (a ?? null) === (b ?? null);
 
 class TbxImporter {
-  private readonly summary = { concepts: 0, terms: 0, updated: 0, skipped: 0 };
-  private readonly errors: { line: number; message: string }[] = [];
-  private errorCount = 0;
   private processed = 0;
   private structureChanged = false;
   private readonly fieldsByCategory = new Map<string, ImportField>();
@@ -358,18 +345,11 @@ class TbxImporter {
   /** Domains made while planning: negative placeholder -> entity, then -> id once written. */
   private readonly pendingDomains = new Map<number, Domain>();
   private readonly domainIdOfPlaceholder = new Map<number, number>();
-  private earlyIndexer: EarlyIndexer | null = null;
   /** Terms written when the statistics were last refreshed during this import. */
   private analyzedAtTerms = 0;
 
   private constructor(
-    private readonly scope: Scope,
-    private readonly em: EntityManager,
-    readonly dictionaryId: number,
-    private readonly clientId: number,
-    private readonly sectionId: number,
-    private readonly importableSectionIds: Set<number>,
-    private readonly merge: TbxMergeMode,
+    readonly ctx: ImportContext,
     private readonly scan: FileScan,
     private readonly upload: TbxUpload,
     private readonly progress: JobProgress,
@@ -406,24 +386,19 @@ class TbxImporter {
       sectionId = target.sectionId;
       importable = target.importableSectionIds;
     }
-    const importer = new TbxImporter(
+    const ctx = new ImportContext(
       scope,
       em,
-      dictionaryId,
-      clientId,
-      sectionId,
-      importable,
+      { dictionaryId, sectionId, importableSectionIds: importable },
       merge,
-      scan,
-      upload,
-      progress,
     );
+    const importer = new TbxImporter(ctx, scan, upload, progress);
     await importer.loadStructure();
     return importer;
   }
 
   private async loadStructure() {
-    const { fields, items } = await fieldsOf(this.em, [this.dictionaryId]);
+    const { fields, items } = await fieldsOf(this.ctx.em, [this.ctx.dictionaryId]);
     for (const field of fields) {
       const own = items.filter((item) => item.field.id === field.id);
       const choice = field.fieldType === 'PICKLIST' || field.fieldType === 'MULTISELECT';
@@ -433,7 +408,7 @@ class TbxImporter {
         field.sortIndex + 1,
       );
     }
-    const { languages, variants } = await languagesOf(this.em, [this.dictionaryId]);
+    const { languages, variants } = await languagesOf(this.ctx.em, [this.ctx.dictionaryId]);
     for (const language of languages) {
       this.languagesByCode.set(language.code.toLowerCase(), {
         id: language.id,
@@ -445,21 +420,25 @@ class TbxImporter {
       });
       this.nextLanguageSortIndex = Math.max(this.nextLanguageSortIndex, language.sortIndex + 1);
     }
-    const domains = await this.em.find(Domain, { dictionary: this.dictionaryId }, { filters: NO_TENANT });
+    const domains = await this.ctx.em.find(
+      Domain,
+      { dictionary: this.ctx.dictionaryId },
+      { filters: NO_TENANT },
+    );
     for (const domain of domains) {
       this.domainsByName.set(domain.name.trim().toLowerCase(), domain.id);
       this.nextDomainSortIndex = Math.max(this.nextDomainSortIndex, domain.sortIndex + 1);
     }
     // The search GIN indexes take the import's terms in 4 MB steps; run() merges the rest at the end.
-    await allowLongPendingLists(this.em);
+    await allowLongPendingLists(this.ctx.em);
     // Cross-references wait here for the end of the file; the history items of this import are listed
     // so that relations made at the end appear in their snapshots.
     await sql(
-      this.em,
+      this.ctx.em,
       'create temporary table tbx_xrefs (n serial, source_concept_id int not null, target text not null, text text, line int not null, target_id int) on commit drop',
     );
     await sql(
-      this.em,
+      this.ctx.em,
       'create temporary table tbx_history (concept_id int not null, history_id int not null, action text not null) on commit drop',
     );
   }
@@ -486,16 +465,6 @@ class TbxImporter {
     return entry;
   }
 
-  private error(line: number, message: string) {
-    this.errorCount++;
-    if (this.errors.length < MAX_ERRORS) this.errors.push({ line, message });
-  }
-
-  /** New concepts are indexed batch by batch (only for a dictionary this import creates). */
-  indexEarly(indexer: EarlyIndexer) {
-    this.earlyIndexer = indexer;
-  }
-
   async run(): Promise<ImportSummary> {
     await this.progress(0, this.scan.entries);
     let pending: PlannedConcept[] = [];
@@ -518,39 +487,39 @@ class TbxImporter {
       if (pending.length >= BATCH_SIZE) await flush();
     }
     if (pending.length) await flush();
-    await this.earlyIndexer?.finish();
+    await this.ctx.earlyIndexer?.finish();
     await this.writeRelations();
     if (this.structureChanged) {
       // History before a structure change cannot be undone; this import's own items stay after it.
-      await sql(this.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
-        this.dictionaryId,
+      await sql(this.ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
+        this.ctx.dictionaryId,
       ]);
     }
-    if (this.summary.terms >= ANALYZE_AFTER_TERMS) {
+    if (this.ctx.summary.terms >= ANALYZE_AFTER_TERMS) {
       // A bulk load leaves the planner's statistics far behind (autovacuum sees the rows only after the
       // commit): without fresh ones the next reads of this dictionary may scan whole tables.
-      await sql(this.em, 'analyze concepts, terms, concept_domains, concept_history');
+      await sql(this.ctx.em, 'analyze concepts, terms, concept_domains, concept_history');
     }
-    await mergeSearchPendingLists(this.em);
+    await mergeSearchPendingLists(this.ctx.em);
     await this.progress(this.scan.entries, this.scan.entries);
     return {
-      dictionaryId: this.dictionaryId,
-      ...this.summary,
-      errors: this.errors,
-      errorCount: this.errorCount,
+      dictionaryId: this.ctx.dictionaryId,
+      ...this.ctx.summary,
+      errors: this.ctx.errors,
+      errorCount: this.ctx.errorCount,
     };
   }
 
   private async refreshStatisticsAsTablesGrow() {
-    const terms = this.summary.terms;
+    const terms = this.ctx.summary.terms;
     if (terms < Math.max(ANALYZE_DURING_FROM_TERMS, 2 * this.analyzedAtTerms)) return;
-    await sql(this.em, 'analyze concepts, terms, concept_domains');
+    await sql(this.ctx.em, 'analyze concepts, terms, concept_domains');
     this.analyzedAtTerms = terms;
   }
 
   private mergeKeys(planned: PlannedConcept): string[] {
-    if (this.merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
-    if (this.merge === 'TERM') return planned.terms.map((term) => `term:${termKey(term)}`);
+    if (this.ctx.merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
+    if (this.ctx.merge === 'TERM') return planned.terms.map((term) => `term:${termKey(term)}`);
     return [];
   }
 
@@ -576,16 +545,16 @@ class TbxImporter {
       const sectionValues = new Map<ImportField, string[]>();
       for (const value of section.values) this.take(value, 'TERM', concept, sectionValues, entry.line);
       if (section.terms.length === 0 && sectionValues.size > 0) {
-        this.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
+        this.ctx.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
       }
       for (const term of section.terms) {
         const name = term.term.trim();
         if (name === '') {
-          this.error(term.line, 'A term without text is skipped');
+          this.ctx.error(term.line, 'A term without text is skipped');
           continue;
         }
         if ([...name].length > MAX_TERM_LENGTH) {
-          this.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
+          this.ctx.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
           continue;
         }
         const termValues = new Map<ImportField, string[]>();
@@ -609,7 +578,7 @@ class TbxImporter {
     const trimmed = id?.trim();
     if (!trimmed) return null;
     if (trimmed.length > 64) {
-      this.error(
+      this.ctx.error(
         line,
         `The ${what} id "${trimmed.slice(0, 40)}…" is longer than 64 characters and is not kept`,
       );
@@ -654,7 +623,7 @@ class TbxImporter {
       if (kept.length > 1 && field.rules.fieldType !== 'MULTISELECT') {
         // A single-valued field keeps the first value; the others are reported.
         for (const extra of kept.slice(1)) {
-          this.error(
+          this.ctx.error(
             line,
             `Field "${field.rules.name}" takes one value: ${JSON.stringify(extra)} is left out`,
           );
@@ -664,7 +633,7 @@ class TbxImporter {
       if (field.growable) this.addPicklistValues(field, kept);
       const problems = fieldValueProblems(field.rules, kept);
       if (problems.length) {
-        for (const problem of problems) this.error(line, problem);
+        for (const problem of problems) this.ctx.error(line, problem);
         continue;
       }
       map[field.oid] = normalizeFieldValues(field.rules, kept);
@@ -681,20 +650,20 @@ class TbxImporter {
         ? this.fieldsByCategory.get(`${level}:${blueprint.dataCategory}`)
         : undefined) ?? this.fieldsByName.get(`${level}:${blueprint.name.toLowerCase()}`);
     if (known) return known;
-    const field = this.em.create(Field, {
-      client: this.em.getReference(Client, this.clientId),
-      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+    const field = this.ctx.em.create(Field, {
+      client: this.ctx.em.getReference(Client, this.ctx.clientId),
+      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
       oid: newOid(),
       level,
       name: blueprint.name.slice(0, 255),
       dataCategory: blueprint.dataCategory,
       fieldType: blueprint.fieldType,
       sortIndex: this.nextFieldSortIndex[level]++,
-      createdById: this.scope.actor.userId,
-      changedById: this.scope.actor.userId,
+      createdById: this.ctx.scope.actor.userId,
+      changedById: this.ctx.scope.actor.userId,
     });
     const items = blueprint.picklistItems.map((item) =>
-      this.em.create(PicklistItem, {
+      this.ctx.em.create(PicklistItem, {
         field,
         oid: newOid(),
         name: item.name,
@@ -715,8 +684,8 @@ class TbxImporter {
     const missing = [...new Set(values)].filter((value) => !known.has(value) && value.length <= 255);
     if (missing.length === 0) return;
     for (const value of missing) {
-      this.em.create(PicklistItem, {
-        field: field.entity ?? this.em.getReference(Field, field.id!),
+      this.ctx.em.create(PicklistItem, {
+        field: field.entity ?? this.ctx.em.getReference(Field, field.id!),
         oid: newOid(),
         name: null,
         tbxName: value,
@@ -742,7 +711,7 @@ class TbxImporter {
       // An unknown tag becomes a custom language of that code, so its terms are kept.
       const code = tag.trim();
       if (!code || code.length > 64 || isRealCode(code)) {
-        this.error(line, `Language "${tag}" is not known; its terms are skipped`);
+        this.ctx.error(line, `Language "${tag}" is not known; its terms are skipped`);
         return null;
       }
       const language = this.languagesByCode.get(code.toLowerCase()) ?? this.addLanguage(code, undefined);
@@ -759,9 +728,9 @@ class TbxImporter {
   }
 
   private addLanguage(code: string, isoEntry: ReturnType<typeof isoLanguage>): KnownLanguage {
-    const entity = this.em.create(Language, {
-      client: this.em.getReference(Client, this.clientId),
-      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+    const entity = this.ctx.em.create(Language, {
+      client: this.ctx.em.getReference(Client, this.ctx.clientId),
+      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
       name: isoEntry?.name ?? code,
       code: isoEntry?.code3 ?? code,
       code2: isoEntry?.code2 ?? null,
@@ -770,8 +739,8 @@ class TbxImporter {
       custom: isoEntry === undefined,
       rtl: isoEntry ? isRightToLeft(isoEntry.code3) : false,
       sortIndex: this.nextLanguageSortIndex++,
-      createdById: this.scope.actor.userId,
-      changedById: this.scope.actor.userId,
+      createdById: this.ctx.scope.actor.userId,
+      changedById: this.ctx.scope.actor.userId,
     });
     const language: KnownLanguage = { id: null, entity, code: entity.code, variants: [] };
     this.languagesByCode.set(language.code.toLowerCase(), language);
@@ -788,15 +757,15 @@ class TbxImporter {
     if (found) return found.code;
     // Regions upper case (US), scripts lower case (hant), as the dictionary API spells them.
     const spelled = type === 0 ? code.toUpperCase() : code.toLowerCase();
-    this.em.create(LanguageVariant, {
-      language: language.entity ?? this.em.getReference(Language, language.id!),
+    this.ctx.em.create(LanguageVariant, {
+      language: language.entity ?? this.ctx.em.getReference(Language, language.id!),
       type,
       code: spelled,
       name: (type === 0 ? isoRegionName(code) : isoScriptName(code)) ?? code,
       predefined: true,
       sortIndex: language.variants.length,
-      createdById: this.scope.actor.userId,
-      changedById: this.scope.actor.userId,
+      createdById: this.ctx.scope.actor.userId,
+      changedById: this.ctx.scope.actor.userId,
     });
     language.variants.push({ type, code: spelled });
     this.structureChanged = true;
@@ -807,15 +776,15 @@ class TbxImporter {
     const key = name.toLowerCase();
     const known = this.domainsByName.get(key);
     if (known !== undefined) return known;
-    const domain = this.em.create(Domain, {
-      client: this.em.getReference(Client, this.clientId),
-      dictionary: this.em.getReference(Dictionary, this.dictionaryId),
+    const domain = this.ctx.em.create(Domain, {
+      client: this.ctx.em.getReference(Client, this.ctx.clientId),
+      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
       oid: newOid(),
       name,
       parentId: null,
       sortIndex: this.nextDomainSortIndex++,
-      createdById: this.scope.actor.userId,
-      changedById: this.scope.actor.userId,
+      createdById: this.ctx.scope.actor.userId,
+      changedById: this.ctx.scope.actor.userId,
     });
     this.structureChanged = true;
     // The id comes when the next batch writes the domain: until then a negative placeholder.
@@ -827,7 +796,7 @@ class TbxImporter {
 
   /** Writes the structure planned so far; the new rows' ids replace entities and placeholders. */
   private async flushStructure(batch: readonly PlannedConcept[]) {
-    await this.em.flush();
+    await this.ctx.em.flush();
     for (const field of this.pendingFields) {
       field.id = field.entity!.id;
       field.entity = null;
@@ -875,15 +844,15 @@ class TbxImporter {
   /** The existing concept each entry merges into (none: a new concept). */
   private async mergeTargets(batch: readonly PlannedConcept[]): Promise<Map<PlannedConcept, number>> {
     const targets = new Map<PlannedConcept, number>();
-    if (this.merge === 'ENTRY_ID') {
+    if (this.ctx.merge === 'ENTRY_ID') {
       const ids = [...new Set(batch.flatMap((c) => (c.entryId ? [c.entryId] : [])))];
       if (ids.length === 0) return targets;
       const rowIds = ids.map((id) => exportedConceptId(id)).filter((id): id is number => id !== null);
       const rows = await sql<{ id: number; oid: string | null }[]>(
-        this.em,
+        this.ctx.em,
         `select id, oid from concepts where client_id = ? and dictionary_id = ? and not deleted
            and (oid = any(?::text[]) or (oid is null and id = any(?::int[]))) order by id`,
-        [this.clientId, this.dictionaryId, ids, rowIds],
+        [this.ctx.clientId, this.ctx.dictionaryId, ids, rowIds],
       );
       for (const planned of batch) {
         if (!planned.entryId) continue;
@@ -892,14 +861,14 @@ class TbxImporter {
           rows.find((r) => r.oid === planned.entryId) ?? rows.find((r) => r.oid === null && r.id === rowId);
         if (row) targets.set(planned, row.id);
       }
-    } else if (this.merge === 'TERM') {
+    } else if (this.ctx.merge === 'TERM') {
       const names = [...new Set(batch.flatMap((c) => c.terms.map((t) => t.name)))];
       if (names.length === 0) return targets;
       const rows = await sql<{ concept_id: number; language_code: string; name: string }[]>(
-        this.em,
+        this.ctx.em,
         `select t.concept_id, t.language_code, t.name from terms t join concepts c on c.id = t.concept_id
           where t.dictionary_id = ? and not t.deleted and not c.deleted and t.name = any(?::text[]) order by t.concept_id`,
-        [this.dictionaryId, names],
+        [this.ctx.dictionaryId, names],
       );
       const conceptOf = new Map<string, number>();
       for (const row of rows) {
@@ -939,21 +908,21 @@ class TbxImporter {
           .map((map) => ({ map, conceptId, line: planned.line })),
       );
       if (holders.length === 0) continue;
-      await sql(this.em, 'select pg_advisory_xact_lock(hashtext(?))', [`incremental:${field.oid}`]);
+      await sql(this.ctx.em, 'select pg_advisory_xact_lock(hashtext(?))', [`incremental:${field.oid}`]);
       const table = field.level === 'CONCEPT' ? 'concepts' : 'terms';
       const owner = field.level === 'CONCEPT' ? 'id' : 'concept_id';
       const used = await sql<{ value: string; owner: number }[]>(
-        this.em,
+        this.ctx.em,
         `select field_map -> ? ->> 0 as value, ${owner} as owner from "${table}"
           where dictionary_id = ? and not deleted and field_map -> ? ->> 0 = any(?::text[])`,
-        [field.oid, this.dictionaryId, field.oid, holders.map((h) => h.map[field.oid]![0]!)],
+        [field.oid, this.ctx.dictionaryId, field.oid, holders.map((h) => h.map[field.oid]![0]!)],
       );
       const taken = new Map<string, number>(used.map((row) => [row.value, row.owner]));
       for (const holder of holders) {
         const value = holder.map[field.oid]![0]!;
         const owner = taken.get(value);
         if (owner !== undefined && (owner !== holder.conceptId || holder.conceptId === 0)) {
-          this.error(
+          this.ctx.error(
             holder.line,
             `Field "${field.rules.name}": value ${value} is already used in this dictionary`,
           );
@@ -968,7 +937,10 @@ class TbxImporter {
   private async createConcepts(fresh: readonly PlannedConcept[]) {
     if (fresh.length === 0) return;
     const termCount = fresh.reduce((sum, concept) => sum + concept.terms.length, 0);
-    const serials = await allocateSerials(this.em, this.dictionaryId, { cid: fresh.length, tid: termCount });
+    const serials = await allocateSerials(this.ctx.em, this.ctx.dictionaryId, {
+      cid: fresh.length,
+      tid: termCount,
+    });
     const now = new Date();
     let cid = serials.cid;
     const conceptRows = fresh.map((concept) => ({
@@ -978,14 +950,21 @@ class TbxImporter {
       created_at: iso(concept.createdAt ?? now),
       changed_at: iso(concept.changedAt ?? concept.createdAt ?? now),
     }));
-    const actor = this.scope.actor.userId;
+    const actor = this.ctx.scope.actor.userId;
     const inserted = await sql<{ id: number; cid: string }[]>(
-      this.em,
+      this.ctx.em,
       `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, created_at, created_by_id, changed_at, changed_by_id)
        select ?, ?, ?, x.oid, x.cid, x.field_map, x.created_at, ?, x.changed_at, ?
          from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, created_at timestamptz, changed_at timestamptz)
        returning id, cid`,
-      [this.clientId, this.dictionaryId, this.sectionId, actor, actor, JSON.stringify(conceptRows)],
+      [
+        this.ctx.clientId,
+        this.ctx.dictionaryId,
+        this.ctx.sectionId,
+        actor,
+        actor,
+        JSON.stringify(conceptRows),
+      ],
     );
     const idOfCid = new Map(inserted.map((row) => [row.cid, row.id]));
     const conceptIds = conceptRows.map((row) => idOfCid.get(row.cid)!);
@@ -1019,8 +998,8 @@ class TbxImporter {
       const terms = termsOf.get(id) ?? [];
       const snapshot: ConceptSnapshot = {
         cid: conceptRows[index]!.cid,
-        dictionaryId: this.dictionaryId,
-        sectionId: this.sectionId,
+        dictionaryId: this.ctx.dictionaryId,
+        sectionId: this.ctx.sectionId,
         deleted: false,
         domainIds: [...concept.domainIds].sort((a, b) => a - b),
         fieldMap: concept.fieldMap,
@@ -1032,21 +1011,21 @@ class TbxImporter {
     });
     await this.insertHistory(history);
     await this.insertXrefs(fresh.map((concept, index) => [conceptIds[index]!, concept.xrefs]));
-    await this.earlyIndexer?.add(conceptIds);
-    this.summary.concepts += fresh.length;
-    this.summary.terms += termRows.length;
+    await this.ctx.earlyIndexer?.add(conceptIds);
+    this.ctx.summary.concepts += fresh.length;
+    this.ctx.summary.terms += termRows.length;
   }
 
   private async insertTerms(rows: readonly { tid: number }[]): Promise<Map<number, number>> {
     if (rows.length === 0) return new Map();
-    const actor = this.scope.actor.userId;
+    const actor = this.ctx.scope.actor.userId;
     const inserted = await sql<{ id: number; tid: number }[]>(
-      this.em,
+      this.ctx.em,
       `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, created_at, created_by_id, changed_at, changed_by_id)
        select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, x.created_at, ?, x.changed_at, ?
          from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, created_at timestamptz, changed_at timestamptz)
        returning id, tid`,
-      [this.clientId, this.dictionaryId, actor, actor, JSON.stringify(rows)],
+      [this.ctx.clientId, this.ctx.dictionaryId, actor, actor, JSON.stringify(rows)],
     );
     return new Map(inserted.map((row) => [row.tid, row.id]));
   }
@@ -1057,7 +1036,7 @@ class TbxImporter {
     );
     if (rows.length === 0) return;
     await sql(
-      this.em,
+      this.ctx.em,
       `insert into concept_domains (concept_id, domain_id)
        select x.concept_id, x.domain_id from json_to_recordset(?::json) as x(concept_id int, domain_id int)
        on conflict do nothing`,
@@ -1083,14 +1062,14 @@ class TbxImporter {
       snapshot: item.snapshot,
     }));
     await sql(
-      this.em,
+      this.ctx.em,
       `with written as (
          insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot)
          select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot
            from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb)
          returning id, concept_id, action)
        insert into tbx_history (concept_id, history_id, action) select concept_id, id, action from written`,
-      [this.clientId, this.dictionaryId, this.scope.actor.userId, JSON.stringify(rows)],
+      [this.ctx.clientId, this.ctx.dictionaryId, this.ctx.scope.actor.userId, JSON.stringify(rows)],
     );
   }
 
@@ -1105,7 +1084,7 @@ class TbxImporter {
     );
     if (rows.length === 0) return;
     await sql(
-      this.em,
+      this.ctx.em,
       `insert into tbx_xrefs (source_concept_id, target, text, line)
        select x.source_concept_id, x.target, x.text, x.line
          from json_to_recordset(?::json) as x(source_concept_id int, target text, text text, line int)`,
@@ -1121,10 +1100,10 @@ class TbxImporter {
   private async updateConcepts(updates: ReadonlyMap<number, PlannedConcept>) {
     if (updates.size === 0) return;
     const ids = [...updates.keys()];
-    await sql(this.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
-    const locks = await liveLocks(this.em, ids);
-    const concepts = await this.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
-    const parts = await loadParts(this.em, ids);
+    await sql(this.ctx.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
+    const locks = await liveLocks(this.ctx.em, ids);
+    const concepts = await this.ctx.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
+    const parts = await loadParts(this.ctx.em, ids);
     const work: {
       concept: Concept;
       planned: PlannedConcept;
@@ -1137,17 +1116,17 @@ class TbxImporter {
     for (const concept of concepts) {
       const planned = updates.get(concept.id)!;
       const lock = locks.get(concept.id);
-      if (!this.importableSectionIds.has(concept.section.id)) {
-        this.error(
+      if (!this.ctx.importableSectionIds.has(concept.section.id)) {
+        this.ctx.error(
           planned.line,
           `Concept ${concept.id} is in a section where you may not import (CONCEPT_IMPORT); entry skipped`,
         );
-        this.summary.skipped++;
+        this.ctx.summary.skipped++;
         continue;
       }
-      if (lock && lock.session_id !== this.scope.actor.sessionId) {
-        this.error(planned.line, `Concept ${concept.id} is being edited by another user; entry skipped`);
-        this.summary.skipped++;
+      if (lock && lock.session_id !== this.ctx.scope.actor.sessionId) {
+        this.ctx.error(planned.line, `Concept ${concept.id} is being edited by another user; entry skipped`);
+        this.ctx.summary.skipped++;
         continue;
       }
       const before = snapshotOf(concept, parts.get(concept.id)!);
@@ -1197,7 +1176,7 @@ class TbxImporter {
 
     const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
     const serials = newTermCount
-      ? await allocateSerials(this.em, this.dictionaryId, { tid: newTermCount })
+      ? await allocateSerials(this.ctx.em, this.ctx.dictionaryId, { tid: newTermCount })
       : null;
     let tid = serials?.tid ?? 0;
     const now = new Date();
@@ -1254,7 +1233,7 @@ class TbxImporter {
         });
       }
       if (!changed) {
-        this.summary.skipped++;
+        this.ctx.summary.skipped++;
         continue;
       }
       domainLinks.push([concept.id, new Set(after.domainIds)]);
@@ -1265,13 +1244,13 @@ class TbxImporter {
         before,
         snapshot: after,
       });
-      this.summary.updated++;
-      this.summary.terms += item.newTerms.length;
+      this.ctx.summary.updated++;
+      this.ctx.summary.terms += item.newTerms.length;
     }
-    const actor = this.scope.actor.userId;
+    const actor = this.ctx.scope.actor.userId;
     if (conceptUpdates.length) {
       await sql(
-        this.em,
+        this.ctx.em,
         `update concepts c set field_map = x.field_map, oid = coalesce(c.oid, x.oid),
            version = c.version + (case when x.bump then 1 else 0 end),
            changed_at = case when x.bump then now() else c.changed_at end,
@@ -1283,7 +1262,7 @@ class TbxImporter {
     }
     if (termUpdates.length) {
       await sql(
-        this.em,
+        this.ctx.em,
         `update terms t set name = x.name, language_code = x.language_code, region_code = x.region_code,
            script_code = x.script_code, field_map = x.field_map, oid = coalesce(t.oid, x.oid),
            version = t.version + (case when x.bump then 1 else 0 end),
@@ -1298,7 +1277,7 @@ class TbxImporter {
     await this.insertHistory(history);
     await this.insertXrefs(xrefs);
     // The loaded rows are stale now; nothing of them may be flushed later.
-    this.em.clear();
+    this.ctx.em.clear();
   }
 
   // ------------------------------------------------------------ relations, once the whole file is in
@@ -1309,46 +1288,46 @@ class TbxImporter {
    * Snapshots of this import's history items then show the relations.
    */
   private async writeRelations() {
-    const [pending] = await sql<{ n: number }[]>(this.em, 'select count(*)::int as n from tbx_xrefs');
+    const [pending] = await sql<{ n: number }[]>(this.ctx.em, 'select count(*)::int as n from tbx_xrefs');
     if (!pending?.n) return;
-    const scope = [this.clientId, this.dictionaryId];
+    const scope = [this.ctx.clientId, this.ctx.dictionaryId];
     await sql(
-      this.em,
+      this.ctx.em,
       `update tbx_xrefs x set target_id = (select c.id from concepts c where c.client_id = ? and c.dictionary_id = ?
          and c.oid = x.target and not c.deleted order by c.id desc limit 1)`,
       scope,
     );
     await sql(
-      this.em,
+      this.ctx.em,
       `update tbx_xrefs x set target_id = (select t.concept_id from terms t where t.client_id = ? and t.dictionary_id = ?
          and t.oid = x.target and not t.deleted order by t.id desc limit 1) where x.target_id is null`,
       scope,
     );
     await sql(
-      this.em,
+      this.ctx.em,
       `update tbx_xrefs x set target_id = c.id from concepts c
         where x.target_id is null and x.target ~ '^concept-[0-9]{1,9}$' and c.id = substring(x.target from 9)::int
           and c.dictionary_id = ? and c.oid is null and not c.deleted`,
-      [this.dictionaryId],
+      [this.ctx.dictionaryId],
     );
     const unresolved = await sql<{ line: number; target: string }[]>(
-      this.em,
+      this.ctx.em,
       `select line, target from tbx_xrefs where target_id is null order by n limit ${MAX_ERRORS}`,
     );
     const [missing] = await sql<{ n: number }[]>(
-      this.em,
+      this.ctx.em,
       'select count(*)::int as n from tbx_xrefs where target_id is null',
     );
     for (const row of unresolved) {
-      this.error(
+      this.ctx.error(
         row.line,
         `crossReference target "${row.target}" is no entry or term of the file or the dictionary`,
       );
     }
-    this.errorCount += (missing?.n ?? 0) - unresolved.length;
+    this.ctx.errorCount += (missing?.n ?? 0) - unresolved.length;
 
     await sql(
-      this.em,
+      this.ctx.em,
       `create temporary table tbx_relations on commit drop as
        select row_number() over (order by s.n)::int as k, s.source_concept_id, s.target_id, s.text from (
          select distinct on (least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id)) x.*
@@ -1359,11 +1338,11 @@ class TbxImporter {
                      or (r.source_concept_id = x.target_id and r.target_concept_id = x.source_concept_id))
           order by least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id), x.n) s`,
     );
-    const [count] = await sql<{ n: number }[]>(this.em, 'select count(*)::int as n from tbx_relations');
+    const [count] = await sql<{ n: number }[]>(this.ctx.em, 'select count(*)::int as n from tbx_relations');
     if (!count?.n) return;
-    const serials = await allocateSerials(this.em, this.dictionaryId, { relationId: count.n });
+    const serials = await allocateSerials(this.ctx.em, this.ctx.dictionaryId, { relationId: count.n });
     await sql(
-      this.em,
+      this.ctx.em,
       `create temporary table tbx_new_relations on commit drop as
        with written as (
          insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
@@ -1371,12 +1350,12 @@ class TbxImporter {
            from tbx_relations r
          returning id, relation_id, source_concept_id, target_concept_id, type, attribute, text)
        select * from written`,
-      [this.clientId, this.dictionaryId, serials.relationId, this.scope.actor.userId],
+      [this.ctx.clientId, this.ctx.dictionaryId, serials.relationId, this.ctx.scope.actor.userId],
     );
     const relationJson = `jsonb_build_object('id', r.id, 'relationId', r.relation_id, 'sourceConceptId', r.source_concept_id,
       'targetConceptId', r.target_concept_id, 'type', r.type, 'attribute', r.attribute, 'text', r.text)`;
     await sql(
-      this.em,
+      this.ctx.em,
       `update concept_history h set
          snapshot = jsonb_set(h.snapshot, '{relations}', (
            select coalesce(jsonb_agg(${relationJson} order by r.relation_id), '[]'::jsonb) from concept_relations r
