@@ -14,6 +14,22 @@ export const ConfigSchema = z.object({
   /** Folder of the embedded PostgreSQL used when DATABASE_URL is absent. */
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /**
+   * How long a request waits for a pooled connection, or for a new one to open, before it answers 503
+   * (docs/reliability.md).
+   */
+  DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
+  /**
+   * How long one statement may go unanswered before its connection is closed and the request answers
+   * 503; 0: no bound. Job tasks and migrations have their own bound.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+  /** The bound per statement of job tasks (TBX import, copy, reindex...), which run long statements; 0: none. */
+  DATABASE_JOB_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
   /** With it, term search runs on Elasticsearch; without it, on PostgreSQL (docs/search.md). */
   ELASTICSEARCH_URL: z.url().optional(),
   /** The term index's name (one per deployment sharing a cluster). */
