@@ -1,0 +1,69 @@
+/**
+ * HistoryItem: one change of a concept, as Concept.history lists them; the latest items of every concept
+ * shown are read in one batch per request tick.
+ */
+import DataLoader from 'dataloader';
+import { builder, type GraphQLContext } from '../../../graphql/builder.js';
+import { AppError } from '../../../shared/errors.js';
+import type { HistoryItem } from '../../history/history.schema.js';
+import { latestHistories } from '../../history/history.service.js';
+import { domainCall, stateOf, trpcErrorOf } from './request-state.js';
+
+export const HISTORY_MAX = 200;
+/** Histories are read in one batch per request tick; an item costs a little more than a term. */
+export const HISTORY_COST = 2;
+
+/** Format SHORT answers every member of a history item but the snapshot. */
+export type HistoryItemShape = Omit<HistoryItem, 'snapshot'>;
+
+export interface HistoryKey {
+  conceptId: number;
+  first: number;
+}
+
+/**
+ * The latest items of each concept's history, one batch per request tick and `first`: a concept whose
+ * history the caller may not see gets its own error (FORBIDDEN or NOT_FOUND), the others their items.
+ */
+export function historyLoader(context: GraphQLContext): DataLoader<HistoryKey, HistoryItemShape[], string> {
+  const state = stateOf(context);
+  state.histories ??= new DataLoader(
+    async (keys: readonly HistoryKey[]) => {
+      const answers = new Map<string, HistoryItemShape[] | Error>();
+      for (const first of new Set(keys.map((key) => key.first))) {
+        const ids = keys.filter((key) => key.first === first).map((key) => key.conceptId);
+        const histories = await domainCall(context, (scope) => latestHistories(scope, ids, first));
+        histories.forEach((history, index) => {
+          answers.set(
+            `${ids[index]}:${first}`,
+            history instanceof AppError ? trpcErrorOf(history) : (history as HistoryItemShape[]),
+          );
+        });
+      }
+      return keys.map((key) => answers.get(`${key.conceptId}:${key.first}`)!);
+    },
+    { cacheKeyFn: (key) => `${key.conceptId}:${key.first}` },
+  );
+  return state.histories;
+}
+
+export const HistoryItemRef = builder.objectRef<HistoryItemShape>('HistoryItem').implement({
+  description: 'One change of a concept.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    revision: t.exposeInt('revision', { description: 'the concept version this change produced' }),
+    action: t.exposeString('action', { description: 'CREATE, UPDATE, DELETE, RESTORE or UNDO' }),
+    userId: t.int({ nullable: true, resolve: (item) => item.user.id }),
+    time: t.exposeFloat('time', { description: 'ms epoch' }),
+    changes: t.field({
+      type: 'JSON',
+      description:
+        'what differs from the state before: [{kind, subject, termId?, fieldOid?, relationId?, before?, after?}]',
+      resolve: (item) => item.changes,
+    }),
+    restoredFromId: t.exposeInt('restoredFromId', {
+      nullable: true,
+      description: 'UNDO and RESTORE: the item whose state came back',
+    }),
+  }),
+});
