@@ -8,19 +8,15 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lowerOf } from '../../db/sql.js';
 import type { ImportSummary } from '../../shared/common.schema.js';
-import { AppError, notFound } from '../../shared/errors.js';
 import { newOid } from '../../shared/oid.js';
-import { isClientAdmin, type Scope } from '../../shared/scope.js';
-import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import type { Scope } from '../../shared/scope.js';
 import { Client } from '../client/client.entity.js';
 import { Concept } from '../concept/concept.entity.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
-import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { Domain } from '../domain/domain.entity.js';
 import { Field, type FieldLevel, PicklistItem } from '../field/field.entity.js';
 import { fieldRules, fieldsOf } from '../field/field.service.js';
@@ -40,9 +36,15 @@ import { languagesOf } from '../language/language.service.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
-import { Section } from '../section/section.entity.js';
 import { ImportContext, MAX_ERRORS, NO_TENANT, sql } from './tbx-import-context.js';
-import { tbxLanguage, usesNordicCodes } from './tbx-languages.js';
+import {
+  type FileScan,
+  type ImportTarget,
+  importTarget,
+  scanFile,
+  targetDictionary,
+} from './tbx-import-target.js';
+import { tbxLanguage } from './tbx-languages.js';
 import {
   CROSS_REFERENCE,
   categoryOf,
@@ -53,8 +55,8 @@ import {
   storedTextOf,
   transactionTimes,
 } from './tbx-mapping.js';
-import type { TbxEntry, TbxHeader, TbxValue } from './tbx-model.js';
-import { readTbx, TbxFormatError } from './tbx-reader.js';
+import type { TbxEntry, TbxValue } from './tbx-model.js';
+import { readTbx } from './tbx-reader.js';
 
 const ALL_ROWS = { tenant: false, notDeleted: false } as const;
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
@@ -109,17 +111,6 @@ export class TbxUpload {
   }
 }
 
-type ImportTarget =
-  | { kind: 'existing'; dictionaryId: number; sectionId: number; importableSectionIds: Set<number> }
-  | { kind: 'new'; name: string | null };
-
-interface FileScan {
-  header: TbxHeader | null;
-  entries: number;
-  terms: number;
-  nordic: boolean;
-}
-
 /**
  * Checks the caller may import there and that the file is TBX, then imports it as a job. Refusals
  * (403/404, 400 for a malformed file with its line, 422 for a taken name) come before the job starts.
@@ -166,101 +157,6 @@ export async function importTbx(
       await upload.discard();
     }
   });
-}
-
-async function importTarget(scope: Scope, options: TbxImportOptions): Promise<ImportTarget> {
-  if (options.dictionaryId === undefined) {
-    if (!isClientAdmin(scope.actor)) {
-      throw new AppError('FORBIDDEN', 'Only administrators import into a new dictionary');
-    }
-    const name = options.name?.trim() || null;
-    if (name) await assertNameFree(scope.em, scope.actor.clientId, name);
-    return { kind: 'new', name };
-  }
-  const dictionary = await readableDictionary(scope, options.dictionaryId);
-  // Concepts belong to their dictionary's client: import only into the client one acts in.
-  if (dictionary.client.id !== scope.actor.clientId) throw notFound('Dictionary', options.dictionaryId);
-  const sections = await scope.em.find(
-    Section,
-    { dictionary: dictionary.id },
-    { filters: NO_TENANT, orderBy: { sortIndex: 'ASC', id: 'ASC' } },
-  );
-  const section = options.sectionOid ? sections.find((s) => s.oid === options.sectionOid) : sections[0];
-  if (!section) {
-    throw new AppError(
-      'BAD_REQUEST',
-      options.sectionOid
-        ? `section-oid "${options.sectionOid}" is not a section of dictionary ${dictionary.id}`
-        : `Dictionary ${dictionary.id} has no section to import into`,
-    );
-  }
-  const admin = isDictionaryAdmin(scope.actor, dictionary);
-  const permissions = admin ? undefined : (await dictionaryPermissions(scope, [dictionary.id]))[0];
-  const importable = new Set(
-    sections
-      .filter((s) => admin || permissions?.sectionPermissions[String(s.id)]?.CONCEPT_IMPORT)
-      .map((s) => s.id),
-  );
-  if (!importable.has(section.id)) {
-    throw new AppError('FORBIDDEN', 'You may not import concepts into this section (CONCEPT_IMPORT)');
-  }
-  return {
-    kind: 'existing',
-    dictionaryId: dictionary.id,
-    sectionId: section.id,
-    importableSectionIds: importable,
-  };
-}
-
-async function assertNameFree(em: EntityManager, clientId: number, name: string) {
-  const clash = await em.count(
-    Dictionary,
-    { client: clientId, [lowerOf('name')]: name.toLowerCase() },
-    { filters: NO_TENANT },
-  );
-  if (clash) throw new AppError('UNPROCESSABLE', `A dictionary named "${name}" already exists`);
-}
-
-/** A dictionary name no live dictionary of the client uses: `wanted`, then `wanted (2)`... */
-async function freeName(em: EntityManager, clientId: number, wanted: string): Promise<string> {
-  for (let n = 1; ; n++) {
-    const suffix = n === 1 ? '' : ` (${n})`;
-    const name = `${wanted.slice(0, 255 - suffix.length)}${suffix}`;
-    const clash = await em.count(
-      Dictionary,
-      { client: clientId, [lowerOf('name')]: name.toLowerCase() },
-      { filters: NO_TENANT },
-    );
-    if (clash === 0) return name;
-  }
-}
-
-/** The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. */
-async function scanFile(path: string): Promise<FileScan> {
-  const seen: { header: TbxHeader | null } = { header: null };
-  const tags = new Set<string>();
-  let entries = 0;
-  let terms = 0;
-  try {
-    const reading = readTbx(createReadStream(path), {
-      onHeader: (header) => {
-        seen.header = header;
-      },
-    });
-    for await (const entry of reading) {
-      entries++;
-      for (const section of entry.languages) {
-        if (tags.size < 10_000) tags.add(section.lang);
-        terms += section.terms.length;
-      }
-    }
-  } catch (error) {
-    if (error instanceof TbxFormatError) {
-      throw new AppError('BAD_REQUEST', `Not a valid TBX file: ${error.message}`);
-    }
-    throw error;
-  }
-  return { header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
 }
 
 // ---------------------------------------------------------------- the import itself
@@ -365,33 +261,8 @@ class TbxImporter {
     merge: TbxMergeMode,
     progress: JobProgress,
   ): Promise<TbxImporter> {
-    const clientId = scope.actor.clientId;
-    let dictionaryId: number;
-    let sectionId: number;
-    let importable: Set<number>;
-    if (target.kind === 'new') {
-      const wanted = target.name ?? defaultName(scan.header, upload.fileName);
-      if (target.name) await assertNameFree(em, clientId, target.name);
-      const name = target.name ?? (await freeName(em, clientId, wanted));
-      const client = em.getReference(Client, clientId);
-      const audit = { createdById: scope.actor.userId, changedById: scope.actor.userId };
-      const dictionary = em.create(Dictionary, { client, oid: newOid(), name, ...audit });
-      const section = em.create(Section, { client, dictionary, oid: newOid(), name, ...audit });
-      await em.flush();
-      dictionaryId = dictionary.id;
-      sectionId = section.id;
-      importable = new Set([section.id]);
-    } else {
-      dictionaryId = target.dictionaryId;
-      sectionId = target.sectionId;
-      importable = target.importableSectionIds;
-    }
-    const ctx = new ImportContext(
-      scope,
-      em,
-      { dictionaryId, sectionId, importableSectionIds: importable },
-      merge,
-    );
+    const place = await targetDictionary(scope, em, target, scan, upload.fileName);
+    const ctx = new ImportContext(scope, em, place, merge);
     const importer = new TbxImporter(ctx, scan, upload, progress);
     await importer.loadStructure();
     return importer;
@@ -1405,12 +1276,4 @@ function termSnapshot(
     scriptCode: row.script_code,
     fieldMap: row.field_map,
   };
-}
-
-/** A new dictionary's name when none is given: the file's title, else the file name. */
-function defaultName(header: TbxHeader | null, fileName: string | null): string {
-  const title = header?.title?.replace(/\s+/g, ' ').trim();
-  if (title) return title.slice(0, 255);
-  const base = fileName?.replace(/\.[^.]*$/, '').trim();
-  return (base || 'TBX import').slice(0, 255);
 }
