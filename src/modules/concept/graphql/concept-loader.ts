@@ -37,13 +37,17 @@ export function forget(context: GraphQLContext): void {
 export const READ = { format: 'FULL', 'with-comments': true, 'include-deleted': false } as const;
 export const full = (output: ConceptOutput) => output as ConceptDto;
 
+/** A concept read through the concepts.get procedure; nested fields reaching it then load nothing. */
+export async function readConcept(context: GraphQLContext, id: number): Promise<ConceptDto> {
+  const concept = full(await context.api.concepts.get({ id, ...READ }));
+  remember(context, [concept]);
+  return concept;
+}
+
 /**
  * The concept of a term, read as concept(id) reads it. Not api.concepts.findByTermId: that procedure
  * answers 500 while conceptIdOfTerm loads a partial Term (the full load later loses the term's version).
  */
 export async function conceptOfTerm(context: GraphQLContext, termId: number): Promise<ConceptDto> {
-  const id = await domainCall(context, (scope) => conceptIdOfLiveTerm(scope, termId));
-  const concept = full(await context.api.concepts.get({ id, ...READ }));
-  remember(context, [concept]);
-  return concept;
+  return readConcept(context, await domainCall(context, (scope) => conceptIdOfLiveTerm(scope, termId)));
 }

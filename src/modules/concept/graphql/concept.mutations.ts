@@ -2,7 +2,7 @@
  * ConceptInput and every concept write: create, update, patch, delete and the edit lock. Each calls its
  * procedure through `ctx.api` (zod there checks the input as it checks REST) and then drops stale loads.
  */
-import { builder, defined, type GraphQLContext } from '../../../graphql/builder.js';
+import { type ApiCaller, builder, defined, type GraphQLContext } from '../../../graphql/builder.js';
 import type { ConceptDto, ConceptOutput } from '../concept.schema.js';
 import { forget, full, READ, remember } from './concept-loader.js';
 import { ConceptRelationInputRef } from './concept-relation.type.js';
@@ -96,6 +96,17 @@ builder.mutationFields((t) => {
           }),
         ),
     });
+  /** deleteConcept and the lock mutations: one procedure on a concept id; earlier loads are dropped after it. */
+  const conceptCommand = (description: string, call: (api: ApiCaller, id: number) => Promise<boolean>) =>
+    t.boolean({
+      description,
+      args: { id: t.arg.int({ required: true }) },
+      resolve: async (_, args, context) => {
+        const answer = await call(context.api, args.id);
+        forget(context);
+        return answer;
+      },
+    });
   return {
     createConcept: t.field({
       type: ConceptRef,
@@ -112,32 +123,20 @@ builder.mutationFields((t) => {
       'patch',
       'Change some attributes of a concept: what the input leaves out stays.',
     ),
-    deleteConcept: t.boolean({
-      description: 'Delete a concept (soft; its history can restore it). Answers true.',
-      args: { id: t.arg.int({ required: true }) },
-      resolve: async (_, args, context) => {
-        await context.api.concepts.delete({ id: args.id });
-        forget(context);
+    deleteConcept: conceptCommand(
+      'Delete a concept (soft; its history can restore it). Answers true.',
+      async (api, id) => {
+        await api.concepts.delete({ id });
         return true;
       },
-    }),
-    acquireConceptLock: t.boolean({
-      description: 'Lock a concept for editing: true when the caller holds the lock afterwards.',
-      args: { id: t.arg.int({ required: true }) },
-      resolve: async (_, args, context) => {
-        const held = await context.api.concepts.acquireLock({ id: args.id });
-        forget(context);
-        return held;
-      },
-    }),
-    releaseConceptLock: t.boolean({
-      description: 'Release a concept lock: true when the concept is unlocked afterwards.',
-      args: { id: t.arg.int({ required: true }) },
-      resolve: async (_, args, context) => {
-        const released = await context.api.concepts.releaseLock({ id: args.id });
-        forget(context);
-        return released;
-      },
-    }),
+    ),
+    acquireConceptLock: conceptCommand(
+      'Lock a concept for editing: true when the caller holds the lock afterwards.',
+      (api, id) => api.concepts.acquireLock({ id }),
+    ),
+    releaseConceptLock: conceptCommand(
+      'Release a concept lock: true when the concept is unlocked afterwards.',
+      (api, id) => api.concepts.releaseLock({ id }),
+    ),
   };
 });

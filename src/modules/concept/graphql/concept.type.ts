@@ -9,7 +9,7 @@ import type { ConceptDto } from '../concept.schema.js';
 import { CONCEPT_PAGE_MAX, listConcepts } from '../concept-list.js';
 import { CommentRef } from './comment.type.js';
 import { LOAD_COST, PER_CONCEPT, perConcept } from './complexity.js';
-import { conceptLoader, conceptOfTerm, full, READ, remember } from './concept-loader.js';
+import { conceptLoader, conceptOfTerm, readConcept, remember } from './concept-loader.js';
 import { ConceptLockRef } from './concept-lock.type.js';
 import { ConceptRelationRef } from './concept-relation.type.js';
 import { FieldValuesRef, fieldList } from './field-value.type.js';
@@ -185,11 +185,7 @@ builder.queryFields((t) => ({
     type: ConceptRef,
     description: 'A concept (NOT_FOUND for another client, a deleted concept or an unreadable section).',
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (_, args, context) => {
-      const concept = full(await context.api.concepts.get({ id: args.id, ...READ }));
-      remember(context, [concept]);
-      return concept;
-    },
+    resolve: (_, args, context) => readConcept(context, args.id),
   }),
   conceptByTerm: t.field({
     type: ConceptRef,
