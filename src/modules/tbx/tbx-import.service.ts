@@ -9,34 +9,21 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ImportSummary } from '../../shared/common.schema.js';
-import { newOid } from '../../shared/oid.js';
 import type { Scope } from '../../shared/scope.js';
-import { Client } from '../client/client.entity.js';
 import { Concept } from '../concept/concept.entity.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
-import { Dictionary } from '../dictionary/dictionary.entity.js';
-import { Domain } from '../domain/domain.entity.js';
-import { Field, type FieldLevel, PicklistItem } from '../field/field.entity.js';
-import { fieldRules, fieldsOf } from '../field/field.service.js';
-import { type FieldRules, fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
+import type { FieldLevel } from '../field/field.entity.js';
+import { fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
 import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
-import {
-  isoLanguage,
-  isoRegionName,
-  isoScriptName,
-  isRealCode,
-  isRightToLeft,
-} from '../language/iso-codes.js';
-import { Language, LanguageVariant } from '../language/language.entity.js';
-import { languagesOf } from '../language/language.service.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
-import { ImportContext, MAX_ERRORS, NO_TENANT, sql } from './tbx-import-context.js';
+import { ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
+import { type ImportField, ImportStructure } from './tbx-import-structure.js';
 import {
   type FileScan,
   type ImportTarget,
@@ -44,12 +31,10 @@ import {
   scanFile,
   targetDictionary,
 } from './tbx-import-target.js';
-import { tbxLanguage } from './tbx-languages.js';
 import {
   CROSS_REFERENCE,
   categoryOf,
   exportedConceptId,
-  fieldBlueprint,
   fieldValuesFrom,
   SUBJECT_FIELD,
   storedTextOf,
@@ -161,33 +146,6 @@ export async function importTbx(
 
 // ---------------------------------------------------------------- the import itself
 
-/** A field values go to, with what validating them needs. */
-interface ImportField {
-  /** The field row; a field this import made is known by its entity until the batch flushes it. */
-  id: number | null;
-  entity: Field | null;
-  oid: string;
-  level: FieldLevel;
-  rules: FieldRules;
-  /** Picklists of TBX categories (and those the import made) take the file's values as new items. */
-  growable: boolean;
-  nextItemSortIndex: number;
-}
-
-/** A language of the dictionary with its variants; one this import made is known by its entity until flushed. */
-interface KnownLanguage {
-  id: number | null;
-  entity: Language | null;
-  code: string;
-  variants: { type: number; code: string }[];
-}
-
-interface ImportLanguage {
-  languageCode: string;
-  regionCode: string | null;
-  scriptCode: string | null;
-}
-
 type FieldValues = Record<string, string[]>;
 
 interface PlannedTerm {
@@ -226,26 +184,12 @@ const sameVariant = (a: string | null | undefined, b: string | null | undefined)
 
 class TbxImporter {
   private processed = 0;
-  private structureChanged = false;
-  private readonly fieldsByCategory = new Map<string, ImportField>();
-  private readonly fieldsByName = new Map<string, ImportField>();
-  private readonly nextFieldSortIndex = { CONCEPT: 0, TERM: 0 };
-  private readonly languagesByTag = new Map<string, ImportLanguage | null>();
-  private readonly languagesByCode = new Map<string, KnownLanguage>();
-  private nextLanguageSortIndex = 0;
-  private readonly domainsByName = new Map<string, number>();
-  private nextDomainSortIndex = 0;
-  /** Rows made while planning, written at the start of the next batch. */
-  private readonly pendingFields: ImportField[] = [];
-  private readonly pendingLanguages: KnownLanguage[] = [];
-  /** Domains made while planning: negative placeholder -> entity, then -> id once written. */
-  private readonly pendingDomains = new Map<number, Domain>();
-  private readonly domainIdOfPlaceholder = new Map<number, number>();
   /** Terms written when the statistics were last refreshed during this import. */
   private analyzedAtTerms = 0;
 
   private constructor(
     readonly ctx: ImportContext,
+    private readonly structure: ImportStructure,
     private readonly scan: FileScan,
     private readonly upload: TbxUpload,
     private readonly progress: JobProgress,
@@ -263,43 +207,13 @@ class TbxImporter {
   ): Promise<TbxImporter> {
     const place = await targetDictionary(scope, em, target, scan, upload.fileName);
     const ctx = new ImportContext(scope, em, place, merge);
-    const importer = new TbxImporter(ctx, scan, upload, progress);
-    await importer.loadStructure();
+    const structure = await ImportStructure.load(ctx, scan.nordic);
+    const importer = new TbxImporter(ctx, structure, scan, upload, progress);
+    await importer.prepare();
     return importer;
   }
 
-  private async loadStructure() {
-    const { fields, items } = await fieldsOf(this.ctx.em, [this.ctx.dictionaryId]);
-    for (const field of fields) {
-      const own = items.filter((item) => item.field.id === field.id);
-      const choice = field.fieldType === 'PICKLIST' || field.fieldType === 'MULTISELECT';
-      this.remember(field, own, choice && field.dataCategory !== 'GENERIC');
-      this.nextFieldSortIndex[field.level] = Math.max(
-        this.nextFieldSortIndex[field.level],
-        field.sortIndex + 1,
-      );
-    }
-    const { languages, variants } = await languagesOf(this.ctx.em, [this.ctx.dictionaryId]);
-    for (const language of languages) {
-      this.languagesByCode.set(language.code.toLowerCase(), {
-        id: language.id,
-        entity: null,
-        code: language.code,
-        variants: variants
-          .filter((variant) => variant.language.id === language.id)
-          .map((variant) => ({ type: variant.type, code: variant.code })),
-      });
-      this.nextLanguageSortIndex = Math.max(this.nextLanguageSortIndex, language.sortIndex + 1);
-    }
-    const domains = await this.ctx.em.find(
-      Domain,
-      { dictionary: this.ctx.dictionaryId },
-      { filters: NO_TENANT },
-    );
-    for (const domain of domains) {
-      this.domainsByName.set(domain.name.trim().toLowerCase(), domain.id);
-      this.nextDomainSortIndex = Math.max(this.nextDomainSortIndex, domain.sortIndex + 1);
-    }
+  private async prepare() {
     // The search GIN indexes take the import's terms in 4 MB steps; run() merges the rest at the end.
     await allowLongPendingLists(this.ctx.em);
     // Cross-references wait here for the end of the file; the history items of this import are listed
@@ -312,28 +226,6 @@ class TbxImporter {
       this.ctx.em,
       'create temporary table tbx_history (concept_id int not null, history_id int not null, action text not null) on commit drop',
     );
-  }
-
-  private remember(
-    field: Field,
-    items: readonly PicklistItem[],
-    growable: boolean,
-    pending = false,
-  ): ImportField {
-    const entry: ImportField = {
-      id: pending ? null : field.id,
-      entity: pending ? field : null,
-      oid: field.oid ?? String(field.id),
-      level: field.level,
-      growable,
-      nextItemSortIndex: items.reduce((max, item) => Math.max(max, item.sortIndex + 1), 0),
-      rules: fieldRules(field, items),
-    };
-    if (field.dataCategory !== 'GENERIC')
-      this.fieldsByCategory.set(`${field.level}:${field.dataCategory}`, entry);
-    const nameKey = `${field.level}:${field.name.toLowerCase()}`;
-    if (!this.fieldsByName.has(nameKey)) this.fieldsByName.set(nameKey, entry);
-    return entry;
   }
 
   async run(): Promise<ImportSummary> {
@@ -360,7 +252,7 @@ class TbxImporter {
     if (pending.length) await flush();
     await this.ctx.earlyIndexer?.finish();
     await this.writeRelations();
-    if (this.structureChanged) {
+    if (this.structure.changed) {
       // History before a structure change cannot be undone; this import's own items stay after it.
       await sql(this.ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
         this.ctx.dictionaryId,
@@ -410,7 +302,7 @@ class TbxImporter {
     for (const value of entry.values) this.take(value, 'CONCEPT', concept, conceptValues, entry.line);
     concept.fieldMap = this.checkedValues(conceptValues, entry.line);
     for (const section of entry.languages) {
-      const language = this.language(section.lang, entry.line);
+      const language = this.structure.language(section.lang, entry.line);
       if (!language) continue;
       // Language-level values belong to every term of the language (a term's own value wins).
       const sectionValues = new Map<ImportField, string[]>();
@@ -469,7 +361,7 @@ class TbxImporter {
     const category = categoryOf(value);
     if (category.toLowerCase() === SUBJECT_FIELD.toLowerCase()) {
       const name = value.value.trim().slice(0, 255);
-      if (name) concept.domainIds.add(this.domain(name));
+      if (name) concept.domainIds.add(this.structure.domain(name));
       return;
     }
     if (category.toLowerCase() === CROSS_REFERENCE.toLowerCase()) {
@@ -478,7 +370,7 @@ class TbxImporter {
       if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
       return;
     }
-    const field = this.field(category, level);
+    const field = this.structure.field(category, level);
     const list = values.get(field);
     const text = storedTextOf(value);
     if (list) list.push(text);
@@ -501,7 +393,7 @@ class TbxImporter {
         }
         kept = kept.slice(0, 1);
       }
-      if (field.growable) this.addPicklistValues(field, kept);
+      if (field.growable) this.structure.addPicklistValues(field, kept);
       const problems = fieldValueProblems(field.rules, kept);
       if (problems.length) {
         for (const problem of problems) this.ctx.error(line, problem);
@@ -512,189 +404,11 @@ class TbxImporter {
     return map;
   }
 
-  // ------------------------------------------------------------ structure, created as the file needs it
-
-  private field(category: string, level: FieldLevel): ImportField {
-    const blueprint = fieldBlueprint(category, level);
-    const known =
-      (blueprint.dataCategory !== 'GENERIC'
-        ? this.fieldsByCategory.get(`${level}:${blueprint.dataCategory}`)
-        : undefined) ?? this.fieldsByName.get(`${level}:${blueprint.name.toLowerCase()}`);
-    if (known) return known;
-    const field = this.ctx.em.create(Field, {
-      client: this.ctx.em.getReference(Client, this.ctx.clientId),
-      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
-      oid: newOid(),
-      level,
-      name: blueprint.name.slice(0, 255),
-      dataCategory: blueprint.dataCategory,
-      fieldType: blueprint.fieldType,
-      sortIndex: this.nextFieldSortIndex[level]++,
-      createdById: this.ctx.scope.actor.userId,
-      changedById: this.ctx.scope.actor.userId,
-    });
-    const items = blueprint.picklistItems.map((item) =>
-      this.ctx.em.create(PicklistItem, {
-        field,
-        oid: newOid(),
-        name: item.name,
-        tbxName: item.tbxName,
-        sortIndex: item.sortIndex,
-      }),
-    );
-    this.structureChanged = true;
-    const choice = blueprint.fieldType === 'PICKLIST' || blueprint.fieldType === 'MULTISELECT';
-    // Values name the field by oid, known now; its id comes when the next batch writes it.
-    const entry = this.remember(field, items, choice, true);
-    this.pendingFields.push(entry);
-    return entry;
-  }
-
-  private addPicklistValues(field: ImportField, values: readonly string[]) {
-    const known = new Set(field.rules.picklistValues);
-    const missing = [...new Set(values)].filter((value) => !known.has(value) && value.length <= 255);
-    if (missing.length === 0) return;
-    for (const value of missing) {
-      this.ctx.em.create(PicklistItem, {
-        field: field.entity ?? this.ctx.em.getReference(Field, field.id!),
-        oid: newOid(),
-        name: null,
-        tbxName: value,
-        sortIndex: field.nextItemSortIndex++,
-      });
-    }
-    field.rules = { ...field.rules, picklistValues: [...field.rules.picklistValues, ...missing] };
-    this.structureChanged = true;
-  }
-
-  /** The language (and variant) a tag names, added to the dictionary when missing; null: skipped. */
-  private language(tag: string, line: number): ImportLanguage | null {
-    const cached = this.languagesByTag.get(tag);
-    if (cached !== undefined) return cached;
-    const resolved = this.resolveLanguage(tag, line);
-    this.languagesByTag.set(tag, resolved);
-    return resolved;
-  }
-
-  private resolveLanguage(tag: string, line: number): ImportLanguage | null {
-    const parsed = tbxLanguage(tag, { nordic: this.scan.nordic });
-    if (!parsed) {
-      // An unknown tag becomes a custom language of that code, so its terms are kept.
-      const code = tag.trim();
-      if (!code || code.length > 64 || isRealCode(code)) {
-        this.ctx.error(line, `Language "${tag}" is not known; its terms are skipped`);
-        return null;
-      }
-      const language = this.languagesByCode.get(code.toLowerCase()) ?? this.addLanguage(code, undefined);
-      return { languageCode: language.code, regionCode: null, scriptCode: null };
-    }
-    const language =
-      this.languagesByCode.get(parsed.languageCode.toLowerCase()) ??
-      this.addLanguage(parsed.languageCode, isoLanguage(parsed.languageCode));
-    return {
-      languageCode: language.code,
-      regionCode: parsed.regionCode ? this.variant(language, 0, parsed.regionCode) : null,
-      scriptCode: parsed.scriptCode ? this.variant(language, 1, parsed.scriptCode) : null,
-    };
-  }
-
-  private addLanguage(code: string, isoEntry: ReturnType<typeof isoLanguage>): KnownLanguage {
-    const entity = this.ctx.em.create(Language, {
-      client: this.ctx.em.getReference(Client, this.ctx.clientId),
-      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
-      name: isoEntry?.name ?? code,
-      code: isoEntry?.code3 ?? code,
-      code2: isoEntry?.code2 ?? null,
-      code3: isoEntry?.code3 ?? null,
-      iso: isoEntry !== undefined,
-      custom: isoEntry === undefined,
-      rtl: isoEntry ? isRightToLeft(isoEntry.code3) : false,
-      sortIndex: this.nextLanguageSortIndex++,
-      createdById: this.ctx.scope.actor.userId,
-      changedById: this.ctx.scope.actor.userId,
-    });
-    const language: KnownLanguage = { id: null, entity, code: entity.code, variants: [] };
-    this.languagesByCode.set(language.code.toLowerCase(), language);
-    this.pendingLanguages.push(language);
-    this.structureChanged = true;
-    return language;
-  }
-
-  /** The variant's code as the dictionary spells it; added to the language when missing. */
-  private variant(language: KnownLanguage, type: 0 | 1, code: string): string {
-    const found = language.variants.find(
-      (v) => v.type === type && v.code.toLowerCase() === code.toLowerCase(),
-    );
-    if (found) return found.code;
-    // Regions upper case (US), scripts lower case (hant), as the dictionary API spells them.
-    const spelled = type === 0 ? code.toUpperCase() : code.toLowerCase();
-    this.ctx.em.create(LanguageVariant, {
-      language: language.entity ?? this.ctx.em.getReference(Language, language.id!),
-      type,
-      code: spelled,
-      name: (type === 0 ? isoRegionName(code) : isoScriptName(code)) ?? code,
-      predefined: true,
-      sortIndex: language.variants.length,
-      createdById: this.ctx.scope.actor.userId,
-      changedById: this.ctx.scope.actor.userId,
-    });
-    language.variants.push({ type, code: spelled });
-    this.structureChanged = true;
-    return spelled;
-  }
-
-  private domain(name: string): number {
-    const key = name.toLowerCase();
-    const known = this.domainsByName.get(key);
-    if (known !== undefined) return known;
-    const domain = this.ctx.em.create(Domain, {
-      client: this.ctx.em.getReference(Client, this.ctx.clientId),
-      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
-      oid: newOid(),
-      name,
-      parentId: null,
-      sortIndex: this.nextDomainSortIndex++,
-      createdById: this.ctx.scope.actor.userId,
-      changedById: this.ctx.scope.actor.userId,
-    });
-    this.structureChanged = true;
-    // The id comes when the next batch writes the domain: until then a negative placeholder.
-    const placeholder = -(this.pendingDomains.size + this.domainIdOfPlaceholder.size + 1);
-    this.domainsByName.set(key, placeholder);
-    this.pendingDomains.set(placeholder, domain);
-    return placeholder;
-  }
-
-  /** Writes the structure planned so far; the new rows' ids replace entities and placeholders. */
-  private async flushStructure(batch: readonly PlannedConcept[]) {
-    await this.ctx.em.flush();
-    for (const field of this.pendingFields) {
-      field.id = field.entity!.id;
-      field.entity = null;
-    }
-    this.pendingFields.length = 0;
-    for (const language of this.pendingLanguages) {
-      language.id = language.entity!.id;
-      language.entity = null;
-    }
-    this.pendingLanguages.length = 0;
-    for (const [placeholder, domain] of this.pendingDomains) {
-      this.domainIdOfPlaceholder.set(placeholder, domain.id);
-      this.domainsByName.set(domain.name.toLowerCase(), domain.id);
-    }
-    this.pendingDomains.clear();
-    for (const concept of batch) {
-      concept.domainIds = new Set(
-        [...concept.domainIds].map((id) => this.domainIdOfPlaceholder.get(id) ?? id),
-      );
-    }
-  }
-
   // ------------------------------------------------------------ batches
 
   private async writeBatch(batch: PlannedConcept[]): Promise<void> {
     if (batch.length === 0) return;
-    await this.flushStructure(batch);
+    await this.structure.flush(batch);
     const targets = await this.mergeTargets(batch);
     const fresh: PlannedConcept[] = [];
     const updates = new Map<number, PlannedConcept>();
@@ -764,9 +478,7 @@ class TbxImporter {
     fresh: readonly PlannedConcept[],
     updates: ReadonlyMap<number, PlannedConcept>,
   ) {
-    const incremental = [...new Set(this.fieldsByName.values())].filter(
-      (f) => f.rules.fieldType === 'INCREMENTAL',
-    );
+    const incremental = this.structure.incrementalFields();
     if (incremental.length === 0) return;
     const entries = [
       ...fresh.map((planned) => ({ planned, conceptId: 0 })),
