@@ -24,6 +24,10 @@ export interface BenchServer {
 export interface ServerOptions {
   /** The script to run, from the repository root; src/server.ts by default. */
   script?: string;
+  /** Node flags before the script. */
+  nodeArgs?: string[];
+  /** Echo the child's stdout (its log) besides its stderr; true by default. */
+  showStdout?: boolean;
 }
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -39,7 +43,7 @@ const started = new Set<BenchServer>();
 export async function startServer(
   name: string,
   env: Record<string, string>,
-  { script = 'src/server.ts' }: ServerOptions = {},
+  { script = 'src/server.ts', nodeArgs = [], showStdout = true }: ServerOptions = {},
 ): Promise<BenchServer> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' };
@@ -49,14 +53,15 @@ export async function startServer(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF, name)}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, '--import', 'tsx', script], {
     cwd: root,
     env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', showStdout ? 'pipe' : 'ignore', 'pipe'],
   });
   spawned.add(child);
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream! }).on('line', (line) =>
+    if (!stream) continue;
+    createInterface({ input: stream }).on('line', (line) =>
       process.stderr.write(`  [${name}] ${line.length > 400 ? `${line.slice(0, 400)}...` : line}\n`),
     );
   }
