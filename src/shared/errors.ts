@@ -7,6 +7,7 @@ export const AppErrorCodes = [
   'METHOD_NOT_SUPPORTED',
   'CONFLICT',
   'UNPROCESSABLE',
+  'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
 ] as const;
 export type AppErrorCode = (typeof AppErrorCodes)[number];
@@ -19,6 +20,7 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   METHOD_NOT_SUPPORTED: 405,
   CONFLICT: 409,
   UNPROCESSABLE: 422,
+  TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
 };
 
@@ -28,6 +30,8 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
+    /** Seconds after which the same request may succeed (TOO_MANY_REQUESTS); surfaces send Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -6,7 +6,10 @@ import { VERSION } from '../version.js';
 import { appRouter } from './router.js';
 
 type Operation = {
-  responses?: Record<string, { description?: string; content?: Record<string, unknown> }>;
+  responses?: Record<
+    string,
+    { description?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
+  >;
   security?: unknown[];
 };
 
@@ -18,6 +21,11 @@ const errorStatuses: Record<string, string> = {
   '405': 'Method not supported on this path',
   '409': 'Version missing or stale',
   '422': 'An equal object already exists',
+  '429': 'Too many attempts: wait the seconds of Retry-After',
+};
+
+const retryAfterHeader = {
+  'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } },
 };
 
 /**
@@ -60,6 +68,7 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
       if (!responses[status]) continue;
       responses[status] = {
         description,
+        ...(status === '429' ? { headers: retryAfterHeader } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }

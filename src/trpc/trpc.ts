@@ -23,6 +23,7 @@ const trpcCodeOf: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   METHOD_NOT_SUPPORTED: 'METHOD_NOT_SUPPORTED',
   CONFLICT: 'CONFLICT',
   UNPROCESSABLE: 'UNPROCESSABLE_CONTENT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
@@ -42,13 +43,18 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Domain errors (and database errors callers can cause) become TRPCErrors with the matching code, once. */
-const mapErrors = t.middleware(async ({ next }) => {
+/**
+ * Domain errors (and database errors callers can cause) become TRPCErrors with the matching code, once.
+ * A wait the error names goes out as Retry-After on the HTTP reply (REST and tRPC alike).
+ */
+const mapErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
     const appError = cause instanceof AppError ? cause : databaseErrorToAppError(cause);
     if (appError) {
+      if (appError.retryAfterSeconds !== undefined)
+        ctx.reply.header('retry-after', String(appError.retryAfterSeconds));
       throw new TRPCError({ code: trpcCodeOf[appError.code], message: appError.message, cause: appError });
     }
   }
