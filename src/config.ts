@@ -77,6 +77,11 @@ export const ConfigSchema = z.object({
   MAIL_FROM: z.string().default('Polyterm <no-reply@localhost>'),
   /** Seconds a password-reset link stays valid. */
   PASSWORD_RESET_TTL: z.coerce.number().int().min(60).default(3600),
+  /**
+   * The first wait of login and reset-password throttling, in ms; each further failure doubles it, up to
+   * 15 minutes (docs/identity.md, "Login throttling").
+   */
+  LOGIN_THROTTLE_DELAY_MS: z.coerce.number().int().min(1).max(900_000).default(1000),
   /** Ed25519 public key (PEM) that verifies licence texts; without it no licence can be applied. */
   LICENSE_PUBLIC_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

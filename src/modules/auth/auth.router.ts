@@ -26,7 +26,10 @@ export const authRouter = router({
         summary: 'Log in; answers a token for X-Auth-Token and sets the JSESSIONID cookie',
         description:
           'Bad credentials answer 401 with errorMessage and no token, whatever the reason. Right credentials ' +
-          'refused by a client limit (concurrent users, guests) or by API access rules answer 403 with the reason.',
+          'refused by a client limit (concurrent users, guests) or by API access rules answer 403 with the reason. ' +
+          'After repeated failures for the account or from the address, 429 with Retry-After (seconds) until ' +
+          'the wait is over, without checking the password.',
+        errorResponses: [400, 429, 500],
       },
     })
     .input(LoginInputSchema)
@@ -118,8 +121,9 @@ export const authRouter = router({
         protect: false,
         summary: 'E-mail a single-use password-reset link when the user exists',
         description:
-          'Always answers 200 with an empty body, so the answer never tells whether the user exists.',
-        errorResponses: [400],
+          'Always answers 200 with an empty body, so the answer never tells whether the user exists. ' +
+          'Repeated requests for the account or from the address answer 429 with Retry-After (seconds).',
+        errorResponses: [400, 429],
       },
     })
     .input(
@@ -129,7 +133,7 @@ export const authRouter = router({
       }),
     )
     .output(z.void())
-    .mutation(({ ctx, input }) => requestPasswordReset(ctx.em, ctx.config, ctx.req.log, input)),
+    .mutation(({ ctx, input }) => requestPasswordReset(ctx.em, ctx.config, ctx.req.log, input, ctx.req.ip)),
 
   confirmPasswordReset: publicProcedure
     .meta({

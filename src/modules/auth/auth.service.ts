@@ -12,6 +12,7 @@ import { guestLoginOpen } from '../guest/guest.service.js';
 import { isGuestType, User } from '../user/user.entity.js';
 import type { LoginInput, LoginResult } from './auth.schema.js';
 import { DEFAULT_CLIENT_LOGIN } from './default-client.js';
+import { claimAttempt, loginKeys, releaseAttempt } from './login-throttle.js';
 import { verifyPassword } from './password.js';
 import { Session } from './session.entity.js';
 import { hasApiAccess, openSession, passwordChangeDue } from './session-limits.js';
@@ -65,9 +66,9 @@ export const loginClientName = (config: Config, requested: string | undefined): 
   (config.MULTI_TENANT && requested?.trim()) || DEFAULT_CLIENT_LOGIN;
 
 /**
- * Checks credentials and opens a session. Every credential failure answers the same message and spends
- * the same hashing time, so a caller cannot learn whether the client or user exists. With the client's
- * API key the session is an API login, allowed to members of a group with API access.
+ * Checks credentials and opens a session, throttled: failed logins per account and address, per account
+ * and per address lead to growing waits, answered TOO_MANY_REQUESTS without checking the password
+ * (docs/identity.md, "Login throttling"). Right credentials (a session, or a 403 refusal) do not count.
  */
 export async function login(
   em: EntityManager,
@@ -75,8 +76,27 @@ export async function login(
   input: LoginInput,
   ipAddress: string | undefined,
 ): Promise<LoginOutcome> {
-  const now = new Date();
   const clientLogin = loginClientName(config, input.client);
+  const keys = loginKeys(clientLogin, input.username, ipAddress ?? '');
+  const claim = await claimAttempt(em, keys, config.LOGIN_THROTTLE_DELAY_MS, 'Too many failed logins');
+  const outcome = await checkCredentials(em, config, input, clientLogin, ipAddress);
+  if (outcome.status !== 401) await releaseAttempt(em, claim);
+  return outcome;
+}
+
+/**
+ * Every credential failure answers the same message and spends the same hashing time, so a caller cannot
+ * learn whether the client or user exists. With the client's API key the session is an API login, allowed
+ * to members of a group with API access.
+ */
+async function checkCredentials(
+  em: EntityManager,
+  config: Config,
+  input: LoginInput,
+  clientLogin: string,
+  ipAddress: string | undefined,
+): Promise<LoginOutcome> {
+  const now = new Date();
   const client = await em.findOne(Client, { [lowerOf('login_name')]: clientLogin.toLowerCase() });
   const user = client
     ? await em.findOne(

@@ -7,7 +7,8 @@ import { Client } from '../client/client.entity.js';
 import { sendMail } from '../mail/mailer.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
-import { DEFAULT_CLIENT_LOGIN } from './auth.service.js';
+import { loginClientName } from './auth.service.js';
+import { claimAttempt, resetKeys } from './login-throttle.js';
 import { hashPassword } from './password.js';
 import { PasswordReset } from './password-reset.entity.js';
 import { Session } from './session.entity.js';
@@ -53,15 +54,19 @@ export async function sendPasswordResetLink(
 
 /**
  * Answers the same whether or not the user exists: the lookup and the mail run after the response,
- * so neither the answer nor its timing tells a caller which accounts exist.
+ * so neither the answer nor its timing tells a caller which accounts exist. Requests are throttled per
+ * account as sent and per address (docs/identity.md, "Login throttling").
  */
-export function requestPasswordReset(
+export async function requestPasswordReset(
   em: EntityManager,
   config: Config,
   log: FastifyBaseLogger,
   input: { username: string; client?: string | undefined },
-): void {
-  const clientLogin = (config.MULTI_TENANT && input.client?.trim()) || DEFAULT_CLIENT_LOGIN;
+  ipAddress: string | undefined,
+): Promise<void> {
+  const clientLogin = loginClientName(config, input.client);
+  const keys = resetKeys(clientLogin, input.username, ipAddress ?? '');
+  await claimAttempt(em, keys, config.LOGIN_THROTTLE_DELAY_MS, 'Too many password-reset requests');
   const fork = em.fork();
   const work = async () => {
     const client = await fork.findOne(Client, {
