@@ -14,8 +14,6 @@ import { Concept } from '../concept/concept.entity.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
-import type { FieldLevel } from '../field/field.entity.js';
-import { fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
 import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
@@ -23,7 +21,14 @@ import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import { ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
-import { type ImportField, ImportStructure } from './tbx-import-structure.js';
+import {
+  type FieldValues,
+  type PlannedConcept,
+  type PlannedTerm,
+  type PlannedXref,
+  planEntry,
+} from './tbx-import-plan.js';
+import { ImportStructure } from './tbx-import-structure.js';
 import {
   type FileScan,
   type ImportTarget,
@@ -31,22 +36,13 @@ import {
   scanFile,
   targetDictionary,
 } from './tbx-import-target.js';
-import {
-  CROSS_REFERENCE,
-  categoryOf,
-  exportedConceptId,
-  fieldValuesFrom,
-  SUBJECT_FIELD,
-  storedTextOf,
-  transactionTimes,
-} from './tbx-mapping.js';
-import type { TbxEntry, TbxValue } from './tbx-model.js';
+import { checkIncremental } from './tbx-import-values.js';
+import { exportedConceptId } from './tbx-mapping.js';
 import { readTbx } from './tbx-reader.js';
 
 const ALL_ROWS = { tenant: false, notDeleted: false } as const;
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
 const BATCH_SIZE = 500;
-const MAX_TERM_LENGTH = 1024;
 /** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
 const ANALYZE_AFTER_TERMS = 50_000;
 /**
@@ -146,37 +142,6 @@ export async function importTbx(
 
 // ---------------------------------------------------------------- the import itself
 
-type FieldValues = Record<string, string[]>;
-
-interface PlannedTerm {
-  oid: string | null;
-  name: string;
-  languageCode: string;
-  regionCode: string | null;
-  scriptCode: string | null;
-  fieldMap: FieldValues;
-  createdAt: Date | null;
-  changedAt: Date | null;
-}
-
-interface PlannedXref {
-  target: string;
-  text: string | null;
-  line: number;
-}
-
-/** One entry as the dictionary will hold it, its values already checked. */
-interface PlannedConcept {
-  entryId: string | null;
-  line: number;
-  fieldMap: FieldValues;
-  domainIds: Set<number>;
-  createdAt: Date | null;
-  changedAt: Date | null;
-  terms: PlannedTerm[];
-  xrefs: PlannedXref[];
-}
-
 const iso = (date: Date) => date.toISOString();
 const termKey = (term: { languageCode: string; name: string }) => `${term.languageCode}\u0000${term.name}`;
 const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
@@ -241,7 +206,7 @@ class TbxImporter {
       await this.progress(this.processed, this.scan.entries);
     };
     for await (const entry of readTbx(createReadStream(this.upload.path))) {
-      const planned = this.plan(entry);
+      const planned = planEntry(this.ctx, this.structure, entry);
       // An entry that would merge into one still waiting in this batch waits for that one to be written.
       const keys = this.mergeKeys(planned);
       if (keys.some((key) => pendingKeys.has(key))) await flush();
@@ -286,124 +251,6 @@ class TbxImporter {
     return [];
   }
 
-  // ------------------------------------------------------------ entry -> planned concept
-
-  private plan(entry: TbxEntry): PlannedConcept {
-    const concept: PlannedConcept = {
-      entryId: this.identifier(entry.id, 'entry', entry.line),
-      line: entry.line,
-      fieldMap: {},
-      domainIds: new Set(),
-      ...transactionTimes(entry.transactions),
-      terms: [],
-      xrefs: [],
-    };
-    const conceptValues = new Map<ImportField, string[]>();
-    for (const value of entry.values) this.take(value, 'CONCEPT', concept, conceptValues, entry.line);
-    concept.fieldMap = this.checkedValues(conceptValues, entry.line);
-    for (const section of entry.languages) {
-      const language = this.structure.language(section.lang, entry.line);
-      if (!language) continue;
-      // Language-level values belong to every term of the language (a term's own value wins).
-      const sectionValues = new Map<ImportField, string[]>();
-      for (const value of section.values) this.take(value, 'TERM', concept, sectionValues, entry.line);
-      if (section.terms.length === 0 && sectionValues.size > 0) {
-        this.ctx.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
-      }
-      for (const term of section.terms) {
-        const name = term.term.trim();
-        if (name === '') {
-          this.ctx.error(term.line, 'A term without text is skipped');
-          continue;
-        }
-        if ([...name].length > MAX_TERM_LENGTH) {
-          this.ctx.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
-          continue;
-        }
-        const termValues = new Map<ImportField, string[]>();
-        for (const value of term.values) this.take(value, 'TERM', concept, termValues, term.line);
-        for (const [field, values] of sectionValues)
-          if (!termValues.has(field)) termValues.set(field, values);
-        concept.terms.push({
-          oid: this.identifier(term.id, 'term', term.line),
-          name,
-          ...language,
-          fieldMap: this.checkedValues(termValues, term.line),
-          ...transactionTimes(term.transactions),
-        });
-      }
-    }
-    return concept;
-  }
-
-  /** An entry or term id as an oid; ids longer than an oid column are reported and not kept. */
-  private identifier(id: string | null, what: 'entry' | 'term', line: number): string | null {
-    const trimmed = id?.trim();
-    if (!trimmed) return null;
-    if (trimmed.length > 64) {
-      this.ctx.error(
-        line,
-        `The ${what} id "${trimmed.slice(0, 40)}…" is longer than 64 characters and is not kept`,
-      );
-      return null;
-    }
-    return trimmed;
-  }
-
-  /** Routes one value: domains, cross-references, or the field of its category at this level. */
-  private take(
-    value: TbxValue,
-    level: FieldLevel,
-    concept: PlannedConcept,
-    values: Map<ImportField, string[]>,
-    line: number,
-  ) {
-    const category = categoryOf(value);
-    if (category.toLowerCase() === SUBJECT_FIELD.toLowerCase()) {
-      const name = value.value.trim().slice(0, 255);
-      if (name) concept.domainIds.add(this.structure.domain(name));
-      return;
-    }
-    if (category.toLowerCase() === CROSS_REFERENCE.toLowerCase()) {
-      const target = (value.target ?? value.value).trim().replace(/^#/, '');
-      const text = value.value.trim();
-      if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
-      return;
-    }
-    const field = this.structure.field(category, level);
-    const list = values.get(field);
-    const text = storedTextOf(value);
-    if (list) list.push(text);
-    else values.set(field, [text]);
-  }
-
-  /** Values as the fields will store them; a value the field's rules refuse is an error and left out. */
-  private checkedValues(values: Map<ImportField, string[]>, line: number): FieldValues {
-    const map: FieldValues = {};
-    for (const [field, raw] of values) {
-      let kept = fieldValuesFrom(field.rules.fieldType, raw);
-      if (kept.length === 0) continue;
-      if (kept.length > 1 && field.rules.fieldType !== 'MULTISELECT') {
-        // A single-valued field keeps the first value; the others are reported.
-        for (const extra of kept.slice(1)) {
-          this.ctx.error(
-            line,
-            `Field "${field.rules.name}" takes one value: ${JSON.stringify(extra)} is left out`,
-          );
-        }
-        kept = kept.slice(0, 1);
-      }
-      if (field.growable) this.structure.addPicklistValues(field, kept);
-      const problems = fieldValueProblems(field.rules, kept);
-      if (problems.length) {
-        for (const problem of problems) this.ctx.error(line, problem);
-        continue;
-      }
-      map[field.oid] = normalizeFieldValues(field.rules, kept);
-    }
-    return map;
-  }
-
   // ------------------------------------------------------------ batches
 
   private async writeBatch(batch: PlannedConcept[]): Promise<void> {
@@ -420,7 +267,7 @@ class TbxImporter {
       else if (updates.has(target)) later.push(planned);
       else updates.set(target, planned);
     }
-    await this.checkIncremental(fresh, updates);
+    await checkIncremental(this.ctx, this.structure, fresh, updates);
     await this.createConcepts(fresh);
     await this.updateConcepts(updates);
     if (later.length) await this.writeBatch(later);
@@ -468,53 +315,6 @@ class TbxImporter {
       }
     }
     return targets;
-  }
-
-  /**
-   * INCREMENTAL values are unique per field in a dictionary: a value another concept (or another
-   * concept's term) holds, or that an earlier entry of this batch took, is an error and left out.
-   */
-  private async checkIncremental(
-    fresh: readonly PlannedConcept[],
-    updates: ReadonlyMap<number, PlannedConcept>,
-  ) {
-    const incremental = this.structure.incrementalFields();
-    if (incremental.length === 0) return;
-    const entries = [
-      ...fresh.map((planned) => ({ planned, conceptId: 0 })),
-      ...[...updates].map(([conceptId, planned]) => ({ planned, conceptId })),
-    ];
-    for (const field of incremental) {
-      const holders = entries.flatMap(({ planned, conceptId }) =>
-        (field.level === 'CONCEPT' ? [planned.fieldMap] : planned.terms.map((t) => t.fieldMap))
-          .filter((map) => map[field.oid]?.length)
-          .map((map) => ({ map, conceptId, line: planned.line })),
-      );
-      if (holders.length === 0) continue;
-      await sql(this.ctx.em, 'select pg_advisory_xact_lock(hashtext(?))', [`incremental:${field.oid}`]);
-      const table = field.level === 'CONCEPT' ? 'concepts' : 'terms';
-      const owner = field.level === 'CONCEPT' ? 'id' : 'concept_id';
-      const used = await sql<{ value: string; owner: number }[]>(
-        this.ctx.em,
-        `select field_map -> ? ->> 0 as value, ${owner} as owner from "${table}"
-          where dictionary_id = ? and not deleted and field_map -> ? ->> 0 = any(?::text[])`,
-        [field.oid, this.ctx.dictionaryId, field.oid, holders.map((h) => h.map[field.oid]![0]!)],
-      );
-      const taken = new Map<string, number>(used.map((row) => [row.value, row.owner]));
-      for (const holder of holders) {
-        const value = holder.map[field.oid]![0]!;
-        const owner = taken.get(value);
-        if (owner !== undefined && (owner !== holder.conceptId || holder.conceptId === 0)) {
-          this.ctx.error(
-            holder.line,
-            `Field "${field.rules.name}": value ${value} is already used in this dictionary`,
-          );
-          delete holder.map[field.oid];
-        } else {
-          taken.set(value, holder.conceptId === 0 ? -1 : holder.conceptId);
-        }
-      }
-    }
   }
 
   private async createConcepts(fresh: readonly PlannedConcept[]) {

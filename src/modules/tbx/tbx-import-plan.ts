@@ -1,0 +1,137 @@
+/**
+ * Entry planning of a TBX import: a parsed entry becomes the concept it will be (terms by language,
+ * field values, domains, cross-references), creating the structure it needs on the way.
+ */
+import type { FieldLevel } from '../field/field.entity.js';
+import type { ImportContext } from './tbx-import-context.js';
+import type { ImportField, ImportStructure } from './tbx-import-structure.js';
+import { checkedValues } from './tbx-import-values.js';
+import { CROSS_REFERENCE, categoryOf, SUBJECT_FIELD, storedTextOf, transactionTimes } from './tbx-mapping.js';
+import type { TbxEntry, TbxValue } from './tbx-model.js';
+
+const MAX_TERM_LENGTH = 1024;
+
+/** Field values by field oid, as concepts and terms store them. */
+export type FieldValues = Record<string, string[]>;
+
+export interface PlannedTerm {
+  oid: string | null;
+  name: string;
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: FieldValues;
+  createdAt: Date | null;
+  changedAt: Date | null;
+}
+
+/** A crossReference, resolved to a relation once the whole file is in (tbx-import-relations.ts). */
+export interface PlannedXref {
+  target: string;
+  text: string | null;
+  line: number;
+}
+
+/** One entry as the dictionary will hold it, its values already checked. */
+export interface PlannedConcept {
+  entryId: string | null;
+  line: number;
+  fieldMap: FieldValues;
+  domainIds: Set<number>;
+  createdAt: Date | null;
+  changedAt: Date | null;
+  terms: PlannedTerm[];
+  xrefs: PlannedXref[];
+}
+
+/** Plans one entry: its values routed to fields, domains and cross-references, and checked. */
+export function planEntry(ctx: ImportContext, structure: ImportStructure, entry: TbxEntry): PlannedConcept {
+  const concept: PlannedConcept = {
+    entryId: identifier(ctx, entry.id, 'entry', entry.line),
+    line: entry.line,
+    fieldMap: {},
+    domainIds: new Set(),
+    ...transactionTimes(entry.transactions),
+    terms: [],
+    xrefs: [],
+  };
+  const conceptValues = new Map<ImportField, string[]>();
+  for (const value of entry.values) take(structure, value, 'CONCEPT', concept, conceptValues, entry.line);
+  concept.fieldMap = checkedValues(ctx, structure, conceptValues, entry.line);
+  for (const section of entry.languages) {
+    const language = structure.language(section.lang, entry.line);
+    if (!language) continue;
+    // Language-level values belong to every term of the language (a term's own value wins).
+    const sectionValues = new Map<ImportField, string[]>();
+    for (const value of section.values) take(structure, value, 'TERM', concept, sectionValues, entry.line);
+    if (section.terms.length === 0 && sectionValues.size > 0) {
+      ctx.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
+    }
+    for (const term of section.terms) {
+      const name = term.term.trim();
+      if (name === '') {
+        ctx.error(term.line, 'A term without text is skipped');
+        continue;
+      }
+      if ([...name].length > MAX_TERM_LENGTH) {
+        ctx.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
+        continue;
+      }
+      const termValues = new Map<ImportField, string[]>();
+      for (const value of term.values) take(structure, value, 'TERM', concept, termValues, term.line);
+      for (const [field, values] of sectionValues) if (!termValues.has(field)) termValues.set(field, values);
+      concept.terms.push({
+        oid: identifier(ctx, term.id, 'term', term.line),
+        name,
+        ...language,
+        fieldMap: checkedValues(ctx, structure, termValues, term.line),
+        ...transactionTimes(term.transactions),
+      });
+    }
+  }
+  return concept;
+}
+
+/** An entry or term id as an oid; ids longer than an oid column are reported and not kept. */
+function identifier(
+  ctx: ImportContext,
+  id: string | null,
+  what: 'entry' | 'term',
+  line: number,
+): string | null {
+  const trimmed = id?.trim();
+  if (!trimmed) return null;
+  if (trimmed.length > 64) {
+    ctx.error(line, `The ${what} id "${trimmed.slice(0, 40)}…" is longer than 64 characters and is not kept`);
+    return null;
+  }
+  return trimmed;
+}
+
+/** Routes one value: domains, cross-references, or the field of its category at this level. */
+function take(
+  structure: ImportStructure,
+  value: TbxValue,
+  level: FieldLevel,
+  concept: PlannedConcept,
+  values: Map<ImportField, string[]>,
+  line: number,
+) {
+  const category = categoryOf(value);
+  if (category.toLowerCase() === SUBJECT_FIELD.toLowerCase()) {
+    const name = value.value.trim().slice(0, 255);
+    if (name) concept.domainIds.add(structure.domain(name));
+    return;
+  }
+  if (category.toLowerCase() === CROSS_REFERENCE.toLowerCase()) {
+    const target = (value.target ?? value.value).trim().replace(/^#/, '');
+    const text = value.value.trim();
+    if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
+    return;
+  }
+  const field = structure.field(category, level);
+  const list = values.get(field);
+  const text = storedTextOf(value);
+  if (list) list.push(text);
+  else values.set(field, [text]);
+}
