@@ -21,13 +21,7 @@ import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import { ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
-import {
-  type FieldValues,
-  type PlannedConcept,
-  type PlannedTerm,
-  type PlannedXref,
-  planEntry,
-} from './tbx-import-plan.js';
+import { type PlannedConcept, type PlannedTerm, type PlannedXref, planEntry } from './tbx-import-plan.js';
 import { ImportStructure } from './tbx-import-structure.js';
 import {
   type FileScan,
@@ -37,6 +31,16 @@ import {
   targetDictionary,
 } from './tbx-import-target.js';
 import { checkIncremental } from './tbx-import-values.js';
+import {
+  createConcepts,
+  type HistoryItem,
+  insertDomains,
+  insertHistory,
+  insertTerms,
+  insertXrefs,
+  plannedTermRow,
+  termSnapshot,
+} from './tbx-import-writer.js';
 import { exportedConceptId } from './tbx-mapping.js';
 import { readTbx } from './tbx-reader.js';
 
@@ -142,7 +146,6 @@ export async function importTbx(
 
 // ---------------------------------------------------------------- the import itself
 
-const iso = (date: Date) => date.toISOString();
 const termKey = (term: { languageCode: string; name: string }) => `${term.languageCode}\u0000${term.name}`;
 const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? null) === (b ?? null);
@@ -268,7 +271,7 @@ class TbxImporter {
       else updates.set(target, planned);
     }
     await checkIncremental(this.ctx, this.structure, fresh, updates);
-    await this.createConcepts(fresh);
+    await createConcepts(this.ctx, fresh);
     await this.updateConcepts(updates);
     if (later.length) await this.writeBatch(later);
   }
@@ -315,164 +318,6 @@ class TbxImporter {
       }
     }
     return targets;
-  }
-
-  private async createConcepts(fresh: readonly PlannedConcept[]) {
-    if (fresh.length === 0) return;
-    const termCount = fresh.reduce((sum, concept) => sum + concept.terms.length, 0);
-    const serials = await allocateSerials(this.ctx.em, this.ctx.dictionaryId, {
-      cid: fresh.length,
-      tid: termCount,
-    });
-    const now = new Date();
-    let cid = serials.cid;
-    const conceptRows = fresh.map((concept) => ({
-      oid: concept.entryId,
-      cid: String(cid++),
-      field_map: concept.fieldMap,
-      created_at: iso(concept.createdAt ?? now),
-      changed_at: iso(concept.changedAt ?? concept.createdAt ?? now),
-    }));
-    const actor = this.ctx.scope.actor.userId;
-    const inserted = await sql<{ id: number; cid: string }[]>(
-      this.ctx.em,
-      `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, created_at, created_by_id, changed_at, changed_by_id)
-       select ?, ?, ?, x.oid, x.cid, x.field_map, x.created_at, ?, x.changed_at, ?
-         from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, created_at timestamptz, changed_at timestamptz)
-       returning id, cid`,
-      [
-        this.ctx.clientId,
-        this.ctx.dictionaryId,
-        this.ctx.sectionId,
-        actor,
-        actor,
-        JSON.stringify(conceptRows),
-      ],
-    );
-    const idOfCid = new Map(inserted.map((row) => [row.cid, row.id]));
-    const conceptIds = conceptRows.map((row) => idOfCid.get(row.cid)!);
-
-    let tid = serials.tid;
-    const termRows = fresh.flatMap((concept, index) =>
-      concept.terms.map((term) => ({
-        concept_id: conceptIds[index]!,
-        oid: term.oid,
-        name: term.name,
-        language_code: term.languageCode,
-        region_code: term.regionCode,
-        script_code: term.scriptCode,
-        tid: tid++,
-        field_map: term.fieldMap,
-        created_at: iso(term.createdAt ?? concept.createdAt ?? now),
-        changed_at: iso(term.changedAt ?? term.createdAt ?? concept.changedAt ?? concept.createdAt ?? now),
-      })),
-    );
-    const termIds = await this.insertTerms(termRows);
-
-    await this.insertDomains(fresh.map((concept, index) => [conceptIds[index]!, concept.domainIds]));
-    const termsOf = new Map<number, TermSnapshot[]>();
-    for (const row of termRows) {
-      const list = termsOf.get(row.concept_id) ?? [];
-      list.push(termSnapshot(termIds.get(row.tid)!, row.tid, row));
-      termsOf.set(row.concept_id, list);
-    }
-    const history = fresh.map((concept, index) => {
-      const id = conceptIds[index]!;
-      const terms = termsOf.get(id) ?? [];
-      const snapshot: ConceptSnapshot = {
-        cid: conceptRows[index]!.cid,
-        dictionaryId: this.ctx.dictionaryId,
-        sectionId: this.ctx.sectionId,
-        deleted: false,
-        domainIds: [...concept.domainIds].sort((a, b) => a - b),
-        fieldMap: concept.fieldMap,
-        terms,
-        relations: [],
-        refLinks: [],
-      };
-      return { conceptId: id, revision: 1, action: 'CREATE' as const, before: null, snapshot };
-    });
-    await this.insertHistory(history);
-    await this.insertXrefs(fresh.map((concept, index) => [conceptIds[index]!, concept.xrefs]));
-    await this.ctx.earlyIndexer?.add(conceptIds);
-    this.ctx.summary.concepts += fresh.length;
-    this.ctx.summary.terms += termRows.length;
-  }
-
-  private async insertTerms(rows: readonly { tid: number }[]): Promise<Map<number, number>> {
-    if (rows.length === 0) return new Map();
-    const actor = this.ctx.scope.actor.userId;
-    const inserted = await sql<{ id: number; tid: number }[]>(
-      this.ctx.em,
-      `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, created_at, created_by_id, changed_at, changed_by_id)
-       select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, x.created_at, ?, x.changed_at, ?
-         from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, created_at timestamptz, changed_at timestamptz)
-       returning id, tid`,
-      [this.ctx.clientId, this.ctx.dictionaryId, actor, actor, JSON.stringify(rows)],
-    );
-    return new Map(inserted.map((row) => [row.tid, row.id]));
-  }
-
-  private async insertDomains(links: readonly (readonly [number, ReadonlySet<number>])[]) {
-    const rows = links.flatMap(([conceptId, domainIds]) =>
-      [...domainIds].map((domainId) => ({ concept_id: conceptId, domain_id: domainId })),
-    );
-    if (rows.length === 0) return;
-    await sql(
-      this.ctx.em,
-      `insert into concept_domains (concept_id, domain_id)
-       select x.concept_id, x.domain_id from json_to_recordset(?::json) as x(concept_id int, domain_id int)
-       on conflict do nothing`,
-      [JSON.stringify(rows)],
-    );
-  }
-
-  private async insertHistory(
-    items: readonly {
-      conceptId: number;
-      revision: number;
-      action: 'CREATE' | 'UPDATE';
-      before: ConceptSnapshot | null;
-      snapshot: ConceptSnapshot;
-    }[],
-  ) {
-    if (items.length === 0) return;
-    const rows = items.map((item) => ({
-      concept_id: item.conceptId,
-      revision: item.revision,
-      action: item.action,
-      changes: diffSnapshots(item.before, item.snapshot),
-      snapshot: item.snapshot,
-    }));
-    await sql(
-      this.ctx.em,
-      `with written as (
-         insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot)
-         select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot
-           from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb)
-         returning id, concept_id, action)
-       insert into tbx_history (concept_id, history_id, action) select concept_id, id, action from written`,
-      [this.ctx.clientId, this.ctx.dictionaryId, this.ctx.scope.actor.userId, JSON.stringify(rows)],
-    );
-  }
-
-  private async insertXrefs(xrefs: readonly (readonly [number, readonly PlannedXref[]])[]) {
-    const rows = xrefs.flatMap(([conceptId, list]) =>
-      list.map((xref) => ({
-        source_concept_id: conceptId,
-        target: xref.target,
-        text: xref.text,
-        line: xref.line,
-      })),
-    );
-    if (rows.length === 0) return;
-    await sql(
-      this.ctx.em,
-      `insert into tbx_xrefs (source_concept_id, target, text, line)
-       select x.source_concept_id, x.target, x.text, x.line
-         from json_to_recordset(?::json) as x(source_concept_id int, target text, text text, line int)`,
-      [JSON.stringify(rows)],
-    );
   }
 
   /**
@@ -566,7 +411,7 @@ class TbxImporter {
     const termInserts: (ReturnType<typeof plannedTermRow> & { tid: number })[] = [];
     const termUpdates: Record<string, unknown>[] = [];
     const conceptUpdates: Record<string, unknown>[] = [];
-    const history: Parameters<TbxImporter['insertHistory']>[0][number][] = [];
+    const history: HistoryItem[] = [];
     const domainLinks: [number, Set<number>][] = [];
     const xrefs: [number, PlannedXref[]][] = [];
     const afterSnapshots: { item: (typeof work)[number]; after: ConceptSnapshot }[] = [];
@@ -586,7 +431,7 @@ class TbxImporter {
       afterSnapshots.push({ item, after });
       xrefs.push([concept.id, planned.xrefs]);
     }
-    const newTermIds = await this.insertTerms(termInserts);
+    const newTermIds = await insertTerms(this.ctx, termInserts);
     for (const { item, after } of afterSnapshots) {
       const { concept, planned, before } = item;
       const added = item.newTerms.map(({ term, tid: termTid }) =>
@@ -656,9 +501,9 @@ class TbxImporter {
         [actor, JSON.stringify(termUpdates)],
       );
     }
-    await this.insertDomains(domainLinks);
-    await this.insertHistory(history);
-    await this.insertXrefs(xrefs);
+    await insertDomains(this.ctx, domainLinks);
+    await insertHistory(this.ctx, history);
+    await insertXrefs(this.ctx, xrefs);
     // The loaded rows are stale now; nothing of them may be flushed later.
     this.ctx.em.clear();
   }
@@ -752,40 +597,4 @@ class TbxImporter {
          where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
     );
   }
-}
-
-function plannedTermRow(conceptId: number, term: PlannedTerm, now: Date) {
-  return {
-    concept_id: conceptId,
-    oid: term.oid,
-    name: term.name,
-    language_code: term.languageCode,
-    region_code: term.regionCode,
-    script_code: term.scriptCode,
-    field_map: term.fieldMap,
-    created_at: iso(term.createdAt ?? now),
-    changed_at: iso(term.changedAt ?? term.createdAt ?? now),
-  };
-}
-
-function termSnapshot(
-  id: number,
-  tid: number,
-  row: {
-    name: string;
-    language_code: string;
-    region_code: string | null;
-    script_code: string | null;
-    field_map: FieldValues;
-  },
-): TermSnapshot {
-  return {
-    id,
-    tid,
-    name: row.name,
-    languageCode: row.language_code,
-    regionCode: row.region_code,
-    scriptCode: row.script_code,
-    fieldMap: row.field_map,
-  };
 }
