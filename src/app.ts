@@ -17,10 +17,12 @@ import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
-import { sendError } from './rest/error-body.js';
+import { sendError, sendSurfaceError } from './rest/error-body.js';
 import type { ContextFactory } from './rest/procedure-call.js';
 import type { RawRoute } from './rest/raw-route.js';
+import { registerRequestGuards } from './rest/request-guards.js';
 import { restAdapter } from './rest/rest-adapter.js';
+import { AppError, httpStatusOf } from './shared/errors.js';
 import { setMetricsRoute, trpcMetricsRoute } from './shared/metrics-route.js';
 import { createContextFactory } from './trpc/context.js';
 import { buildOpenApiDocument } from './trpc/openapi.js';
@@ -86,9 +88,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return sendError(reply, 503, {
+      return sendSurfaceError(request, reply, 503, {
         code: 'SERVICE_UNAVAILABLE',
         message: DATABASE_UNAVAILABLE,
+      });
+    }
+    // Refusals of the input boundary (src/rest/request-guards.ts) and of raw routes.
+    if ((error as unknown) instanceof AppError) {
+      const appError = error as unknown as AppError;
+      return sendSurfaceError(request, reply, httpStatusOf[appError.code], {
+        code: appError.code,
+        message: appError.message,
       });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
@@ -96,7 +106,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       request.log.error({ err: error }, 'request failed');
       return sendError(reply, 500, { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
     }
-    return sendError(reply, status, { code: codeForStatus[status] ?? 'BAD_REQUEST', message: error.message });
+    return sendSurfaceError(request, reply, status, {
+      code: codeForStatus[status] ?? 'BAD_REQUEST',
+      message: error.message,
+    });
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, {
@@ -105,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
 
+  registerRequestGuards(app);
   await app.register(cookie);
   // API-login requests are counted in memory and written in batches; what is pending is written on close.
   const apiRequests = new ApiRequestCounter(deps.orm, app.log);

@@ -1,8 +1,10 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createGraphQLError, createYoga } from 'graphql-yoga';
+import { parse } from 'graphql';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors.js';
+import { jsonNestingExceeds, MAX_GRAPHQL_TOKENS, MAX_JSON_DEPTH } from '../shared/input-limits.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
@@ -51,8 +53,14 @@ export const maskErrorWith =
         extensions: { code: 'SERVICE_UNAVAILABLE' },
       });
     }
-    // Parse and validation errors of the query itself carry no original error and are safe to show.
-    if (isGraphQLErrorLike(error) && !error.originalError) return error as unknown as Error;
+    // Errors of the request itself (parsing, validation, variables of the wrong type) have no path:
+    // they arise before any resolver runs, and are the caller's to fix.
+    if (isGraphQLErrorLike(error) && !path) {
+      return createGraphQLError(error.message, {
+        ...('locations' in error ? { nodes: undefined } : {}),
+        extensions: { code: 'BAD_REQUEST' },
+      });
+    }
     log.error({ err: original, path: path?.join('.') }, 'GraphQL resolver failed');
     return createGraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   };
@@ -69,6 +77,24 @@ export const yogaLogging = (log: Pick<FastifyBaseLogger, 'debug' | 'info' | 'war
   error: (...args: unknown[]) => log.debug({ yoga: args }, 'graphql-yoga: error masked for the caller'),
 });
 
+/**
+ * graphql-js parses recursively: a document of 20,000 nested selections overflowed the stack (a 500).
+ * The nesting is counted before parsing, and the parser's own `maxTokens` bounds the rest.
+ */
+const limitDocuments = (maxTokens: number): Plugin => ({
+  onParse({ setParseFn }) {
+    setParseFn((source, options) => {
+      const text = typeof source === 'string' ? source : source.body;
+      if (jsonNestingExceeds(text)) {
+        throw createGraphQLError(`The document is nested more than ${MAX_JSON_DEPTH} levels deep`, {
+          extensions: { code: 'BAD_REQUEST' },
+        });
+      }
+      return parse(source, { ...options, maxTokens });
+    });
+  },
+});
+
 /** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */
 export function registerGraphQL(
   app: FastifyInstance,
@@ -80,6 +106,7 @@ export function registerGraphQL(
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
     maskedErrors: { maskError: maskErrorWith(app.log) },
+    plugins: [limitDocuments(MAX_GRAPHQL_TOKENS)],
     logging: yogaLogging(app.log),
     context: ({ req, reply }) => {
       const request = createContext(req, reply);

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ErrorIssue {
   path: string;
@@ -25,6 +25,38 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody):
   // A busy or unreachable database is usually back within a second.
   if (status === shownServerStatus) reply.header('retry-after', '1');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * An error answered before a route ran (the input boundary, body parsing), in the shape the caller's
+ * surface reads: GraphQL's `errors` list, tRPC's error envelope, or our REST body.
+ */
+export function sendSurfaceError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: ErrorBody,
+): FastifyReply {
+  const path = request.url;
+  if (path.startsWith('/graphql')) {
+    if (status === shownServerStatus) reply.header('retry-after', '1');
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send({ errors: [{ message: body.message, extensions: { code: body.code } }] });
+  }
+  if (path.startsWith('/trpc/')) {
+    if (status === shownServerStatus) reply.header('retry-after', '1');
+    // JSON-RPC's codes as tRPC sends them: -32600 bad request, -32603 anything else.
+    const rpcCode = status === 400 ? -32600 : -32603;
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send({
+        error: { message: body.message, code: rpcCode, data: { code: body.code, httpStatus: status } },
+      });
+  }
+  return sendError(reply, status, body);
 }
 
 interface TrpcErrorJson {

@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { oneQueryValue, parseQuery } from './query-params.js';
 
 /** Room for the form fields and part headers beside the file, when judging a Content-Length. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -63,9 +65,11 @@ export async function readSingleFile(request: FastifyRequest, limits: UploadLimi
   if (Number.isFinite(declared) && declared > limits.maxBytes + MULTIPART_OVERHEAD_BYTES) {
     throw tooLarge(limits.maxBytes);
   }
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) if (typeof value === 'string') fields[name] = value;
+  // Members may come in the query string as well; each is taken once (a repeated one is refused).
+  const fields: Record<string, string> = {
+    ...parseQuery(z.record(z.string(), oneQueryValue), request.query),
+  };
+  const bodyMembers = new Set<string>();
   let file: Omit<UploadedFile, 'fields'> | undefined;
   try {
     for await (const part of request.parts({
@@ -83,6 +87,11 @@ export async function readSingleFile(request: FastifyRequest, limits: UploadLimi
           mimetype: part.mimetype,
         };
       } else if (typeof part.value === 'string') {
+        // A body member wins over the query string's; given twice in the body, it is a guess.
+        if (bodyMembers.has(part.fieldname)) {
+          throw new UploadError(400, `The member "${part.fieldname}" is given twice`);
+        }
+        bodyMembers.add(part.fieldname);
         fields[part.fieldname] = part.value;
       }
     }

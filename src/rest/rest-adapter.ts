@@ -6,6 +6,7 @@ import { setMetricsRoute } from '../shared/metrics-route.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import { sendError, sendProcedureError, toErrorBody } from './error-body.js';
+import { registerJsonBodyParser } from './json-body.js';
 import {
   allowedMethods,
   buildRouteTable,
@@ -99,20 +100,7 @@ function prepareBody(request: FastifyRequest): void {
  */
 export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: FastifyInstance, options) => {
   await app.register(formbody);
-  // A JSON request with an empty body is legal here (POST without body on logout); Fastify would refuse it.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    const source = String(text).trim();
-    if (source === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(source));
-    } catch {
-      const error = Object.assign(new Error('Request body is not valid JSON'), {
-        statusCode: 400,
-        code: 'BAD_REQUEST',
-      });
-      done(error, undefined);
-    }
-  });
+  registerJsonBodyParser(app);
 
   for (const route of options.rawRoutes) await app.register(route);
 

@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import { AppError } from './errors.js';
 import { FormatSchema } from './format.js';
+import { filterText } from './input-limits.js';
 import { queryBoolean } from './query.js';
 
 /** Query parameters every list call accepts. */
 export const listQueryShape = {
   size: z.number().int().min(1).optional().describe('page size (default 20, capped at MAX_PAGE_SIZE)'),
   page: z.number().int().min(0).default(0).describe('0-based page number'),
-  sort: z.string().optional().describe('attribute with optional direction: name, name,ASC, name,DESC'),
+  sort: filterText().optional().describe('attribute with optional direction: name, name,ASC, name,DESC'),
   format: FormatSchema,
   'include-deleted': queryBoolean()
     .default(false)
     .describe('include soft-deleted objects; honoured for system and client administrators only'),
-  name: z.string().optional().describe('starts with, ignoring case'),
-  'name-eq': z.string().optional().describe('equals, ignoring case'),
+  name: filterText().optional().describe('starts with, ignoring case'),
+  'name-eq': filterText().optional().describe('equals, ignoring case'),
 };
 export const ListQuerySchema = z.object(listQueryShape);
 export type ListQuery = z.infer<typeof ListQuerySchema>;

@@ -4,8 +4,10 @@
  * outright, so no entity is ever expanded or fetched (no XXE, no billion laughs).
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { MAX_XML_DEPTH } from './input-limits.js';
 
 /** An XML document as fast-xml-parser builds it: attributes are members named `@_name`. */
 export function buildXml(root: Record<string, unknown>): string {
@@ -32,6 +34,7 @@ export function parseXml<S extends z.ZodType>(xml: string, options: XmlParseOpti
   if (/<!DOCTYPE/i.test(xml)) {
     throw new AppError('BAD_REQUEST', 'The file must not contain a DOCTYPE (no DTDs or entities are read)');
   }
+  assertXmlDepth(xml);
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     throw new AppError('BAD_REQUEST', `Malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
@@ -53,6 +56,34 @@ export function parseXml<S extends z.ZodType>(xml: string, options: XmlParseOpti
     throw new AppError('BAD_REQUEST', `Invalid ${options.label} at ${where || 'root'}: ${issue.message}`);
   }
   return result.data;
+}
+
+/**
+ * fast-xml-parser and the zod check that follows recurse into the document: 20,000 nested elements
+ * overflowed the stack (a 500). A streaming pass counts the depth first and names the line.
+ */
+function assertXmlDepth(xml: string): void {
+  const parser = new SaxesParser({ position: true });
+  let depth = 0;
+  let tooDeepAt = 0;
+  parser.on('opentag', () => {
+    if (++depth > MAX_XML_DEPTH && tooDeepAt === 0) tooDeepAt = parser.line;
+  });
+  parser.on('closetag', () => {
+    depth--;
+  });
+  // Well-formedness is reported by the validator below, with its own message.
+  parser.on('error', () => {});
+  const chunk = 64 * 1024;
+  for (let start = 0; start < xml.length && tooDeepAt === 0; start += chunk) {
+    parser.write(xml.slice(start, start + chunk));
+  }
+  if (tooDeepAt > 0) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `Elements are nested more than ${MAX_XML_DEPTH} levels deep at line ${tooDeepAt}`,
+    );
+  }
 }
 
 export const xmlText = z.string().trim();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonDtoShape } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { filterText } from '../../shared/input-limits.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
 
 const limit = () => z.number().int().min(0).nullable();
@@ -32,8 +33,8 @@ export const ClientPageSchema = pageSchema(ClientOutputSchema);
 
 export const ClientListInputSchema = z.object({
   ...listQueryShape,
-  'login-name': z.string().optional().describe('login name starts with, ignoring case'),
-  'login-name-eq': z.string().optional(),
+  'login-name': filterText().optional().describe('login name starts with, ignoring case'),
+  'login-name-eq': filterText().optional(),
   'max-concurrent-users': z.number().int().optional(),
   'max-user-accounts': z.number().int().optional(),
 });

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure, uploadOfSignedInCaller } from '../../rest/procedure-call.js';
-import { errorContent, flag, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
+import { oneQueryFlag, oneQueryValue, parseQuery } from '../../rest/query-params.js';
+import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { ImportStartResultSchema } from './definition.schema.js';
 
 const tags = ['dictionaries'];
@@ -63,6 +65,11 @@ export const definitionPaths: ZodOpenApiPathsObject = {
   },
 };
 
+const ExportQuerySchema = z.object({
+  format: oneQueryValue.optional(),
+  'include-filters': oneQueryFlag.optional(),
+});
+
 /** The definition download and the multipart start; both run the dictionaryDefinitions procedures. */
 export function definitionRoutes(config: Config, createContext: ContextFactory): RawRoute {
   const plugin: FastifyPluginAsync = async (app) => {
@@ -75,14 +82,15 @@ export function definitionRoutes(config: Config, createContext: ContextFactory):
         if (!Number.isInteger(id)) {
           return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
         }
-        const format = request.query.format ?? 'XML';
+        const query = parseQuery(ExportQuerySchema, request.query);
+        const format = query.format ?? 'XML';
         if (format.toUpperCase() !== 'XML') {
           return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'format must be XML' });
         }
         const file = await callProcedure(createContext, request, reply, (api) =>
           api.dictionaryDefinitions.exportXml({
             id,
-            'include-filters': flag(request.query['include-filters']),
+            'include-filters': query['include-filters'] ?? false,
           }),
         );
         if (file === undefined) return reply;

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { sendError } from '../../rest/error-body.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { oneQueryNumber, oneQueryValue, parseQuery } from '../../rest/query-params.js';
 import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { SETTING_NAMES, SearchSettingsSchema } from './search-settings.schema.js';
 
@@ -50,8 +52,10 @@ export const searchSettingPaths: ZodOpenApiPathsObject = {
   },
 };
 
-const queryValue = (value: unknown): string | undefined =>
-  Array.isArray(value) ? queryValue(value[0]) : typeof value === 'string' ? value : undefined;
+const SettingQuerySchema = z.object({
+  'user-id': oneQueryNumber.optional(),
+  setting: oneQueryValue.optional(),
+});
 
 /** The single-setting update: its body is a bare JSON array, which a procedure's object input cannot take. */
 export function searchSettingRoute(createContext: ContextFactory): RawRoute {
@@ -64,12 +68,12 @@ export function searchSettingRoute(createContext: ContextFactory): RawRoute {
           message: 'Send the values as a JSON array of strings, e.g. ["SUBSTRING"]',
         });
       }
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const userId = queryValue(query['user-id']);
+      const query = parseQuery(SettingQuerySchema, request.query);
+      const userId = query['user-id'];
       const result = await callProcedure(createContext, request, reply, (api) =>
         api.searchSettings.updateSetting({
-          ...(userId === undefined ? {} : { 'user-id': Number(userId) }),
-          setting: queryValue(query.setting) ?? '',
+          ...(userId === undefined ? {} : { 'user-id': userId }),
+          setting: query.setting ?? '',
           // Checked by the procedure's input schema, like every other input.
           values: values as string[],
         }),

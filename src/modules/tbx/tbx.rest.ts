@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { TbxExportFormats } from './tbx-export.service.js';
@@ -163,11 +165,21 @@ async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<R
 
 const optionalNumber = (value: string | undefined) =>
   value === undefined || value === '' ? undefined : Number(value);
-const list = (value: string | undefined) =>
-  (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
+
+const ExportQuerySchema = z.object({
+  format: oneQueryValue.optional(),
+  languages: queryList.optional(),
+  fields: queryList.optional(),
+  'filter-id': oneQueryNumber.optional(),
+});
+
+/** Import parameters may also come in the query string; each is taken once. */
+const ImportQuerySchema = z.object({
+  'dictionary-id': oneQueryValue.optional(),
+  name: oneQueryValue.optional(),
+  merge: oneQueryValue.optional(),
+  'section-oid': oneQueryValue.optional(),
+});
 
 /** The multipart import and the streamed export; both run the tbx procedures. */
 export function tbxRoutes(config: Config, createContext: ContextFactory): RawRoute {
@@ -187,7 +199,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
       }
       const { upload } = received;
       try {
-        const query = (request.query ?? {}) as Record<string, string | undefined>;
+        const query: Record<string, string | undefined> = parseQuery(ImportQuerySchema, request.query);
         const param = (name: string) => received.fields[name] ?? query[name];
         const result = await callProcedure(createContext, request, reply, (api) =>
           api.tbx.importFile({
@@ -214,14 +226,14 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
         if (!/^\d+$/.test(request.params.id)) {
           return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
         }
-        const query = request.query;
+        const query = parseQuery(ExportQuerySchema, request.query);
         const download = await callProcedure(createContext, request, reply, (api) =>
           api.tbx.exportFile({
             id: Number(request.params.id),
             format: (query.format?.toUpperCase() ?? 'TBX') as (typeof TbxExportFormats)[number],
-            languages: list(query.languages),
-            fields: list(query.fields),
-            'filter-id': optionalNumber(query['filter-id']),
+            languages: query.languages ?? [],
+            fields: query.fields ?? [],
+            'filter-id': query['filter-id'],
           }),
         );
         if (download === undefined) return reply;

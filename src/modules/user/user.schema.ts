@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonDtoShape } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { filterText } from '../../shared/input-limits.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
 import { OriginTypes, UserTypes } from './user.entity.js';
 
@@ -69,8 +70,8 @@ export const UserPageSchema = pageSchema(UserOutputSchema);
 
 export const UserListInputSchema = z.object({
   ...listQueryShape,
-  login: z.string().optional().describe('username starts with, ignoring case'),
-  'full-name': z.string().optional().describe('full name starts with, ignoring case'),
+  login: filterText().optional().describe('username starts with, ignoring case'),
+  'full-name': filterText().optional().describe('full name starts with, ignoring case'),
   client_id: z.number().int().optional().describe('default: the client of the token'),
 });
 export type UserListInput = z.infer<typeof UserListInputSchema>;

@@ -1,0 +1,204 @@
+/**
+ * Input a careless or hostile client sends: each case once answered 5xx (or a 503 that invites retrying
+ * forever) and now answers a clear 4xx with the error body before any procedure walks the input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../src/modules/client/client.entity.js';
+import { createDictionary } from '../factories/dictionary.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { loginSysadmin, type RestClient } from '../helpers/rest.js';
+
+let t: TestApp;
+let sysadmin: RestClient;
+let dictionaryId: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  sysadmin = await loginSysadmin(t.app);
+  const defaultClient = await t.orm.em
+    .fork()
+    .findOneOrFail(Client, { loginName: 'admin' }, { filters: false });
+  dictionaryId = (await createDictionary(t.orm, defaultClient.id)).id;
+});
+afterAll(() => t.close());
+
+const nestedArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+async function raw(method: 'GET' | 'POST' | 'PUT', url: string, payload?: string, token?: string) {
+  const response = await t.app.inject({
+    method,
+    url,
+    payload,
+    headers: {
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { 'x-auth-token': token } : {}),
+    },
+  });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: response.json() as Record<string, unknown>,
+  };
+}
+
+function expectBadRequest(response: { status: number; body: Record<string, unknown> }, message: RegExp) {
+  expect(response.status).toBe(400);
+  expect(response.body.code).toBe('BAD_REQUEST');
+  expect(String(response.body.message)).toMatch(message);
+}
+
+describe('deeply nested JSON', () => {
+  it('is refused with 400 on the open login, on REST, tRPC and GraphQL', async () => {
+    const body = `{"username":"admin","password":${nestedArrays(5000)}}`;
+    expectBadRequest(await raw('POST', '/api/v4/login', body), /nested/);
+    expectBadRequest(await raw('POST', '/api/v4/terms/search', body, sysadmin.token), /nested/);
+    expectBadRequest(await raw('POST', '/api/v4/dictionaries', body, sysadmin.token), /nested/);
+    const trpc = await raw('POST', '/trpc/dictionaries.create', body, sysadmin.token);
+    expect(trpc.status).toBe(400);
+    const graphql = await raw(
+      'POST',
+      '/graphql',
+      `{"query":"{ __typename }","variables":${nestedArrays(5000)}}`,
+    );
+    expect(graphql.status).toBe(400);
+  });
+
+  it('still takes ordinary nesting', async () => {
+    const response = await raw(
+      'POST',
+      '/api/v4/dictionaries',
+      JSON.stringify({ name: [[[['x']]]] }),
+      sysadmin.token,
+    );
+    expect(response.status).toBe(400);
+    expect(String(response.body.message)).not.toMatch(/nested/);
+  });
+});
+
+describe('a NUL character in a string', () => {
+  it('answers 400 naming the input, never 503 or 500', async () => {
+    const create = await raw(
+      'POST',
+      '/api/v4/dictionaries',
+      JSON.stringify({ name: 'a\u0000b' }),
+      sysadmin.token,
+    );
+    expectBadRequest(create, /NUL/);
+    expect(create.headers['retry-after']).toBeUndefined();
+    const search = await raw(
+      'POST',
+      '/api/v4/terms/search',
+      JSON.stringify({ query: 'x\u0000', langCode: 'eng', dictionaryIds: [dictionaryId] }),
+      sysadmin.token,
+    );
+    expectBadRequest(search, /NUL/);
+    const query = await raw('GET', `/api/v4/dictionaries?name=a%00b`, undefined, sysadmin.token);
+    expectBadRequest(query, /NUL/);
+    const path = await raw('GET', '/api/v4/system/features/client/a%00b');
+    expectBadRequest(path, /NUL/);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v4/login',
+      payload: 'username=ad%00min&password=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(login.statusCode).toBe(400);
+  });
+
+  it('answers 400 on tRPC and GraphQL too', async () => {
+    const trpc = await raw(
+      'POST',
+      '/trpc/dictionaries.create',
+      JSON.stringify({ name: 'a\u0000b' }),
+      sysadmin.token,
+    );
+    expect(trpc.status).toBe(400);
+    const graphql = await raw(
+      'POST',
+      '/graphql',
+      JSON.stringify({
+        query: 'query($n: String) { dictionaries(name: $n) { totalElements } }',
+        variables: { n: 'a\u0000' },
+      }),
+      sysadmin.token,
+    );
+    expect(graphql.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
+    ]);
+  });
+});
+
+describe('a repeated query parameter', () => {
+  it('answers 400 where one value is expected, on the TBX and definition exports', async () => {
+    const tbx = await raw(
+      'GET',
+      `/api/v4/dictionaries/export-tbx/${dictionaryId}?format=TBX&format=TBX2`,
+      undefined,
+      sysadmin.token,
+    );
+    expectBadRequest(tbx, /format/);
+    const definition = await raw(
+      'POST',
+      `/api/v4/dictionaries/export-definition/${dictionaryId}?format=XML&format=XML`,
+      undefined,
+      sysadmin.token,
+    );
+    expectBadRequest(definition, /format/);
+  });
+
+  it('takes a list parameter repeated or comma-separated alike', async () => {
+    const repeated = await t.app.inject({
+      method: 'GET',
+      url: `/api/v4/dictionaries/export-tbx/${dictionaryId}?languages=a&languages=b`,
+      headers: { 'x-auth-token': sysadmin.token! },
+    });
+    const joined = await t.app.inject({
+      method: 'GET',
+      url: `/api/v4/dictionaries/export-tbx/${dictionaryId}?languages=a,b`,
+      headers: { 'x-auth-token': sysadmin.token! },
+    });
+    expect(repeated.statusCode).toBeLessThan(500);
+    expect(repeated.statusCode).toBe(joined.statusCode);
+  });
+});
+
+describe('deeply nested XML', () => {
+  const deepXml = `<?xml version="1.0"?>\n${'<a>'.repeat(20000)}${'</a>'.repeat(20000)}`;
+
+  it('answers 400 with the line on the users import and the definition import', async () => {
+    for (const path of ['/users/import', '/dictionaries/import-definition/start']) {
+      const response = await sysadmin.upload<{ code: string; message: string }>(path, { content: deepXml });
+      expect(response.status, path).toBe(400);
+      expect(response.body.message, path).toMatch(/nest.*line 2/i);
+    }
+  });
+});
+
+describe('GraphQL', () => {
+  async function graphql(query: string, variables?: unknown) {
+    return raw('POST', '/graphql', JSON.stringify({ query, variables }), sysadmin.token);
+  }
+  const codes = (response: { body: Record<string, unknown> }) =>
+    (response.body.errors as { extensions?: { code?: string } }[] | undefined)?.map(
+      (e) => e.extensions?.code,
+    );
+
+  it('a variable of the wrong type is BAD_REQUEST', async () => {
+    const response = await graphql('query($id: Int!) { dictionary(id: $id) { id } }', { id: 'abc' });
+    expect(codes(response)).toEqual(['BAD_REQUEST']);
+  });
+
+  it('a query of 20,000 nested braces is BAD_REQUEST', async () => {
+    const response = await graphql(`{ ${'a { '.repeat(20000)}b${' }'.repeat(20000)} }`);
+    expect(codes(response)).toEqual(['BAD_REQUEST']);
+  });
+
+  it('a string argument over the REST limit is BAD_REQUEST', async () => {
+    const response = await graphql('query($n: String) { users(login: $n) { totalElements } }', {
+      n: 'x'.repeat(1_000_000),
+    });
+    expect(codes(response)).toEqual(['BAD_REQUEST']);
+    const inline = await graphql(`{ dictionaries(name: "${'y'.repeat(100_000)}") { totalElements } }`);
+    expect(codes(inline)).toEqual(['BAD_REQUEST']);
+  });
+});
