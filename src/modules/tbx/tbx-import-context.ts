@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../shared/scope.js';
 import { boundRows } from '../../shared/sql.js';
 import type { EarlyIndexer } from '../search/early-indexer.js';
-import type { TbxMergeMode } from './tbx-import.service.js';
+import type { TbxMergeMode } from './tbx-import-merge.js';
 
 export const NO_TENANT = { tenant: false } as const;
 /** Errors kept in the summary (errorCount counts them all). */

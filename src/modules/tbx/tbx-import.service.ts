@@ -10,18 +10,14 @@ import { rm } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
-import { Concept } from '../concept/concept.entity.js';
-import { liveLocks } from '../concept/concept-lock.service.js';
-import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
-import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
-import { diffSnapshots } from '../history/history-recorder.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import { ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
-import { type PlannedConcept, type PlannedTerm, type PlannedXref, planEntry } from './tbx-import-plan.js';
+import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
+import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
 import { ImportStructure } from './tbx-import-structure.js';
 import {
   type FileScan,
@@ -31,20 +27,9 @@ import {
   targetDictionary,
 } from './tbx-import-target.js';
 import { checkIncremental } from './tbx-import-values.js';
-import {
-  createConcepts,
-  type HistoryItem,
-  insertDomains,
-  insertHistory,
-  insertTerms,
-  insertXrefs,
-  plannedTermRow,
-  termSnapshot,
-} from './tbx-import-writer.js';
-import { exportedConceptId } from './tbx-mapping.js';
+import { createConcepts } from './tbx-import-writer.js';
 import { readTbx } from './tbx-reader.js';
 
-const ALL_ROWS = { tenant: false, notDeleted: false } as const;
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
 const BATCH_SIZE = 500;
 /** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
@@ -57,8 +42,8 @@ const ANALYZE_AFTER_TERMS = 50_000;
  */
 const ANALYZE_DURING_FROM_TERMS = 20_000;
 
-export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
-export type TbxMergeMode = (typeof TbxMergeModes)[number];
+// The import's callers (router, REST route, CLI) take all they need from this file.
+export { type TbxMergeMode, TbxMergeModes } from './tbx-import-merge.js';
 
 export interface TbxImportOptions {
   /** Absent: a new dictionary (client administrators). */
@@ -146,10 +131,6 @@ export async function importTbx(
 
 // ---------------------------------------------------------------- the import itself
 
-const termKey = (term: { languageCode: string; name: string }) => `${term.languageCode}\u0000${term.name}`;
-const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
-  (a ?? null) === (b ?? null);
-
 class TbxImporter {
   private processed = 0;
   /** Terms written when the statistics were last refreshed during this import. */
@@ -211,7 +192,7 @@ class TbxImporter {
     for await (const entry of readTbx(createReadStream(this.upload.path))) {
       const planned = planEntry(this.ctx, this.structure, entry);
       // An entry that would merge into one still waiting in this batch waits for that one to be written.
-      const keys = this.mergeKeys(planned);
+      const keys = mergeKeys(this.ctx.merge, planned);
       if (keys.some((key) => pendingKeys.has(key))) await flush();
       pending.push(planned);
       for (const key of keys) pendingKeys.add(key);
@@ -248,18 +229,12 @@ class TbxImporter {
     this.analyzedAtTerms = terms;
   }
 
-  private mergeKeys(planned: PlannedConcept): string[] {
-    if (this.ctx.merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
-    if (this.ctx.merge === 'TERM') return planned.terms.map((term) => `term:${termKey(term)}`);
-    return [];
-  }
-
   // ------------------------------------------------------------ batches
 
   private async writeBatch(batch: PlannedConcept[]): Promise<void> {
     if (batch.length === 0) return;
     await this.structure.flush(batch);
-    const targets = await this.mergeTargets(batch);
+    const targets = await mergeTargets(this.ctx, batch);
     const fresh: PlannedConcept[] = [];
     const updates = new Map<number, PlannedConcept>();
     const later: PlannedConcept[] = [];
@@ -272,240 +247,8 @@ class TbxImporter {
     }
     await checkIncremental(this.ctx, this.structure, fresh, updates);
     await createConcepts(this.ctx, fresh);
-    await this.updateConcepts(updates);
+    await mergeConcepts(this.ctx, updates);
     if (later.length) await this.writeBatch(later);
-  }
-
-  /** The existing concept each entry merges into (none: a new concept). */
-  private async mergeTargets(batch: readonly PlannedConcept[]): Promise<Map<PlannedConcept, number>> {
-    const targets = new Map<PlannedConcept, number>();
-    if (this.ctx.merge === 'ENTRY_ID') {
-      const ids = [...new Set(batch.flatMap((c) => (c.entryId ? [c.entryId] : [])))];
-      if (ids.length === 0) return targets;
-      const rowIds = ids.map((id) => exportedConceptId(id)).filter((id): id is number => id !== null);
-      const rows = await sql<{ id: number; oid: string | null }[]>(
-        this.ctx.em,
-        `select id, oid from concepts where client_id = ? and dictionary_id = ? and not deleted
-           and (oid = any(?::text[]) or (oid is null and id = any(?::int[]))) order by id`,
-        [this.ctx.clientId, this.ctx.dictionaryId, ids, rowIds],
-      );
-      for (const planned of batch) {
-        if (!planned.entryId) continue;
-        const rowId = exportedConceptId(planned.entryId);
-        const row =
-          rows.find((r) => r.oid === planned.entryId) ?? rows.find((r) => r.oid === null && r.id === rowId);
-        if (row) targets.set(planned, row.id);
-      }
-    } else if (this.ctx.merge === 'TERM') {
-      const names = [...new Set(batch.flatMap((c) => c.terms.map((t) => t.name)))];
-      if (names.length === 0) return targets;
-      const rows = await sql<{ concept_id: number; language_code: string; name: string }[]>(
-        this.ctx.em,
-        `select t.concept_id, t.language_code, t.name from terms t join concepts c on c.id = t.concept_id
-          where t.dictionary_id = ? and not t.deleted and not c.deleted and t.name = any(?::text[]) order by t.concept_id`,
-        [this.ctx.dictionaryId, names],
-      );
-      const conceptOf = new Map<string, number>();
-      for (const row of rows) {
-        const key = termKey({ languageCode: row.language_code, name: row.name });
-        if (!conceptOf.has(key)) conceptOf.set(key, row.concept_id);
-      }
-      for (const planned of batch) {
-        const match = planned.terms
-          .map((term) => conceptOf.get(termKey(term)))
-          .find((id) => id !== undefined);
-        if (match !== undefined) targets.set(planned, match);
-      }
-    }
-    return targets;
-  }
-
-  /**
-   * Merges entries into existing concepts: the file's field values replace those of the same fields
-   * (others stay), terms are matched by term id, then by language and text (matched ones updated, the
-   * others added; terms the file lacks stay), domains are added. Unchanged concepts count as skipped.
-   */
-  private async updateConcepts(updates: ReadonlyMap<number, PlannedConcept>) {
-    if (updates.size === 0) return;
-    const ids = [...updates.keys()];
-    await sql(this.ctx.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
-    const locks = await liveLocks(this.ctx.em, ids);
-    const concepts = await this.ctx.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
-    const parts = await loadParts(this.ctx.em, ids);
-    const work: {
-      concept: Concept;
-      planned: PlannedConcept;
-      before: ConceptSnapshot;
-      terms: TermSnapshot[];
-      newTerms: { term: PlannedTerm; tid: number }[];
-      changedTermIds: Set<number>;
-      termOids: Map<number, string>;
-    }[] = [];
-    for (const concept of concepts) {
-      const planned = updates.get(concept.id)!;
-      const lock = locks.get(concept.id);
-      if (!this.ctx.importableSectionIds.has(concept.section.id)) {
-        this.ctx.error(
-          planned.line,
-          `Concept ${concept.id} is in a section where you may not import (CONCEPT_IMPORT); entry skipped`,
-        );
-        this.ctx.summary.skipped++;
-        continue;
-      }
-      if (lock && lock.session_id !== this.ctx.scope.actor.sessionId) {
-        this.ctx.error(planned.line, `Concept ${concept.id} is being edited by another user; entry skipped`);
-        this.ctx.summary.skipped++;
-        continue;
-      }
-      const before = snapshotOf(concept, parts.get(concept.id)!);
-      const terms = before.terms.map((term) => ({ ...term }));
-      const claimed = new Set<number>();
-      const changedTermIds = new Set<number>();
-      const termOids = new Map<number, string>();
-      const termRows = parts.get(concept.id)!.terms;
-      const newTerms: { term: PlannedTerm; tid: number }[] = [];
-      for (const wanted of planned.terms) {
-        const byOid = wanted.oid
-          ? termRows.find((row) => !row.deleted && !claimed.has(row.id) && row.oid === wanted.oid)
-          : undefined;
-        const match =
-          byOid ??
-          terms.find(
-            (term) =>
-              !claimed.has(term.id) &&
-              term.name === wanted.name &&
-              term.languageCode === wanted.languageCode &&
-              sameVariant(term.regionCode, wanted.regionCode) &&
-              sameVariant(term.scriptCode, wanted.scriptCode),
-          );
-        const target = match ? terms.find((term) => term.id === match.id) : undefined;
-        if (!target) {
-          newTerms.push({ term: wanted, tid: 0 });
-          continue;
-        }
-        claimed.add(target.id);
-        const row = termRows.find((r) => r.id === target.id);
-        if (wanted.oid && !row?.oid) termOids.set(target.id, wanted.oid);
-        const next = {
-          ...target,
-          name: wanted.name,
-          languageCode: wanted.languageCode,
-          regionCode: wanted.regionCode,
-          scriptCode: wanted.scriptCode,
-          fieldMap: { ...target.fieldMap, ...wanted.fieldMap },
-        };
-        if (diffSnapshots({ ...before, terms: [target] }, { ...before, terms: [next] }).length) {
-          Object.assign(target, next);
-          changedTermIds.add(target.id);
-        }
-      }
-      work.push({ concept, planned, before, terms, newTerms, changedTermIds, termOids });
-    }
-
-    const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
-    const serials = newTermCount
-      ? await allocateSerials(this.ctx.em, this.ctx.dictionaryId, { tid: newTermCount })
-      : null;
-    let tid = serials?.tid ?? 0;
-    const now = new Date();
-    const termInserts: (ReturnType<typeof plannedTermRow> & { tid: number })[] = [];
-    const termUpdates: Record<string, unknown>[] = [];
-    const conceptUpdates: Record<string, unknown>[] = [];
-    const history: HistoryItem[] = [];
-    const domainLinks: [number, Set<number>][] = [];
-    const xrefs: [number, PlannedXref[]][] = [];
-    const afterSnapshots: { item: (typeof work)[number]; after: ConceptSnapshot }[] = [];
-    for (const item of work) {
-      const { concept, planned, before } = item;
-      for (const entry of item.newTerms) {
-        entry.tid = tid++;
-        termInserts.push({ ...plannedTermRow(concept.id, entry.term, now), tid: entry.tid });
-      }
-      const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
-      const after: ConceptSnapshot = {
-        ...before,
-        domainIds,
-        fieldMap: { ...before.fieldMap, ...planned.fieldMap },
-        terms: item.terms,
-      };
-      afterSnapshots.push({ item, after });
-      xrefs.push([concept.id, planned.xrefs]);
-    }
-    const newTermIds = await insertTerms(this.ctx, termInserts);
-    for (const { item, after } of afterSnapshots) {
-      const { concept, planned, before } = item;
-      const added = item.newTerms.map(({ term, tid: termTid }) =>
-        termSnapshot(newTermIds.get(termTid)!, termTid, plannedTermRow(concept.id, term, now)),
-      );
-      after.terms = [...after.terms, ...added];
-      const changed = diffSnapshots(before, after).length > 0;
-      if (changed || (planned.entryId && !concept.oid) || item.termOids.size) {
-        conceptUpdates.push({
-          id: concept.id,
-          field_map: after.fieldMap,
-          oid: planned.entryId,
-          bump: changed,
-        });
-      }
-      for (const term of after.terms) {
-        if (!item.changedTermIds.has(term.id) && !item.termOids.has(term.id)) continue;
-        termUpdates.push({
-          id: term.id,
-          name: term.name,
-          language_code: term.languageCode,
-          region_code: term.regionCode,
-          script_code: term.scriptCode,
-          field_map: term.fieldMap,
-          oid: item.termOids.get(term.id) ?? null,
-          bump: item.changedTermIds.has(term.id),
-        });
-      }
-      if (!changed) {
-        this.ctx.summary.skipped++;
-        continue;
-      }
-      domainLinks.push([concept.id, new Set(after.domainIds)]);
-      history.push({
-        conceptId: concept.id,
-        revision: concept.version + 1,
-        action: 'UPDATE',
-        before,
-        snapshot: after,
-      });
-      this.ctx.summary.updated++;
-      this.ctx.summary.terms += item.newTerms.length;
-    }
-    const actor = this.ctx.scope.actor.userId;
-    if (conceptUpdates.length) {
-      await sql(
-        this.ctx.em,
-        `update concepts c set field_map = x.field_map, oid = coalesce(c.oid, x.oid),
-           version = c.version + (case when x.bump then 1 else 0 end),
-           changed_at = case when x.bump then now() else c.changed_at end,
-           changed_by_id = case when x.bump then ? else c.changed_by_id end
-         from json_to_recordset(?::json) as x(id int, field_map jsonb, oid text, bump boolean)
-         where c.id = x.id`,
-        [actor, JSON.stringify(conceptUpdates)],
-      );
-    }
-    if (termUpdates.length) {
-      await sql(
-        this.ctx.em,
-        `update terms t set name = x.name, language_code = x.language_code, region_code = x.region_code,
-           script_code = x.script_code, field_map = x.field_map, oid = coalesce(t.oid, x.oid),
-           version = t.version + (case when x.bump then 1 else 0 end),
-           changed_at = case when x.bump then now() else t.changed_at end,
-           changed_by_id = case when x.bump then ? else t.changed_by_id end
-         from json_to_recordset(?::json) as x(id int, name text, language_code text, region_code text, script_code text, field_map jsonb, oid text, bump boolean)
-         where t.id = x.id`,
-        [actor, JSON.stringify(termUpdates)],
-      );
-    }
-    await insertDomains(this.ctx, domainLinks);
-    await insertHistory(this.ctx, history);
-    await insertXrefs(this.ctx, xrefs);
-    // The loaded rows are stale now; nothing of them may be flushed later.
-    this.ctx.em.clear();
   }
 
   // ------------------------------------------------------------ relations, once the whole file is in

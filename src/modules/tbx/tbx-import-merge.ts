@@ -1,0 +1,272 @@
+/**
+ * Merging of a TBX import into existing concepts: the merge modes (ENTRY_ID, TERM, NONE), the concept
+ * each entry merges into, and the merge itself (values replaced, terms matched or added, domains added).
+ */
+import { Concept } from '../concept/concept.entity.js';
+import { liveLocks } from '../concept/concept-lock.service.js';
+import { loadParts, snapshotOf } from '../concept/concept-parts.js';
+import { allocateSerials } from '../concept/concept-serials.js';
+import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
+import { diffSnapshots } from '../history/history-recorder.js';
+import { type ImportContext, sql } from './tbx-import-context.js';
+import type { PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
+import {
+  type HistoryItem,
+  insertDomains,
+  insertHistory,
+  insertTerms,
+  insertXrefs,
+  plannedTermRow,
+  termSnapshot,
+} from './tbx-import-writer.js';
+import { exportedConceptId } from './tbx-mapping.js';
+
+/** What an entry of the file merges into: the concept of its entry id, of one of its terms, or none. */
+export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
+export type TbxMergeMode = (typeof TbxMergeModes)[number];
+
+const ALL_ROWS = { tenant: false, notDeleted: false } as const;
+
+const termKey = (term: { languageCode: string; name: string }) => `${term.languageCode}\u0000${term.name}`;
+const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? null) === (b ?? null);
+
+/** What an entry merges by: a later entry of the same batch with one of its keys waits for the next batch. */
+export function mergeKeys(merge: TbxMergeMode, planned: PlannedConcept): string[] {
+  if (merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
+  if (merge === 'TERM') return planned.terms.map((term) => `term:${termKey(term)}`);
+  return [];
+}
+
+/** The existing concept each entry merges into (none: a new concept). */
+export async function mergeTargets(
+  ctx: ImportContext,
+  batch: readonly PlannedConcept[],
+): Promise<Map<PlannedConcept, number>> {
+  const targets = new Map<PlannedConcept, number>();
+  if (ctx.merge === 'ENTRY_ID') {
+    const ids = [...new Set(batch.flatMap((c) => (c.entryId ? [c.entryId] : [])))];
+    if (ids.length === 0) return targets;
+    const rowIds = ids.map((id) => exportedConceptId(id)).filter((id): id is number => id !== null);
+    const rows = await sql<{ id: number; oid: string | null }[]>(
+      ctx.em,
+      `select id, oid from concepts where client_id = ? and dictionary_id = ? and not deleted
+         and (oid = any(?::text[]) or (oid is null and id = any(?::int[]))) order by id`,
+      [ctx.clientId, ctx.dictionaryId, ids, rowIds],
+    );
+    for (const planned of batch) {
+      if (!planned.entryId) continue;
+      const rowId = exportedConceptId(planned.entryId);
+      const row =
+        rows.find((r) => r.oid === planned.entryId) ?? rows.find((r) => r.oid === null && r.id === rowId);
+      if (row) targets.set(planned, row.id);
+    }
+  } else if (ctx.merge === 'TERM') {
+    const names = [...new Set(batch.flatMap((c) => c.terms.map((t) => t.name)))];
+    if (names.length === 0) return targets;
+    const rows = await sql<{ concept_id: number; language_code: string; name: string }[]>(
+      ctx.em,
+      `select t.concept_id, t.language_code, t.name from terms t join concepts c on c.id = t.concept_id
+        where t.dictionary_id = ? and not t.deleted and not c.deleted and t.name = any(?::text[]) order by t.concept_id`,
+      [ctx.dictionaryId, names],
+    );
+    const conceptOf = new Map<string, number>();
+    for (const row of rows) {
+      const key = termKey({ languageCode: row.language_code, name: row.name });
+      if (!conceptOf.has(key)) conceptOf.set(key, row.concept_id);
+    }
+    for (const planned of batch) {
+      const match = planned.terms.map((term) => conceptOf.get(termKey(term))).find((id) => id !== undefined);
+      if (match !== undefined) targets.set(planned, match);
+    }
+  }
+  return targets;
+}
+
+/**
+ * Merges entries into existing concepts: the file's field values replace those of the same fields
+ * (others stay), terms are matched by term id, then by language and text (matched ones updated, the
+ * others added; terms the file lacks stay), domains are added. Unchanged concepts count as skipped.
+ */
+export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<number, PlannedConcept>) {
+  if (updates.size === 0) return;
+  const ids = [...updates.keys()];
+  await sql(ctx.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
+  const locks = await liveLocks(ctx.em, ids);
+  const concepts = await ctx.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
+  const parts = await loadParts(ctx.em, ids);
+  const work: {
+    concept: Concept;
+    planned: PlannedConcept;
+    before: ConceptSnapshot;
+    terms: TermSnapshot[];
+    newTerms: { term: PlannedTerm; tid: number }[];
+    changedTermIds: Set<number>;
+    termOids: Map<number, string>;
+  }[] = [];
+  for (const concept of concepts) {
+    const planned = updates.get(concept.id)!;
+    const lock = locks.get(concept.id);
+    if (!ctx.importableSectionIds.has(concept.section.id)) {
+      ctx.error(
+        planned.line,
+        `Concept ${concept.id} is in a section where you may not import (CONCEPT_IMPORT); entry skipped`,
+      );
+      ctx.summary.skipped++;
+      continue;
+    }
+    if (lock && lock.session_id !== ctx.scope.actor.sessionId) {
+      ctx.error(planned.line, `Concept ${concept.id} is being edited by another user; entry skipped`);
+      ctx.summary.skipped++;
+      continue;
+    }
+    const before = snapshotOf(concept, parts.get(concept.id)!);
+    const terms = before.terms.map((term) => ({ ...term }));
+    const claimed = new Set<number>();
+    const changedTermIds = new Set<number>();
+    const termOids = new Map<number, string>();
+    const termRows = parts.get(concept.id)!.terms;
+    const newTerms: { term: PlannedTerm; tid: number }[] = [];
+    for (const wanted of planned.terms) {
+      const byOid = wanted.oid
+        ? termRows.find((row) => !row.deleted && !claimed.has(row.id) && row.oid === wanted.oid)
+        : undefined;
+      const match =
+        byOid ??
+        terms.find(
+          (term) =>
+            !claimed.has(term.id) &&
+            term.name === wanted.name &&
+            term.languageCode === wanted.languageCode &&
+            sameVariant(term.regionCode, wanted.regionCode) &&
+            sameVariant(term.scriptCode, wanted.scriptCode),
+        );
+      const target = match ? terms.find((term) => term.id === match.id) : undefined;
+      if (!target) {
+        newTerms.push({ term: wanted, tid: 0 });
+        continue;
+      }
+      claimed.add(target.id);
+      const row = termRows.find((r) => r.id === target.id);
+      if (wanted.oid && !row?.oid) termOids.set(target.id, wanted.oid);
+      const next = {
+        ...target,
+        name: wanted.name,
+        languageCode: wanted.languageCode,
+        regionCode: wanted.regionCode,
+        scriptCode: wanted.scriptCode,
+        fieldMap: { ...target.fieldMap, ...wanted.fieldMap },
+      };
+      if (diffSnapshots({ ...before, terms: [target] }, { ...before, terms: [next] }).length) {
+        Object.assign(target, next);
+        changedTermIds.add(target.id);
+      }
+    }
+    work.push({ concept, planned, before, terms, newTerms, changedTermIds, termOids });
+  }
+
+  const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
+  const serials = newTermCount
+    ? await allocateSerials(ctx.em, ctx.dictionaryId, { tid: newTermCount })
+    : null;
+  let tid = serials?.tid ?? 0;
+  const now = new Date();
+  const termInserts: (ReturnType<typeof plannedTermRow> & { tid: number })[] = [];
+  const termUpdates: Record<string, unknown>[] = [];
+  const conceptUpdates: Record<string, unknown>[] = [];
+  const history: HistoryItem[] = [];
+  const domainLinks: [number, Set<number>][] = [];
+  const xrefs: [number, PlannedXref[]][] = [];
+  const afterSnapshots: { item: (typeof work)[number]; after: ConceptSnapshot }[] = [];
+  for (const item of work) {
+    const { concept, planned, before } = item;
+    for (const entry of item.newTerms) {
+      entry.tid = tid++;
+      termInserts.push({ ...plannedTermRow(concept.id, entry.term, now), tid: entry.tid });
+    }
+    const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
+    const after: ConceptSnapshot = {
+      ...before,
+      domainIds,
+      fieldMap: { ...before.fieldMap, ...planned.fieldMap },
+      terms: item.terms,
+    };
+    afterSnapshots.push({ item, after });
+    xrefs.push([concept.id, planned.xrefs]);
+  }
+  const newTermIds = await insertTerms(ctx, termInserts);
+  for (const { item, after } of afterSnapshots) {
+    const { concept, planned, before } = item;
+    const added = item.newTerms.map(({ term, tid: termTid }) =>
+      termSnapshot(newTermIds.get(termTid)!, termTid, plannedTermRow(concept.id, term, now)),
+    );
+    after.terms = [...after.terms, ...added];
+    const changed = diffSnapshots(before, after).length > 0;
+    if (changed || (planned.entryId && !concept.oid) || item.termOids.size) {
+      conceptUpdates.push({
+        id: concept.id,
+        field_map: after.fieldMap,
+        oid: planned.entryId,
+        bump: changed,
+      });
+    }
+    for (const term of after.terms) {
+      if (!item.changedTermIds.has(term.id) && !item.termOids.has(term.id)) continue;
+      termUpdates.push({
+        id: term.id,
+        name: term.name,
+        language_code: term.languageCode,
+        region_code: term.regionCode,
+        script_code: term.scriptCode,
+        field_map: term.fieldMap,
+        oid: item.termOids.get(term.id) ?? null,
+        bump: item.changedTermIds.has(term.id),
+      });
+    }
+    if (!changed) {
+      ctx.summary.skipped++;
+      continue;
+    }
+    domainLinks.push([concept.id, new Set(after.domainIds)]);
+    history.push({
+      conceptId: concept.id,
+      revision: concept.version + 1,
+      action: 'UPDATE',
+      before,
+      snapshot: after,
+    });
+    ctx.summary.updated++;
+    ctx.summary.terms += item.newTerms.length;
+  }
+  const actor = ctx.scope.actor.userId;
+  if (conceptUpdates.length) {
+    await sql(
+      ctx.em,
+      `update concepts c set field_map = x.field_map, oid = coalesce(c.oid, x.oid),
+         version = c.version + (case when x.bump then 1 else 0 end),
+         changed_at = case when x.bump then now() else c.changed_at end,
+         changed_by_id = case when x.bump then ? else c.changed_by_id end
+       from json_to_recordset(?::json) as x(id int, field_map jsonb, oid text, bump boolean)
+       where c.id = x.id`,
+      [actor, JSON.stringify(conceptUpdates)],
+    );
+  }
+  if (termUpdates.length) {
+    await sql(
+      ctx.em,
+      `update terms t set name = x.name, language_code = x.language_code, region_code = x.region_code,
+         script_code = x.script_code, field_map = x.field_map, oid = coalesce(t.oid, x.oid),
+         version = t.version + (case when x.bump then 1 else 0 end),
+         changed_at = case when x.bump then now() else t.changed_at end,
+         changed_by_id = case when x.bump then ? else t.changed_by_id end
+       from json_to_recordset(?::json) as x(id int, name text, language_code text, region_code text, script_code text, field_map jsonb, oid text, bump boolean)
+       where t.id = x.id`,
+      [actor, JSON.stringify(termUpdates)],
+    );
+  }
+  await insertDomains(ctx, domainLinks);
+  await insertHistory(ctx, history);
+  await insertXrefs(ctx, xrefs);
+  // The loaded rows are stale now; nothing of them may be flushed later.
+  ctx.em.clear();
+}
