@@ -23,7 +23,9 @@ import type { RawRoute } from './rest/raw-route.js';
 import { registerRequestGuards } from './rest/request-guards.js';
 import { restAdapter } from './rest/rest-adapter.js';
 import { AppError, httpStatusOf } from './shared/errors.js';
+import { serializeRequest } from './shared/log-redaction.js';
 import { setMetricsRoute, trpcMetricsRoute } from './shared/metrics-route.js';
+import { registerSecurityHeaders } from './shared/security-headers.js';
 import { createContextFactory } from './trpc/context.js';
 import { buildOpenApiDocument } from './trpc/openapi.js';
 import { type AppRouter, appRouter } from './trpc/router.js';
@@ -31,6 +33,8 @@ import { type AppRouter, appRouter } from './trpc/router.js';
 export interface AppDeps {
   config: Config;
   orm: MikroORM;
+  /** Where the JSON log goes; standard output unless given (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
 const codeForStatus: Record<number, string> = {
@@ -79,7 +83,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'req.headers.authorization',
         'res.headers["set-cookie"]',
       ],
+      serializers: { req: serializeRequest },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
+    trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     routerOptions: { maxParamLength: 5000 },
     bodyLimit: 10 * 1024 * 1024,
@@ -119,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   registerRequestGuards(app);
+  await registerSecurityHeaders(app);
   await app.register(cookie);
   // API-login requests are counted in memory and written in batches; what is pending is written on close.
   const apiRequests = new ApiRequestCounter(deps.orm, app.log);

@@ -8,6 +8,20 @@ const booleanFromEnv = z
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * Behind a reverse proxy that ends TLS: which proxies' X-Forwarded-For/-Proto to believe. `true`
+   * (any) or a comma list of proxy addresses/CIDRs; `false` (default) believes none. It decides
+   * the client address (login throttling, sessions), and https, which marks the session cookie Secure
+   * and sends HSTS.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | string => {
+      const text = value.trim().toLowerCase();
+      if (text === 'true') return true;
+      return text === 'false' || text === '' ? false : value.trim();
+    }),
   /** Public address of the server, used to recognise `/client/{login}` referers; optional. */
   BASE_URL: z.url().optional(),
   DATABASE_URL: z.url().optional(),

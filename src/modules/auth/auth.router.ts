@@ -44,6 +44,8 @@ export const authRouter = router({
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
+        // https directly or through a trusted proxy (TRUST_PROXY): the cookie never travels in clear.
+        secure: ctx.req.protocol === 'https',
       });
       return outcome.result;
     }),
