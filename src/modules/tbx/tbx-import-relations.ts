@@ -1,0 +1,108 @@
+/**
+ * Cross-references of a TBX import: kept while the file is read, they become ASSOCIATIVE relations
+ * once the whole file is in, and this import's history snapshots then show them.
+ */
+import { allocateSerials } from '../concept/concept-serials.js';
+import { type ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
+
+/** Creates the temporary tables writeRelations reads (dropped at the commit). */
+export async function prepareRelations(ctx: ImportContext) {
+  // Cross-references wait here for the end of the file; the history items of this import are listed
+  // so that relations made at the end appear in their snapshots.
+  await sql(
+    ctx.em,
+    'create temporary table tbx_xrefs (n serial, source_concept_id int not null, target text not null, text text, line int not null, target_id int) on commit drop',
+  );
+  await sql(
+    ctx.em,
+    'create temporary table tbx_history (concept_id int not null, history_id int not null, action text not null) on commit drop',
+  );
+}
+
+/**
+ * Each crossReference names an entry (or a term) of the file or of the dictionary: it becomes one
+ * ASSOCIATIVE relation (both directions of a pair count once; existing relations are not doubled).
+ * Snapshots of this import's history items then show the relations.
+ */
+export async function writeRelations(ctx: ImportContext) {
+  const [pending] = await sql<{ n: number }[]>(ctx.em, 'select count(*)::int as n from tbx_xrefs');
+  if (!pending?.n) return;
+  const scope = [ctx.clientId, ctx.dictionaryId];
+  await sql(
+    ctx.em,
+    `update tbx_xrefs x set target_id = (select c.id from concepts c where c.client_id = ? and c.dictionary_id = ?
+       and c.oid = x.target and not c.deleted order by c.id desc limit 1)`,
+    scope,
+  );
+  await sql(
+    ctx.em,
+    `update tbx_xrefs x set target_id = (select t.concept_id from terms t where t.client_id = ? and t.dictionary_id = ?
+       and t.oid = x.target and not t.deleted order by t.id desc limit 1) where x.target_id is null`,
+    scope,
+  );
+  await sql(
+    ctx.em,
+    `update tbx_xrefs x set target_id = c.id from concepts c
+      where x.target_id is null and x.target ~ '^concept-[0-9]{1,9}$' and c.id = substring(x.target from 9)::int
+        and c.dictionary_id = ? and c.oid is null and not c.deleted`,
+    [ctx.dictionaryId],
+  );
+  const unresolved = await sql<{ line: number; target: string }[]>(
+    ctx.em,
+    `select line, target from tbx_xrefs where target_id is null order by n limit ${MAX_ERRORS}`,
+  );
+  const [missing] = await sql<{ n: number }[]>(
+    ctx.em,
+    'select count(*)::int as n from tbx_xrefs where target_id is null',
+  );
+  for (const row of unresolved) {
+    ctx.error(
+      row.line,
+      `crossReference target "${row.target}" is no entry or term of the file or the dictionary`,
+    );
+  }
+  ctx.errorCount += (missing?.n ?? 0) - unresolved.length;
+
+  await sql(
+    ctx.em,
+    `create temporary table tbx_relations on commit drop as
+     select row_number() over (order by s.n)::int as k, s.source_concept_id, s.target_id, s.text from (
+       select distinct on (least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id)) x.*
+         from tbx_xrefs x
+        where x.target_id is not null and x.target_id <> x.source_concept_id
+          and not exists (select 1 from concept_relations r
+                where (r.source_concept_id = x.source_concept_id and r.target_concept_id = x.target_id)
+                   or (r.source_concept_id = x.target_id and r.target_concept_id = x.source_concept_id))
+        order by least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id), x.n) s`,
+  );
+  const [count] = await sql<{ n: number }[]>(ctx.em, 'select count(*)::int as n from tbx_relations');
+  if (!count?.n) return;
+  const serials = await allocateSerials(ctx.em, ctx.dictionaryId, { relationId: count.n });
+  await sql(
+    ctx.em,
+    `create temporary table tbx_new_relations on commit drop as
+     with written as (
+       insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
+       select ?, ?, r.source_concept_id, r.target_id, 4, 11, r.text, ? + r.k - 1, now(), ?
+         from tbx_relations r
+       returning id, relation_id, source_concept_id, target_concept_id, type, attribute, text)
+     select * from written`,
+    [ctx.clientId, ctx.dictionaryId, serials.relationId, ctx.scope.actor.userId],
+  );
+  const relationJson = `jsonb_build_object('id', r.id, 'relationId', r.relation_id, 'sourceConceptId', r.source_concept_id,
+    'targetConceptId', r.target_concept_id, 'type', r.type, 'attribute', r.attribute, 'text', r.text)`;
+  await sql(
+    ctx.em,
+    `update concept_history h set
+       snapshot = jsonb_set(h.snapshot, '{relations}', (
+         select coalesce(jsonb_agg(${relationJson} order by r.relation_id), '[]'::jsonb) from concept_relations r
+          where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id)),
+       changes = case when t.action = 'UPDATE' then h.changes || (
+         select coalesce(jsonb_agg(jsonb_build_object('kind', 'ADDED', 'subject', 'RELATION', 'relationId', r.relation_id,
+           'after', ${relationJson}) order by r.relation_id), '[]'::jsonb) from tbx_new_relations r
+          where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id) else h.changes end
+     from tbx_history t
+     where h.id = t.history_id and exists (select 1 from tbx_new_relations n
+       where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
+  );
+}
