@@ -18,6 +18,7 @@ import { ImportContext, sql } from './tbx-import-context.js';
 import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
 import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
 import { prepareRelations, writeRelations } from './tbx-import-relations.js';
+import { TableStatistics } from './tbx-import-statistics.js';
 import { ImportStructure } from './tbx-import-structure.js';
 import {
   type FileScan,
@@ -32,15 +33,6 @@ import { readTbx } from './tbx-reader.js';
 
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
 const BATCH_SIZE = 500;
-/** Imports of at least this many terms refresh the planner's statistics of the tables they filled. */
-const ANALYZE_AFTER_TERMS = 50_000;
-/**
- * During an import, the statistics are refreshed once it has written this many terms, then each time
- * the count doubles. ANALYZE counts the transaction's own rows; without it, the import's reads of
- * its own rows (early indexing, merge lookups) were planned for the tables as they were before it,
- * and scanned whole tables that grew with every batch (600,000 terms: 3,181 terms/s, falling).
- */
-const ANALYZE_DURING_FROM_TERMS = 20_000;
 
 // The import's callers (router, REST route, CLI) take all they need from this file.
 export { type TbxMergeMode, TbxMergeModes } from './tbx-import-merge.js';
@@ -133,8 +125,7 @@ export async function importTbx(
 
 class TbxImporter {
   private processed = 0;
-  /** Terms written when the statistics were last refreshed during this import. */
-  private analyzedAtTerms = 0;
+  private readonly statistics: TableStatistics;
 
   private constructor(
     readonly ctx: ImportContext,
@@ -142,7 +133,9 @@ class TbxImporter {
     private readonly scan: FileScan,
     private readonly upload: TbxUpload,
     private readonly progress: JobProgress,
-  ) {}
+  ) {
+    this.statistics = new TableStatistics(ctx);
+  }
 
   /** Opens the import inside the job's transaction: the target dictionary (made now if new) and its structure. */
   static async open(
@@ -174,7 +167,7 @@ class TbxImporter {
     const pendingKeys = new Set<string>();
     const flush = async () => {
       await this.writeBatch(pending);
-      await this.refreshStatisticsAsTablesGrow();
+      await this.statistics.refreshAsTablesGrow();
       this.processed += pending.length;
       pending = [];
       pendingKeys.clear();
@@ -198,11 +191,7 @@ class TbxImporter {
         this.ctx.dictionaryId,
       ]);
     }
-    if (this.ctx.summary.terms >= ANALYZE_AFTER_TERMS) {
-      // A bulk load leaves the planner's statistics far behind (autovacuum sees the rows only after the
-      // commit): without fresh ones the next reads of this dictionary may scan whole tables.
-      await sql(this.ctx.em, 'analyze concepts, terms, concept_domains, concept_history');
-    }
+    await this.statistics.refreshAfterImport();
     await mergeSearchPendingLists(this.ctx.em);
     await this.progress(this.scan.entries, this.scan.entries);
     return {
@@ -211,13 +200,6 @@ class TbxImporter {
       errors: this.ctx.errors,
       errorCount: this.ctx.errorCount,
     };
-  }
-
-  private async refreshStatisticsAsTablesGrow() {
-    const terms = this.ctx.summary.terms;
-    if (terms < Math.max(ANALYZE_DURING_FROM_TERMS, 2 * this.analyzedAtTerms)) return;
-    await sql(this.ctx.em, 'analyze concepts, terms, concept_domains');
-    this.analyzedAtTerms = terms;
   }
 
   // ------------------------------------------------------------ batches
