@@ -7,7 +7,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
@@ -100,13 +99,14 @@ export async function importTbx(
     const early: { indexer?: EarlyIndexer; dictionaryId?: number } = {};
     try {
       const summary = await em.transactional(async (tem) => {
-        const importer = await TbxImporter.open(scope, tem, target, scan, upload, options.merge, progress);
+        const place = await targetDictionary(scope, tem, target, scan, upload.fileName);
+        const ctx = new ImportContext(scope, tem, place, options.merge);
         if (direct) {
           early.indexer = new EarlyIndexer(tem, direct, scope.log);
-          early.dictionaryId = importer.ctx.dictionaryId;
-          importer.ctx.earlyIndexer = early.indexer;
+          early.dictionaryId = ctx.dictionaryId;
+          ctx.earlyIndexer = early.indexer;
         }
-        return importer.run();
+        return runImport(ctx, scan, upload.path, progress);
       });
       await direct?.refresh();
       return summary;
@@ -121,106 +121,74 @@ export async function importTbx(
   });
 }
 
-// ---------------------------------------------------------------- the import itself
-
-class TbxImporter {
-  private processed = 0;
-  private readonly statistics: TableStatistics;
-
-  private constructor(
-    readonly ctx: ImportContext,
-    private readonly structure: ImportStructure,
-    private readonly scan: FileScan,
-    private readonly upload: TbxUpload,
-    private readonly progress: JobProgress,
-  ) {
-    this.statistics = new TableStatistics(ctx);
+/**
+ * The import inside its job's transaction: the file is read again entry by entry, each entry planned
+ * and written in batches; relations, statistics and search lists once the whole file is in.
+ */
+async function runImport(
+  ctx: ImportContext,
+  scan: FileScan,
+  path: string,
+  progress: JobProgress,
+): Promise<ImportSummary> {
+  const structure = await ImportStructure.load(ctx, scan.nordic);
+  // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
+  await allowLongPendingLists(ctx.em);
+  await prepareRelations(ctx);
+  const statistics = new TableStatistics(ctx);
+  await progress(0, scan.entries);
+  let processed = 0;
+  let pending: PlannedConcept[] = [];
+  const pendingKeys = new Set<string>();
+  const flush = async () => {
+    await writeBatch(ctx, structure, pending);
+    await statistics.refreshAsTablesGrow();
+    processed += pending.length;
+    pending = [];
+    pendingKeys.clear();
+    await progress(processed, scan.entries);
+  };
+  for await (const entry of readTbx(createReadStream(path))) {
+    const planned = planEntry(ctx, structure, entry);
+    // An entry that would merge into one still waiting in this batch waits for that one to be written.
+    const keys = mergeKeys(ctx.merge, planned);
+    if (keys.some((key) => pendingKeys.has(key))) await flush();
+    pending.push(planned);
+    for (const key of keys) pendingKeys.add(key);
+    if (pending.length >= BATCH_SIZE) await flush();
   }
-
-  /** Opens the import inside the job's transaction: the target dictionary (made now if new) and its structure. */
-  static async open(
-    scope: Scope,
-    em: EntityManager,
-    target: ImportTarget,
-    scan: FileScan,
-    upload: TbxUpload,
-    merge: TbxMergeMode,
-    progress: JobProgress,
-  ): Promise<TbxImporter> {
-    const place = await targetDictionary(scope, em, target, scan, upload.fileName);
-    const ctx = new ImportContext(scope, em, place, merge);
-    const structure = await ImportStructure.load(ctx, scan.nordic);
-    const importer = new TbxImporter(ctx, structure, scan, upload, progress);
-    await importer.prepare();
-    return importer;
+  if (pending.length) await flush();
+  await ctx.earlyIndexer?.finish();
+  await writeRelations(ctx);
+  if (structure.changed) {
+    // History before a structure change cannot be undone; this import's own items stay after it.
+    await sql(ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
+      ctx.dictionaryId,
+    ]);
   }
+  await statistics.refreshAfterImport();
+  await mergeSearchPendingLists(ctx.em);
+  await progress(scan.entries, scan.entries);
+  return { dictionaryId: ctx.dictionaryId, ...ctx.summary, errors: ctx.errors, errorCount: ctx.errorCount };
+}
 
-  private async prepare() {
-    // The search GIN indexes take the import's terms in 4 MB steps; run() merges the rest at the end.
-    await allowLongPendingLists(this.ctx.em);
-    await prepareRelations(this.ctx);
+/** Writes one batch: the structure it made, then its new concepts and its merges into existing ones. */
+async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch: PlannedConcept[]) {
+  if (batch.length === 0) return;
+  await structure.flush(batch);
+  const targets = await mergeTargets(ctx, batch);
+  const fresh: PlannedConcept[] = [];
+  const updates = new Map<number, PlannedConcept>();
+  const later: PlannedConcept[] = [];
+  for (const planned of batch) {
+    const target = targets.get(planned);
+    if (target === undefined) fresh.push(planned);
+    // Two entries of one batch meeting the same concept: the second merges after the first is written.
+    else if (updates.has(target)) later.push(planned);
+    else updates.set(target, planned);
   }
-
-  async run(): Promise<ImportSummary> {
-    await this.progress(0, this.scan.entries);
-    let pending: PlannedConcept[] = [];
-    const pendingKeys = new Set<string>();
-    const flush = async () => {
-      await this.writeBatch(pending);
-      await this.statistics.refreshAsTablesGrow();
-      this.processed += pending.length;
-      pending = [];
-      pendingKeys.clear();
-      await this.progress(this.processed, this.scan.entries);
-    };
-    for await (const entry of readTbx(createReadStream(this.upload.path))) {
-      const planned = planEntry(this.ctx, this.structure, entry);
-      // An entry that would merge into one still waiting in this batch waits for that one to be written.
-      const keys = mergeKeys(this.ctx.merge, planned);
-      if (keys.some((key) => pendingKeys.has(key))) await flush();
-      pending.push(planned);
-      for (const key of keys) pendingKeys.add(key);
-      if (pending.length >= BATCH_SIZE) await flush();
-    }
-    if (pending.length) await flush();
-    await this.ctx.earlyIndexer?.finish();
-    await writeRelations(this.ctx);
-    if (this.structure.changed) {
-      // History before a structure change cannot be undone; this import's own items stay after it.
-      await sql(this.ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
-        this.ctx.dictionaryId,
-      ]);
-    }
-    await this.statistics.refreshAfterImport();
-    await mergeSearchPendingLists(this.ctx.em);
-    await this.progress(this.scan.entries, this.scan.entries);
-    return {
-      dictionaryId: this.ctx.dictionaryId,
-      ...this.ctx.summary,
-      errors: this.ctx.errors,
-      errorCount: this.ctx.errorCount,
-    };
-  }
-
-  // ------------------------------------------------------------ batches
-
-  private async writeBatch(batch: PlannedConcept[]): Promise<void> {
-    if (batch.length === 0) return;
-    await this.structure.flush(batch);
-    const targets = await mergeTargets(this.ctx, batch);
-    const fresh: PlannedConcept[] = [];
-    const updates = new Map<number, PlannedConcept>();
-    const later: PlannedConcept[] = [];
-    for (const planned of batch) {
-      const target = targets.get(planned);
-      if (target === undefined) fresh.push(planned);
-      // Two entries of one batch meeting the same concept: the second merges after the first is written.
-      else if (updates.has(target)) later.push(planned);
-      else updates.set(target, planned);
-    }
-    await checkIncremental(this.ctx, this.structure, fresh, updates);
-    await createConcepts(this.ctx, fresh);
-    await mergeConcepts(this.ctx, updates);
-    if (later.length) await this.writeBatch(later);
-  }
+  await checkIncremental(ctx, structure, fresh, updates);
+  await createConcepts(ctx, fresh);
+  await mergeConcepts(ctx, updates);
+  if (later.length) await writeBatch(ctx, structure, later);
 }
