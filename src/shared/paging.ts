@@ -80,7 +80,8 @@ export function parseSort<P extends string>(
 ): ParsedSort<P> {
   if (!sort) return { property: fallback, direction: 'ASC', label: `${fallback},ASC` };
   const [attribute = '', rawDirection = 'ASC'] = sort.split(',').map((part) => part.trim());
-  const property = sortable[attribute];
+  // Own attributes only: `__proto__` or `toString` must not find Object.prototype's members.
+  const property = Object.hasOwn(sortable, attribute) ? sortable[attribute] : undefined;
   if (!property) {
     throw new AppError(
       'BAD_REQUEST',

@@ -42,3 +42,18 @@ describe('sort by name ignores case', () => {
     expect(ours).toEqual(expected);
   });
 });
+
+describe('sort by a name every object has', () => {
+  it('__proto__, constructor and toString are unknown attributes (400), on every list', async () => {
+    for (const attribute of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      for (const path of [`/dictionaries?sort=${attribute}`, `/groups/rownum/1?sort=${attribute},DESC`]) {
+        const response = await admin.get<{ code: string; message: string }>(path);
+        expect(response.status, `${path}: ${response.text}`).toBe(400);
+        expect(response.body.message).toContain('Cannot sort by');
+      }
+    }
+    const sysadmin = await loginSysadmin(t.app);
+    const clients = await sysadmin.get<{ code: string }>('/clients?sort=__proto__');
+    expect(clients.status, clients.text).toBe(400);
+  });
+});
