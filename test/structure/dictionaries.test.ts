@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Migration20261130090000 } from '../../src/db/migrations/Migration20261130090000_dictionary_names.js';
 import { SystemDataCategories, TbxDataCategories } from '../../src/modules/field/field.entity.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, RestClient } from '../helpers/rest.js';
@@ -378,6 +379,90 @@ describe('list and rownum', () => {
   });
 });
 
+/** Carries what a transaction read out of it, so that it rolls back. */
+class RolledBack {
+  constructor(readonly rows: { id: number; name: string; version: number }[]) {}
+}
+
+describe('unique names', () => {
+  it('30 concurrent creates of one name (in any case) store one dictionary: one 201, the rest 422', async () => {
+    const { admin, tenant: client } = await tenant();
+    const name = `Raced ${uniqueSuffix()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        admin.post<DictionaryBody>('/dictionaries', { name: i % 2 ? name.toUpperCase() : name }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(
+      statuses.filter((status) => status === 201),
+      statuses.join(),
+    ).toHaveLength(1);
+    for (const response of responses.filter((r) => r.status !== 201)) expectError(response, 422);
+    const stored = await rows(
+      t,
+      'select id from dictionaries where client_id = ? and lower(name) = lower(?) and not deleted',
+      [client.id, name],
+    );
+    expect(stored).toHaveLength(1);
+  });
+
+  it('a name is free again once its dictionary is deleted; renaming onto a live name is 422', async () => {
+    const { admin } = await tenant();
+    const first = await createDictionary(admin);
+    const second = await createDictionary(admin);
+    expectError(await updateDictionary(admin, second, { name: first.name.toLowerCase() }), 422);
+    expect((await admin.delete(`/dictionaries/${first.id}`)).status).toBe(204);
+    const again = await admin.post<DictionaryBody>('/dictionaries', { name: first.name });
+    expect(again.status, again.text).toBe(201);
+  });
+
+  it('the migration keeps the oldest of live duplicates and numbers the later ones', async () => {
+    const { tenant: client } = await tenant();
+    const migration = new Migration20261130090000(t.orm.em.getDriver(), t.orm.config);
+    await migration.up();
+    const outcome = await t.orm.em
+      .fork()
+      .transactional(async (em) => {
+        // A temporary table named like the real one comes first on the search path: the migration runs
+        // on these rows only, and the transaction is rolled back.
+        await em.execute(
+          'create temporary table dictionaries (like public.dictionaries including defaults) on commit drop',
+        );
+        const long = 'L'.repeat(255);
+        await em.execute(
+          `insert into dictionaries (id, client_id, name, deleted, created_at, changed_at) values
+             (1, ?, 'Alpha', false, now() - interval '3 days', now()),
+             (2, ?, 'ALPHA', false, now() - interval '2 days', now()),
+             (3, ?, 'alpha', false, now() - interval '1 day', now()),
+             (4, ?, 'Alpha (2)', false, now(), now()),
+             (5, ?, 'Alpha', true, now(), now()),
+             (6, ?, ?, false, now(), now()),
+             (7, ?, ?, false, now(), now())`,
+          [client.id, client.id, client.id, client.id, client.id, client.id, long, client.id, long],
+        );
+        for (const sql of migration.getQueries()) await em.execute(String(sql));
+        throw new RolledBack(
+          await em.execute<{ id: number; name: string; version: number }[]>(
+            'select id, name, version from dictionaries order by id',
+          ),
+        );
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(RolledBack);
+    const renamed = (outcome as RolledBack).rows;
+    expect(renamed).toEqual([
+      { id: 1, name: 'Alpha', version: 1 },
+      { id: 2, name: 'ALPHA (3)', version: 2 },
+      { id: 3, name: 'alpha (4)', version: 2 },
+      { id: 4, name: 'Alpha (2)', version: 1 },
+      { id: 5, name: 'Alpha', version: 1 },
+      { id: 6, name: 'L'.repeat(255), version: 1 },
+      { id: 7, name: `${'L'.repeat(251)} (2)`, version: 2 },
+    ]);
+  });
+});
+
 describe('update', () => {
   it('PUT with the current version replaces the attributes and moves the version; stale or missing version is 409', async () => {
     const { admin, tenant: client } = await tenant();
@@ -428,6 +513,33 @@ describe('update', () => {
       sortIndex: 0,
       domainPresentation: 'FLAT',
     });
+  });
+
+  it('every update raises the version by exactly one, with or without languages and fields', async () => {
+    const { admin } = await tenant();
+    const dictionary = await createDictionary(admin, { languages: [{ code: 'eng' }] });
+
+    const attributes = await updateDictionary(admin, dictionary, { description: 'only an attribute' });
+    expect(attributes.status, attributes.text).toBe(200);
+    expect(attributes.body.version).toBe(dictionary.version + 1);
+
+    const structure = await updateDictionary(admin, attributes.body, {
+      description: 'and the structure',
+      languages: [...dictionaryInput(attributes.body).languages, { code: 'isl' }],
+      conceptFields: [{ name: 'Note', fieldType: 'SINGLELINE' }],
+      termFields: [{ name: 'Usage', fieldType: 'MULTILINE' }],
+    });
+    expect(structure.status, structure.text).toBe(200);
+    expect(structure.body.languages.map((l) => l.code)).toEqual(['eng', 'isl']);
+    expect(structure.body.version).toBe(attributes.body.version + 1);
+
+    const unchanged = await updateDictionary(admin, structure.body, {});
+    expect(unchanged.status, unchanged.text).toBe(200);
+    expect(unchanged.body.version).toBe(structure.body.version + 1);
+    const [stored] = await rows<{ version: number }>(t, 'select version from dictionaries where id = ?', [
+      dictionary.id,
+    ]);
+    expect(stored!.version).toBe(unchanged.body.version);
   });
 
   it('an unknown dictionary is 404 on update', async () => {

@@ -15,6 +15,7 @@ import { Migration20261126090000 } from './Migration20261126090000_job_heartbeat
 import { Migration20261127090000 } from './Migration20261127090000_dictionary_search_outbox.js';
 import { Migration20261128090000 } from './Migration20261128090000_search_document_version.js';
 import { Migration20261129090000 } from './Migration20261129090000_login_throttle.js';
+import { Migration20261130090000 } from './Migration20261130090000_dictionary_names.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127090000_dictionary_search_outbox', class: Migration20261127090000 },
   { name: 'Migration20261128090000_search_document_version', class: Migration20261128090000 },
   { name: 'Migration20261129090000_login_throttle', class: Migration20261129090000 },
+  { name: 'Migration20261130090000_dictionary_names', class: Migration20261130090000 },
 ];

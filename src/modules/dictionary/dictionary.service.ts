@@ -245,11 +245,12 @@ export async function updateDictionary(scope: Scope, input: DictionaryUpdateInpu
       sortIndex: input.sortIndex ?? 0,
       domainPresentation: input.domainPresentation ?? 'FLAT',
       permissionScheme: input.permissionSchemeId ?? null,
+      // The dictionary's own update also moves its version when only languages or fields changed.
+      structureChangedAt: new Date(),
+      changedById: scope.actor.userId,
     });
+    // Changed before the structure is synced: its flushes write the row once, so the version moves by one.
     await applyStructure(em, dictionary, input, scope.actor.userId);
-    // The dictionary's own update also moves its version when only languages or fields changed.
-    dictionary.structureChangedAt = new Date();
-    dictionary.changedById = scope.actor.userId;
   });
   scope.em.clear();
   return getDictionary(scope, input.id, input.format, false);
