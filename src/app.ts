@@ -140,7 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const search = createSearchRuntime(deps.orm, config, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);
-    search.start();
+    // Waits for the search index to exist, so a server whose Elasticsearch is up starts serving it.
+    await search.start();
   });
   app.addHook('onClose', () => search.stop());
   const createContext = createContextFactory({ ...deps, apiRequests });

@@ -51,6 +51,15 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, _ . and -')
     .default('polyterm-terms'),
+  /**
+   * How long a write waits for its change to be searchable on Elasticsearch before answering anyway
+   * (ms); the outbox delivers it later (docs/reliability.md).
+   */
+  ELASTICSEARCH_WRITE_WAIT_MS: z.coerce.number().int().min(0).default(1500),
+  /** How long a search, or a health probe, waits for Elasticsearch before PostgreSQL answers (ms). */
+  ELASTICSEARCH_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(1500),
+  /** Any other request to Elasticsearch (bulk writes, refreshes, rebuilds) gives up after this long (ms). */
+  ELASTICSEARCH_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   MULTI_TENANT: booleanFromEnv.default(false),
   DEVELOPMENT: booleanFromEnv.default(false),

@@ -71,13 +71,18 @@ export async function importTbx(
   return summary;
 }
 
-/** Waits until the server's outbox is empty (/ready pendingChanges 0), or the time is up. */
+/**
+ * Waits until the server's outbox is empty (/ready pendingChanges 0) and its engine serves search (not
+ * PostgreSQL in its place: an Elasticsearch that was too busy to answer in time), or the time is up.
+ */
 export async function outboxDrained(base: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await fetch(`${base}/ready`);
-    const body = (await response.json()) as { search?: { pendingChanges?: number } };
-    if (body.search?.pendingChanges === 0) return true;
+    const body = (await response.json()) as {
+      search?: { engine?: string; servedBy?: string; pendingChanges?: number };
+    };
+    if (body.search?.pendingChanges === 0 && body.search.servedBy === body.search.engine) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -16,6 +16,9 @@ export function engineSettings(engine: EngineName): Record<string, string> {
   return {
     ELASTICSEARCH_URL: inject('elasticsearchUrl'),
     ELASTICSEARCH_INDEX: `${inject('elasticsearchIndexPrefix')}_${randomBytes(4).toString('hex')}`,
+    // These suites test Elasticsearch's answers: on a busy machine a slow one is waited for, not
+    // answered by PostgreSQL in its place (search-fallback.test.ts tests that).
+    ELASTICSEARCH_SEARCH_TIMEOUT_MS: '10000',
   };
 }
 

@@ -280,7 +280,7 @@ const mappingsChecked = new WeakMap<Client, Set<string>>();
  * strict, so documents with a new field would be refused. Documents written before keep working:
  * queries treat a missing `plain` as false.
  */
-async function addNewFields(client: Client, name: string): Promise<void> {
+export async function addNewFields(client: Client, name: string): Promise<void> {
   const checked = mappingsChecked.get(client) ?? new Set<string>();
   mappingsChecked.set(client, checked);
   if (checked.has(name)) return;

@@ -4,7 +4,7 @@
  * term ids; when they select more than MAX_RESTRICTED_TERMS the query goes to PostgreSQL instead, which
  * answers the same (docs/search.md).
  */
-import type { Client, estypes } from '@elastic/elasticsearch';
+import type { Client, estypes, TransportRequestOptions } from '@elastic/elasticsearch';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SUFFIX_LENGTH, type TermDocument } from './elasticsearch-index.js';
 import { type PostgresSearch, scopeConditions } from './postgres-search.js';
@@ -137,6 +137,8 @@ export class ElasticsearchSearch implements SearchEngine {
     private readonly index: string,
     private readonly em: () => EntityManager,
     private readonly fallback: PostgresSearch,
+    /** A hung cluster must not hold the caller: PostgreSQL answers instead (search-availability.ts). */
+    private readonly requestOptions: TransportRequestOptions,
   ) {}
 
   async find(plan: SearchPlan, window: SearchWindow, withTotal: boolean) {
@@ -145,10 +147,10 @@ export class ElasticsearchSearch implements SearchEngine {
       termIds = await this.restrictedTermIds(plan);
       if (termIds === null) return this.fallback.find(plan, window, withTotal);
     }
-    const response = await this.client.search<HitSource>({
-      index: this.index,
-      ...termSearchRequest(plan, window, withTotal, termIds),
-    });
+    const response = await this.client.search<HitSource>(
+      { index: this.index, ...termSearchRequest(plan, window, withTotal, termIds) },
+      this.requestOptions,
+    );
     const total = response.hits.total;
     return {
       hits: response.hits.hits.map((hit) => hitOf(hit._source!)),

@@ -3,11 +3,13 @@
  * Elasticsearch (fed through the outbox), none means PostgreSQL. Domain code reaches the runtime of its
  * ORM through searchRuntimeOf(em), so services need no extra parameter.
  */
-import { Client, type estypes } from '@elastic/elasticsearch';
+import { Client, type estypes, type TransportRequestOptions } from '@elastic/elasticsearch';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
+import { AppError } from '../../shared/errors.js';
 import {
+  addNewFields,
   applyToIndex,
   ensureTermIndex,
   type IndexChanges,
@@ -17,11 +19,16 @@ import {
 } from './elasticsearch-index.js';
 import { ElasticsearchSearch } from './elasticsearch-search.js';
 import { PostgresSearch } from './postgres-search.js';
+import {
+  FailoverSearch,
+  type Outage,
+  outageReasonOf,
+  quickRequest,
+  SearchAvailability,
+} from './search-availability.js';
 import { SearchOutbox } from './search-outbox.js';
 import type { SearchEngine } from './search-plan.js';
 
-/** How long a write waits for its change to reach the index before answering anyway. */
-const AFTER_WRITE_WAIT_MS = 5000;
 const POLL_MS = 1000;
 /** Without Elasticsearch, outbox rows are kept this long (an Elasticsearch instance may share the database). */
 const POSTGRES_OUTBOX_RETENTION = '1 hour';
@@ -33,10 +40,17 @@ export const TBX_IMPORT_JOB = 'dictionaries.import-tbx';
 const ORPHAN_RECHECK_MS = 60_000;
 
 export interface SearchStatus {
+  /** The configured engine. */
   engine: 'elasticsearch' | 'postgresql';
-  reachable: boolean;
+  /** The engine answering searches now: PostgreSQL while Elasticsearch is unavailable. */
+  servedBy: 'elasticsearch' | 'postgresql';
+  /** Why Elasticsearch does not serve, and since when; null while it does (or is not configured). */
+  outage: Outage | null;
   pendingChanges: number;
 }
+
+/** What a caller reads when an operation needs Elasticsearch and it is unavailable (503, Retry-After). */
+export const SEARCH_INDEX_UNAVAILABLE = 'The search index is unavailable; retry shortly';
 
 /**
  * Writes to the index that bypass the outbox, for documents no other transaction can see yet: the
@@ -74,7 +88,8 @@ export interface SearchRuntime {
    */
   removeOrphanDocuments(): Promise<number | null>;
   status(): Promise<SearchStatus>;
-  start(): void;
+  /** Starts the background work; resolves when search can be served (bounded by request timeouts). */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,9 +110,9 @@ class PostgresRuntime implements SearchRuntime {
     return 0;
   }
   async status(): Promise<SearchStatus> {
-    return { engine: 'postgresql', reachable: true, pendingChanges: 0 };
+    return { engine: 'postgresql', servedBy: 'postgresql', outage: null, pendingChanges: 0 };
   }
-  start() {
+  async start() {
     this.timer = setInterval(() => {
       this.fork()
         .execute(
@@ -112,14 +127,32 @@ class PostgresRuntime implements SearchRuntime {
   }
 }
 
+/** The Elasticsearch settings of the runtime (config.ts). */
+type ElasticsearchSettings = Pick<
+  Config,
+  | 'ELASTICSEARCH_INDEX'
+  | 'ELASTICSEARCH_WRITE_WAIT_MS'
+  | 'ELASTICSEARCH_SEARCH_TIMEOUT_MS'
+  | 'ELASTICSEARCH_REQUEST_TIMEOUT_MS'
+>;
+
 class ElasticsearchRuntime implements SearchRuntime {
-  readonly engine: ElasticsearchSearch;
+  readonly engine: FailoverSearch;
   private readonly client: Client;
+  private readonly index: string;
   private readonly outbox: SearchOutbox;
+  private readonly availability: SearchAvailability;
   private timer: NodeJS.Timeout | null = null;
   private rebuilding: Promise<void> | null = null;
+  /** Dictionaries an index created again still lacks: written before search returns to it. */
+  private readonly unbuilt = new Set<number>();
   private readonly fork: () => EntityManager;
   private failing = false;
+  /**
+   * Set while the drain that ends an outage runs: writes wait for it again, so that none answered
+   * without waiting has its change missing from the index once search is back on Elasticsearch.
+   */
+  private recovering = false;
   /**
    * Set when written documents still wait for a refresh: the outbox's (one refresh per drain, the
    * writer's next search sees its change) and those written directly (see directIndex.refresh).
@@ -129,29 +162,46 @@ class ElasticsearchRuntime implements SearchRuntime {
   private refreshing: Promise<void> | null = null;
   private orphansChecked = false;
   private orphansCheckAfter = 0;
+  /** The index was there, or made, since this server started: missing later, it was lost. */
+  private indexSeen = false;
+  /** Requests whose answer someone waits for: a hung cluster gives way to PostgreSQL, or to the loop. */
+  private readonly quick: TransportRequestOptions;
   readonly directIndex: DirectIndex;
 
   constructor(
     orm: MikroORM,
     url: string,
-    private readonly index: string,
+    private readonly settings: ElasticsearchSettings,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.client = new Client({ node: url, requestTimeout: 30_000, maxRetries: 1 });
-    this.engine = new ElasticsearchSearch(
-      this.client,
-      index,
-      () => orm.em.fork(),
-      new PostgresSearch(() => orm.em.fork()),
+    this.index = settings.ELASTICSEARCH_INDEX;
+    this.client = new Client({
+      node: url,
+      requestTimeout: settings.ELASTICSEARCH_REQUEST_TIMEOUT_MS,
+      maxRetries: 1,
+    });
+    this.quick = quickRequest(settings.ELASTICSEARCH_SEARCH_TIMEOUT_MS);
+    this.availability = new SearchAvailability(log);
+    const postgres = new PostgresSearch(() => orm.em.fork());
+    this.engine = new FailoverSearch(
+      new ElasticsearchSearch(this.client, this.index, () => orm.em.fork(), postgres, this.quick),
+      postgres,
+      this.availability,
     );
-    this.outbox = new SearchOutbox(orm, this.client, index, log, () => {
+    this.outbox = new SearchOutbox(orm, this.client, this.index, log, () => {
       this.unrefreshed = true;
     });
     this.fork = () => orm.em.fork();
     this.directIndex = {
-      write: (changes) => applyToIndex(this.client, this.index, changes),
+      write: async (changes) => {
+        // The import gives these concepts back to the outbox: no waiting on a cluster known to be away.
+        if (this.availability.outage) throw new Error('Elasticsearch unavailable');
+        await applyToIndex(this.client, this.index, changes);
+      },
       refresh: async () => {
         this.unrefreshed = true;
+        // During an outage the drain that ends it refreshes.
+        if (this.availability.outage) return;
         await this.refreshIfNeeded().catch((error) => this.noteFailure(error));
       },
       forget: async (em, dictionaryId) => {
@@ -166,6 +216,11 @@ class ElasticsearchRuntime implements SearchRuntime {
         }
       },
     };
+  }
+
+  /** Elasticsearch serves search, or the drain that brings it back runs: writes wait for the index. */
+  private get indexing(): boolean {
+    return this.availability.outage === null || this.recovering;
   }
 
   /**
@@ -192,69 +247,152 @@ class ElasticsearchRuntime implements SearchRuntime {
   }
 
   /**
-   * Checked before every drain (one HEAD request): an index lost with its data (a new cluster, a
-   * deleted index) is created again and rebuilt from PostgreSQL in the background.
+   * Checked before every drain (one HEAD request, with the short timeout: it is also the loop's sign
+   * of life): an index lost with its data (a new cluster, a deleted index) is created again and rebuilt
+   * from PostgreSQL in the background, while PostgreSQL answers searches.
    */
   private async ensureIndex(): Promise<void> {
-    if (!(await ensureTermIndex(this.client, this.index))) return;
-    this.log.info({ index: this.index }, 'search index created; rebuilding every dictionary from PostgreSQL');
-    this.rebuilding ??= this.rebuildAll().finally(() => {
-      this.rebuilding = null;
-    });
+    if (await this.client.indices.existsAlias({ name: this.index }, this.quick)) {
+      await addNewFields(this.client, this.index);
+      this.indexSeen = true;
+      return;
+    }
+    // Dictionaries with terms to write: a search must not find the index empty, from before it exists
+    // again until they are written. Lost while this server used it, that is an outage; missing at
+    // start, a first start on this cluster.
+    const dictionaries = await this.fork().execute<{ id: number }[]>(
+      `select d.id from dictionaries d
+        where not d.deleted and exists (select 1 from terms t where t.dictionary_id = d.id and not t.deleted)
+        order by d.id`,
+    );
+    if (dictionaries.length > 0) {
+      this.availability.down('index missing', undefined, { quiet: !this.indexSeen });
+      for (const { id } of dictionaries) this.unbuilt.add(id);
+    }
+    const created = await ensureTermIndex(this.client, this.index);
+    this.indexSeen = true;
+    if (dictionaries.length === 0) return;
+    if (created) {
+      this.availability.down('index rebuilding');
+      this.log.info(
+        { index: this.index, dictionaries: dictionaries.length },
+        'search index created; rebuilding its dictionaries from PostgreSQL, which answers searches meanwhile',
+      );
+    }
+    this.rebuilding ??= this.rebuildUnbuilt(this.fork())
+      .then(
+        () => this.log.info({ index: this.index }, 'search index rebuilt'),
+        (error) =>
+          this.log.warn(
+            { err: error },
+            'search index rebuild interrupted; it goes on when Elasticsearch is back',
+          ),
+      )
+      .finally(() => {
+        this.rebuilding = null;
+      });
   }
 
-  private async rebuildAll(): Promise<void> {
-    const em = this.fork();
-    const dictionaries = await em.execute<{ id: number }[]>(
-      'select id from dictionaries where not deleted order by id',
-    );
-    for (const { id } of dictionaries) {
-      await this.rebuildDictionary(em, id).catch((error) => {
+  /**
+   * Writes the dictionaries an index created again has not got yet. Elasticsearch going away stops it
+   * (the probe goes on later, and search stays on PostgreSQL until then); a dictionary Elasticsearch
+   * refuses is left for dictionaries/reindex, as search must not stay off Elasticsearch for it.
+   */
+  private async rebuildUnbuilt(em: EntityManager): Promise<void> {
+    for (const id of [...this.unbuilt]) {
+      try {
+        await this.writeDictionary(em, id);
+      } catch (error) {
+        if (outageReasonOf(error)) throw error;
         this.log.warn(
           { err: error, dictionaryId: id },
           'search index rebuild failed; run dictionaries/reindex',
         );
-      });
+      }
+      this.unbuilt.delete(id);
     }
-    this.log.info({ dictionaries: dictionaries.length }, 'search index rebuilt');
   }
 
   private async drain(): Promise<void> {
     await this.ensureIndex();
     await this.outbox.drain();
     await this.refreshIfNeeded();
-    if (this.failing) this.log.info('search index reachable again; pending changes applied');
+    if (this.failing) this.log.info('search index updated again; pending changes applied');
     this.failing = false;
   }
 
+  /**
+   * The probe of an outage, then the drain that ends it: the index is there (or created and rebuilt),
+   * not red, and holds every change committed before the drain began. Search returns to Elasticsearch
+   * only then.
+   */
+  private async recover(): Promise<void> {
+    if (this.rebuilding) return this.availability.probeSoon();
+    try {
+      await this.ensureIndex();
+      if (this.rebuilding) return this.availability.probeSoon();
+      // What a rebuild left when Elasticsearch went away again.
+      await this.rebuildUnbuilt(this.fork());
+      const health = await this.client.cluster.health(
+        { index: this.index },
+        { ...this.quick, ignore: [408] },
+      );
+      if (health.status === 'red') throw new Error(`search index ${this.index} is red`);
+      this.recovering = true;
+      await this.drain();
+      this.availability.up();
+    } catch (error) {
+      this.availability.probeFailed(error);
+    } finally {
+      this.recovering = false;
+    }
+  }
+
   async afterWrite() {
+    // During an outage PostgreSQL answers searches, and it sees the write already.
+    if (!this.indexing) return;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, AFTER_WRITE_WAIT_MS);
+      timer = setTimeout(resolve, this.settings.ELASTICSEARCH_WRITE_WAIT_MS);
     });
+    // Observed whatever wins the race: a drain that fails after the wait still begins the outage.
+    const drained = this.drain().catch((error) => this.noteFailure(error));
     try {
-      await Promise.race([this.drain(), timeout]);
-    } catch (error) {
-      this.noteFailure(error);
+      await Promise.race([drained, timeout]);
     } finally {
       clearTimeout(timer);
     }
   }
 
   async settle() {
+    if (!this.indexing) return;
     await this.drain().catch((error) => this.noteFailure(error));
   }
 
   private noteFailure(error: unknown) {
-    // Logged once per outage: the write succeeded, the background loop retries.
+    const reason = outageReasonOf(error);
+    if (reason) return this.availability.down(reason, error);
+    // Logged once until a drain succeeds: the write succeeded, the background loop retries.
     if (!this.failing) {
       this.log.warn({ err: error }, 'search index not updated; the change waits in the outbox');
     }
     this.failing = true;
   }
 
+  /** Unlike a search, a rebuild has nothing to fall back on: during an outage it answers 503. */
   async rebuildDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
-    await ensureTermIndex(this.client, this.index);
+    if (this.availability.outage) throw new AppError('SERVICE_UNAVAILABLE', SEARCH_INDEX_UNAVAILABLE);
+    try {
+      return await this.writeDictionary(em, dictionaryId, progress);
+    } catch (error) {
+      if (!outageReasonOf(error)) throw error;
+      this.noteFailure(error);
+      throw new AppError('SERVICE_UNAVAILABLE', SEARCH_INDEX_UNAVAILABLE);
+    }
+  }
+
+  private async writeDictionary(em: EntityManager, dictionaryId: number, progress?: (done: number) => void) {
+    await this.ensureIndex();
     return rebuildDictionaryDocuments(this.client, this.index, em, dictionaryId, { progress });
   }
 
@@ -315,34 +453,48 @@ class ElasticsearchRuntime implements SearchRuntime {
     }
   }
 
+  /** The state the loop keeps: readiness probes never wait on Elasticsearch, nor add to its load. */
   async status(): Promise<SearchStatus> {
     const pendingChanges = await this.outbox.pending();
-    try {
-      // The client's own timeout: a hung cluster must not hang readiness probes.
-      await this.client.cluster.health({ timeout: '2s' }, { requestTimeout: 2000, maxRetries: 0 });
-      return { engine: 'elasticsearch', reachable: true, pendingChanges };
-    } catch {
-      return { engine: 'elasticsearch', reachable: false, pendingChanges };
-    }
+    const outage = this.availability.outage;
+    return { engine: 'elasticsearch', servedBy: this.availability.servedBy, outage, pendingChanges };
   }
 
-  start() {
+  /**
+   * Every second: while Elasticsearch serves, a drain (its HEAD request notices an outage); during an
+   * outage, the probe when it is due (after 1, 2, 4... up to 10 s).
+   */
+  /** Resolves once the index is there (created if need be) or Elasticsearch found unavailable. */
+  start(): Promise<void> {
+    const round = async () => {
+      if (!this.availability.outage) {
+        await this.drain();
+        await this.checkOrphansOnce();
+      } else if (this.availability.probeDue()) {
+        await this.recover();
+      }
+    };
     const tick = () => {
-      this.drain()
-        .then(() => this.checkOrphansOnce())
+      if (!this.timer) return;
+      round()
         .catch((error) => this.noteFailure(error))
         .finally(() => {
           if (this.timer) this.timer = setTimeout(tick, POLL_MS).unref();
         });
     };
-    this.timer = setTimeout(tick, 0).unref();
+    const first = this.ensureIndex().catch((error) => this.noteFailure(error));
+    this.timer = setTimeout(() => void first.then(tick), 0).unref();
+    return first;
   }
 
   async stop() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.outbox.drain().catch(() => {});
-    await this.refreshIfNeeded().catch(() => {});
+    // During an outage the rows stay for the next start (or another instance).
+    if (!this.availability.outage) {
+      await this.outbox.drain().catch(() => {});
+      await this.refreshIfNeeded().catch(() => {});
+    }
     await this.client.close();
   }
 }
@@ -352,7 +504,7 @@ const runtimes = new WeakMap<object, SearchRuntime>();
 /** The runtime for an app's ORM, made from its configuration. */
 export function createSearchRuntime(orm: MikroORM, config: Config, log: FastifyBaseLogger): SearchRuntime {
   const runtime = config.ELASTICSEARCH_URL
-    ? new ElasticsearchRuntime(orm, config.ELASTICSEARCH_URL, config.ELASTICSEARCH_INDEX, log)
+    ? new ElasticsearchRuntime(orm, config.ELASTICSEARCH_URL, config, log)
     : new PostgresRuntime(() => orm.em.fork());
   runtimes.set(orm.config, runtime);
   return runtime;

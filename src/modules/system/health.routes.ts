@@ -8,8 +8,9 @@ import type { SearchRuntime } from '../search/search-runtime.js';
 export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM, search: SearchRuntime): void {
   app.get('/health', async () => ({ status: 'ok' }));
 
-  // Ready when the database answers. Search names its engine; an unreachable Elasticsearch makes the
-  // instance unready too (searches would fail), while writes still wait safely in the outbox.
+  // Ready when the database answers. Search says which engine serves it: while Elasticsearch is
+  // unavailable PostgreSQL answers with the same results, so the instance stays ready ("degraded"),
+  // and writes wait in the outbox (docs/reliability.md).
   app.get('/ready', async (_request, reply) => {
     try {
       await orm.em.getConnection().execute('select 1');
@@ -17,18 +18,18 @@ export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM, search
       app.log.warn({ err: error }, 'readiness: database unreachable');
       return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
     }
-    const status = await search.status();
-    const body = {
-      status: status.reachable ? 'ok' : 'unavailable',
+    const { engine, servedBy, outage, pendingChanges } = await search.status();
+    return {
+      status: 'ok',
       database: 'ok',
       search: {
-        engine: status.engine,
-        status: status.reachable ? 'ok' : 'unreachable',
-        pendingChanges: status.pendingChanges,
+        engine,
+        status: outage ? 'degraded' : 'ok',
+        servedBy,
+        ...(outage ? { reason: outage.reason, since: outage.since.toISOString() } : {}),
+        pendingChanges,
       },
     };
-    if (!status.reachable) app.log.warn('readiness: search engine unreachable');
-    return status.reachable ? body : reply.code(503).send(body);
   });
 
   const registry = new Registry();
