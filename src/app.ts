@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/errors.js';
+import { databaseOutageError } from './db/errors.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
@@ -93,11 +93,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
-      return sendSurfaceError(request, reply, 503, {
-        code: 'SERVICE_UNAVAILABLE',
-        message: DATABASE_UNAVAILABLE,
+    // 503 when the database took nothing of the request, 504 when its commit went unconfirmed.
+    const outage = databaseOutageError(error);
+    if (outage) {
+      request.log.warn({ err: error }, outage.message);
+      return sendSurfaceError(request, reply, httpStatusOf[outage.code], {
+        code: outage.code,
+        message: outage.message,
       });
     }
     // Refusals of the input boundary (src/rest/request-guards.ts) and of raw routes.

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { resolveDatabase } from './db/database.js';
 import { migrate, openOrm } from './db/orm.js';
+import { databaseTimeouts } from './db/timeouts.js';
 import { failAbandonedJobs } from './modules/jobs/job-heartbeat.js';
 import { ensureDefaultClient } from './modules/system/bootstrap.js';
 import { sweepUploadDirs } from './modules/tbx/tbx-upload-dir.js';
@@ -10,7 +11,7 @@ const config = loadConfig();
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
 const database = await resolveDatabase(config, log);
-const orm = await openOrm(database.url);
+const orm = await openOrm(database.url, {}, databaseTimeouts(config));
 const applied = await migrate(orm);
 if (applied.length) log(`Applied migrations: ${applied.join(', ')}`);
 const generatedPassword = await ensureDefaultClient(orm, config);

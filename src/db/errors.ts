@@ -5,9 +5,24 @@ import {
   UniqueConstraintViolationException,
 } from '@mikro-orm/core';
 import { AppError } from '../shared/errors.js';
+import { COMMIT_UNKNOWN, STATEMENT_TIMEOUT } from './timeouts.js';
 
 /** What callers read when the database cannot take their request (503). */
 export const DATABASE_UNAVAILABLE = 'The database is busy or unreachable; retry shortly';
+
+/** What callers read when the database did not confirm a commit (504): it may have happened. */
+export const COMMIT_UNCONFIRMED =
+  'The database did not confirm the change in time; it may have been saved: read it back before sending it again';
+
+/**
+ * The answer to a database that did not serve the request: 503 when nothing of it was committed (the
+ * same request may be sent again; Retry-After 1), 504 when its commit went unanswered.
+ */
+export function databaseOutageError(error: unknown): AppError | undefined {
+  if (isCommitUnknown(error)) return new AppError('GATEWAY_TIMEOUT', COMMIT_UNCONFIRMED);
+  if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE, 1);
+  return undefined;
+}
 
 /** Turns database failures that callers can cause into AppErrors; anything else stays a server error. */
 export function databaseErrorToAppError(error: unknown): AppError | undefined {
@@ -26,43 +41,90 @@ export function databaseErrorToAppError(error: unknown): AppError | undefined {
   if (error instanceof NotNullConstraintViolationException) {
     return new AppError('BAD_REQUEST', 'A required attribute is missing');
   }
-  if (isDatabaseUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE);
-  }
-  return undefined;
+  return databaseOutageError(error);
 }
 
 /**
- * SQLSTATEs and socket errors of a database that cannot serve now: a connection failure (class 08),
- * a shutting-down or starting server (57P01-57P03), no connection slot left (53300).
+ * What a database that cannot serve now answers: a broken or refused connection (class 08, except the
+ * two below), a shutting-down or starting server (57P01-57P03), no connection slot left (53300), a
+ * statement cancelled by a server-side timeout (57014), our own statement timeout, and socket errors.
+ * Not 08P01 (protocol violation): PostgreSQL answers it to bytes the request itself sent, such as a NUL
+ * inside SQL text. Not 08007 (COMMIT_UNKNOWN): that write may have committed.
  */
 const UNAVAILABLE_CODES = new Set([
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
   '57P01',
   '57P02',
   '57P03',
   '53300',
+  '57014',
+  STATEMENT_TIMEOUT,
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
+  'EPIPE',
   'EHOSTUNREACH',
+  'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
 
 /**
- * True when the database could not take the statement at all: the pool had no connection to lend
- * within its timeout, or the server refused or dropped the connection. Nothing was written, and the
- * same request may well succeed a moment later, so callers get 503 instead of a 500. MikroORM wraps
- * knex's KnexTimeoutError in a DriverException that keeps its message, not its name.
+ * Messages of pg and knex failures that carry no code: the pool lent no connection in time, a new
+ * connection did not open in time, the server dropped the connection, or the connection was closed
+ * after a statement timeout (the rollback that follows then finds it closed).
+ */
+const UNAVAILABLE_MESSAGES = [
+  /^Knex: Timeout acquiring a connection/,
+  /^timeout expired$/,
+  /^Connection terminated/,
+  /^Client was closed and is not queryable$/,
+  /^Client has encountered a connection error and is not queryable$/,
+];
+
+/**
+ * True when the database could not take the request and nothing of it was committed, so the same
+ * request may well succeed a moment later: callers get 503 instead of a 500. Never for an error the
+ * request caused (bad input, a constraint, a syntax error: classes 22, 23, 42 and the like), nor for a
+ * commit that may have happened (COMMIT_UNKNOWN). MikroORM wraps driver errors in a DriverException that
+ * keeps their own properties (code, message), not their name.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-    if (current.name === 'KnexTimeoutError' || current.message.startsWith('Knex: Timeout acquiring')) {
-      return true;
-    }
-    current = current.cause;
+  const chain = causes(error);
+  return (
+    !chain.some((current) => codeOf(current) === COMMIT_UNKNOWN) &&
+    chain.some((current) => {
+      const code = codeOf(current);
+      return code === undefined ? isUnavailableMessage(current) : UNAVAILABLE_CODES.has(code);
+    })
+  );
+}
+
+/** True when a COMMIT (or a write outside a transaction) was sent and its answer never came. */
+export function isCommitUnknown(error: unknown): boolean {
+  return causes(error).some((current) => codeOf(current) === COMMIT_UNKNOWN);
+}
+
+/** The error and its causes, at most five deep. */
+function causes(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let current = error; current instanceof Error && chain.length < 5; current = current.cause) {
+    chain.push(current);
   }
-  return false;
+  return chain;
+}
+
+function codeOf(error: Error): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function isUnavailableMessage(error: Error): boolean {
+  return (
+    error.name === 'KnexTimeoutError' || UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(error.message))
+  );
 }

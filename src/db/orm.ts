@@ -1,10 +1,20 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { ConfigSchema } from '../config.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
+import {
+  boundStatements,
+  type DatabaseTimeouts,
+  databaseTimeouts,
+  withStatementTimeout,
+} from './timeouts.js';
+
+/** The bounds of the configuration's defaults, for scripts and tests that name none. */
+const DEFAULT_TIMEOUTS: DatabaseTimeouts = databaseTimeouts(ConfigSchema.parse({}));
 
 /** ORM options shared by the server, the migration scripts and the tests. */
-export function ormOptions(clientUrl: string): Options {
+export function ormOptions(clientUrl: string, timeouts: DatabaseTimeouts = DEFAULT_TIMEOUTS): Options {
   return {
     clientUrl,
     entities,
@@ -27,9 +37,29 @@ export function ormOptions(clientUrl: string): Options {
     // A query on a link row (sessions, user_clients, group_members) must not silently inherit the
     // tenant filter of the entity it points at: every query states its own tenant condition.
     autoJoinRefsForFilters: false,
-    pool: { min: 0, max: 10 },
-    driverOptions: { connection: { options: sessionOptions() } },
+    pool: poolOptions(timeouts),
+    driverOptions: {
+      connection: { options: sessionOptions(), connectionTimeoutMillis: timeouts.acquireMs },
+    },
     debug: false,
+  };
+}
+
+/**
+ * A request waits at most `acquireMs` for a connection (knex answers KnexTimeoutError, a 503), and each
+ * statement of the connection it gets is bounded (timeouts.ts). Opening a connection is bounded by pg's
+ * connectionTimeoutMillis, as a hung server accepts TCP connections in its backlog but never answers.
+ */
+function poolOptions(timeouts: DatabaseTimeouts): NonNullable<Options['pool']> {
+  return {
+    min: 0,
+    max: 10,
+    acquireTimeoutMillis: timeouts.acquireMs,
+    createTimeoutMillis: timeouts.acquireMs,
+    afterCreate: (connection: Parameters<typeof boundStatements>[0], done: (error?: Error) => void) => {
+      boundStatements(connection, timeouts.statementMs);
+      done();
+    },
   };
 }
 
@@ -44,20 +74,34 @@ export function ormOptions(clientUrl: string): Options {
  *   lists, which every substring and fuzzy search reads whole, until a writer's list outgrows this
  *   (docs/search.md, "How each engine answers"). TBX imports and dictionary copies raise it for their
  *   own transaction (allowLongPendingLists).
+ * - client_connection_check_interval 1 s (PostgreSQL 14+, off by default): a running statement whose
+ *   client went away (a statement timeout closes the connection, timeouts.ts) stops within a second
+ *   instead of running to its end holding its locks.
  */
 function sessionOptions(): string {
-  return ['-c random_page_cost=1.1', '-c gin_pending_list_limit=256kB', process.env.PGOPTIONS]
+  return [
+    '-c random_page_cost=1.1',
+    '-c gin_pending_list_limit=256kB',
+    '-c client_connection_check_interval=1000',
+    process.env.PGOPTIONS,
+  ]
     .filter(Boolean)
     .join(' ');
 }
 
-/** `overrides` serve tests (a query logger, say). */
-export async function openOrm(clientUrl: string, overrides: Partial<Options> = {}): Promise<MikroORM> {
-  return MikroORM.init({ ...ormOptions(clientUrl), ...overrides });
+/** `overrides` serve tests (a query logger, a smaller pool); pool settings merge with ours. */
+export async function openOrm(
+  clientUrl: string,
+  overrides: Partial<Options> = {},
+  timeouts: DatabaseTimeouts = DEFAULT_TIMEOUTS,
+): Promise<MikroORM> {
+  const options = ormOptions(clientUrl, timeouts);
+  return MikroORM.init({ ...options, ...overrides, pool: { ...options.pool, ...overrides.pool } });
 }
 
+/** Migrations may build indexes over large tables: their statements are not bounded. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const done = await orm.getMigrator().up();
+  const done = await withStatementTimeout(0, () => orm.getMigrator().up());
   return done.map((migration) => migration.name);
 }
 

@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/errors.js';
+import { databaseOutageError } from '../db/errors.js';
 import { jsonNestingExceeds, MAX_GRAPHQL_TOKENS, MAX_JSON_DEPTH } from '../shared/input-limits.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -47,10 +47,11 @@ export const maskErrorWith =
         extensions: { code: ourCode[original.code] ?? original.code },
       });
     }
-    if (isDatabaseUnavailable(original)) {
-      return createGraphQLError(DATABASE_UNAVAILABLE, {
+    const outage = databaseOutageError(original);
+    if (outage) {
+      return createGraphQLError(outage.message, {
         ...(path ? { path } : {}),
-        extensions: { code: 'SERVICE_UNAVAILABLE' },
+        extensions: { code: outage.code },
       });
     }
     // Errors of the request itself (parsing, validation, variables of the wrong type) have no path:

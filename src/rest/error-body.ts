@@ -18,12 +18,16 @@ const ourCode: Record<string, string> = {
   PARSE_ERROR: 'BAD_REQUEST',
 };
 
-/** Server errors whose message callers may see: 503 says "retry", nothing about the server's inside. */
-const shownServerStatus = 503;
+/**
+ * Server errors whose message callers may see, nothing about the server's inside: 503 says "retry",
+ * 504 "the database did not confirm the change: read it back first" (docs/reliability.md).
+ */
+const shownServerStatuses = new Set([503, 504]);
+/** A busy or unreachable database is usually back within a second. */
+const retryStatus = 503;
 
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
-  // A busy or unreachable database is usually back within a second.
-  if (status === shownServerStatus) reply.header('retry-after', '1');
+  if (status === retryStatus) reply.header('retry-after', '1');
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -39,14 +43,14 @@ export function sendSurfaceError(
 ): FastifyReply {
   const path = request.url;
   if (path.startsWith('/graphql')) {
-    if (status === shownServerStatus) reply.header('retry-after', '1');
+    if (status === retryStatus) reply.header('retry-after', '1');
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
       .send({ errors: [{ message: body.message, extensions: { code: body.code } }] });
   }
   if (path.startsWith('/trpc/')) {
-    if (status === shownServerStatus) reply.header('retry-after', '1');
+    if (status === retryStatus) reply.header('retry-after', '1');
     // JSON-RPC's codes as tRPC sends them: -32600 bad request, -32603 anything else.
     const rpcCode = status === 400 ? -32600 : -32603;
     return reply
@@ -67,7 +71,7 @@ interface TrpcErrorJson {
 
 /** Reshapes trpc-to-openapi's error JSON into our `{code, message, issues?}` body. */
 export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
-  if (status >= 500 && status !== shownServerStatus)
+  if (status >= 500 && !shownServerStatuses.has(status))
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
   const code = json.code ? (ourCode[json.code] ?? json.code) : 'BAD_REQUEST';
   if (json.issues?.length) {
@@ -88,7 +92,7 @@ export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
 export function sendProcedureError(reply: FastifyReply, error: unknown): void {
   if (!(error instanceof TRPCError)) throw error;
   const status = getHTTPStatusCodeFromError(error);
-  if (status >= 500 && status !== shownServerStatus) throw error.cause ?? error;
+  if (status >= 500 && !shownServerStatuses.has(status)) throw error.cause ?? error;
   const cause = error.cause as { issues?: Array<{ path?: PropertyKey[]; message?: string }> } | undefined;
   sendError(
     reply,

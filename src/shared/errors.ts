@@ -9,6 +9,7 @@ export const AppErrorCodes = [
   'UNPROCESSABLE',
   'TOO_MANY_REQUESTS',
   'SERVICE_UNAVAILABLE',
+  'GATEWAY_TIMEOUT',
 ] as const;
 export type AppErrorCode = (typeof AppErrorCodes)[number];
 
@@ -22,6 +23,7 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
 };
 
 /** The one error type domain code throws. */
@@ -30,7 +32,7 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    /** Seconds after which the same request may succeed (TOO_MANY_REQUESTS); surfaces send Retry-After. */
+    /** Seconds after which the same request may succeed (TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE); surfaces send Retry-After. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

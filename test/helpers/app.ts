@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type MikroORM, openOrm } from '../../src/db/orm.js';
+import { databaseTimeouts } from '../../src/db/timeouts.js';
 import { TEST_ADMIN_PASSWORD } from './constants.js';
 
 export interface TestApp {
@@ -26,7 +27,7 @@ export async function buildTestApp(
     MULTI_TENANT: 'true',
     ...overrides,
   });
-  const orm = await openOrm(config.DATABASE_URL!, ormOverrides);
+  const orm = await openOrm(config.DATABASE_URL!, ormOverrides, databaseTimeouts(config));
   const app = await buildApp({ config, orm });
   await app.ready();
   return {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withStatementTimeout } from '../../db/timeouts.js';
 import type { InvocationResult, JobResult } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
@@ -14,7 +15,8 @@ export interface AsyncOutcome {
 /**
  * Runs an async-capable operation as a stored job task. The caller waits up to ASYNC_THRESHOLD_MS; a job
  * that finishes in time answers its result, a longer one answers its jobTaskId and keeps running.
- * The work gets its own entity manager, since it may outlive the request.
+ * The work gets its own entity manager, since it may outlive the request, and its own bound per statement
+ * (DATABASE_JOB_STATEMENT_TIMEOUT_MS): imports, copies and reindexing run statements of minutes.
  */
 export async function runAsJob(
   scope: Scope,
@@ -35,7 +37,9 @@ export async function runAsJob(
   running.add(job.id);
   await beatNow(jobEm, [job.id]);
   const progress = progressReporter(jobEm.fork(), job.id);
-  const done = work(jobEm.fork(), progress).then(
+  const done = withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () =>
+    work(jobEm.fork(), progress),
+  ).then(
     async (result) => {
       // A job is done when its changes are searchable (or waiting in the outbox, if the index is down).
       await searchRuntimeOf(jobEm).settle();

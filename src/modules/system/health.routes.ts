@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { checkDatabase } from '../../db/readiness.js';
 import { metricsRouteOf } from '../../shared/metrics-route.js';
 import type { SearchRuntime } from '../search/search-runtime.js';
 
@@ -12,12 +13,8 @@ export function registerHealthRoutes(app: FastifyInstance, orm: MikroORM, search
   // unavailable PostgreSQL answers with the same results, so the instance stays ready ("degraded"),
   // and writes wait in the outbox (docs/reliability.md).
   app.get('/ready', async (_request, reply) => {
-    try {
-      await orm.em.getConnection().execute('select 1');
-    } catch (error) {
-      app.log.warn({ err: error }, 'readiness: database unreachable');
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
-    }
+    const database = await checkDatabase(orm, app.log);
+    if (database.database !== 'ok') return reply.code(503).send({ status: 'unavailable', ...database });
     const { engine, servedBy, outage, pendingChanges } = await search.status();
     return {
       status: 'ok',
