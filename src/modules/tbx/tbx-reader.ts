@@ -8,9 +8,22 @@
  * refused, and any entity other than the five XML ones and character references is an error, so no
  * external entity is ever resolved (no XXE). An external DTD reference (`<!DOCTYPE martif SYSTEM
  * "TBXcoreStructV02.dtd">`) is accepted, as real files carry it, and never fetched.
+ *
+ * The element handlers below share one parser state (open frames, entry, captured text), so the
+ * stream and the entry parsing stay one class; bytes and vocabulary live beside it.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ByteDecoder } from './tbx-byte-decoder.js';
+import {
+  CREATED_TRANSACTIONS,
+  DCT_ELEMENT,
+  ENTRY,
+  GROUPS,
+  LANGUAGE,
+  normalizeStatus,
+  parseDate,
+  TERM_GROUP,
+} from './tbx-dialects.js';
 import type {
   TbxEntry,
   TbxHeader,
@@ -79,63 +92,6 @@ type Frame =
   | { kind: 'value'; holder: ValueHolder; category: string; element: string; target: string | undefined }
   | { kind: 'discard' }
   | { kind: 'inline' };
-
-const ENTRY = new Set(['termEntry', 'conceptEntry']);
-const LANGUAGE = new Set(['langSet', 'langSec']);
-const TERM_GROUP = new Set(['tig', 'ntig', 'termSec']);
-/** Grouping elements whose children belong to the enclosing level; the value is the DCT element kind hint. */
-const GROUPS = new Map<string, string | null>([
-  ['termGrp', null],
-  ['descripGrp', 'descrip'],
-  ['adminGrp', 'admin'],
-  ['termNoteGrp', 'termNote'],
-  ['termCompList', 'termComp'],
-  ['termCompGrp', 'termComp'],
-]);
-
-/**
- * DCT writes the data category as the element name (`<basic:definition>`); the DCA element it stands
- * for is kept so a writer can give it back in DCA or v2 form.
- */
-const DCT_ELEMENT: Record<string, string> = {
-  definition: 'descrip',
-  context: 'descrip',
-  subjectField: 'descrip',
-  explanation: 'descrip',
-  example: 'descrip',
-  partOfSpeech: 'termNote',
-  termType: 'termNote',
-  administrativeStatus: 'termNote',
-  grammaticalGender: 'termNote',
-  grammaticalNumber: 'termNote',
-  geographicalUsage: 'termNote',
-  termLocation: 'termNote',
-  usageNote: 'termNote',
-  source: 'admin',
-  customerSubset: 'admin',
-  projectSubset: 'admin',
-  crossReference: 'ref',
-  externalCrossReference: 'xref',
-  xGraphic: 'xref',
-};
-
-/** administrativeStatus values written without their `-admn-sts` suffix, keyed by lower-case letters. */
-const STATUS_VALUES = new Map<string, string>();
-for (const status of [
-  'preferred',
-  'admitted',
-  'deprecated',
-  'superseded',
-  'standardized',
-  'legal',
-  'regulated',
-]) {
-  const canonical = `${status}Term-admn-sts`;
-  STATUS_VALUES.set(status, canonical);
-  STATUS_VALUES.set(`${status}term`, canonical);
-}
-
-const CREATED_TRANSACTIONS = new Set(['origination', 'creation', 'input']);
 
 class TbxStreamReader {
   private readonly parser = new SaxesParser({ xmlns: false, position: true });
@@ -491,21 +447,4 @@ function describeXmlError(message: string): string {
     return 'undefined entity: only &amp; &lt; &gt; &quot; &apos; and character references are allowed';
   }
   return `malformed XML: ${reason}`;
-}
-
-function normalizeStatus(value: string): string {
-  if (value.endsWith('-admn-sts')) return value;
-  return STATUS_VALUES.get(value.toLowerCase().replace(/[^a-z]/g, '')) ?? value;
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** An ISO date or date-time; a date-time without zone is taken as UTC, so the result is the same anywhere. */
-function parseDate(text: string): Date | null {
-  const match = ISO_DATE.exec(text);
-  if (!match) return null;
-  let iso = text.replace(' ', 'T');
-  if (iso.includes('T') && match[1] === undefined) iso += 'Z';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
