@@ -565,11 +565,13 @@ describe('API access', () => {
   it('an API login needs the client API key and membership of a group with API access', async () => {
     const { admin, tenant } = await newTenant();
     const other = await newTenant();
-    const client = await sysadmin.get<{ apiKey: string }>(`/clients/${tenant.id}`);
+    const client = await sysadmin.post<{ apiKey: string }>(`/clients/generate-new-api-key/${tenant.id}`);
     expect(client.status).toBe(200);
     const apiKey = client.body.apiKey;
     expect(apiKey).toEqual(expect.any(String));
-    const otherKey = (await sysadmin.get<{ apiKey: string }>(`/clients/${other.tenant.id}`)).body.apiKey;
+    const otherKey = (
+      await sysadmin.post<{ apiKey: string }>(`/clients/generate-new-api-key/${other.tenant.id}`)
+    ).body.apiKey;
 
     const user = await createUser(t.orm, tenant.id);
     const form = { client: tenant.loginName, username: user.username, password: user.password };
@@ -608,7 +610,8 @@ describe('API access', () => {
 
   it('API access through the All users group counts for every named user; a wrong key still fails', async () => {
     const { admin, tenant } = await newTenant();
-    const apiKey = (await sysadmin.get<{ apiKey: string }>(`/clients/${tenant.id}`)).body.apiKey;
+    const apiKey = (await sysadmin.post<{ apiKey: string }>(`/clients/generate-new-api-key/${tenant.id}`))
+      .body.apiKey;
     const user = await createUser(t.orm, tenant.id);
     const form = { client: tenant.loginName, username: user.username, password: user.password };
     expect((await loginForm(t, { ...form, apiKey })).status).toBe(403);

@@ -238,7 +238,7 @@ describe('guest login with the NORMAL method', () => {
     await sql(`update groups set has_api_access = true where client_id = ? and type = 'ALL_USERS'`, [
       tenant.id,
     ]);
-    const client = await sysadmin.get<ClientBody>(`/clients/${tenant.id}`);
+    const client = await sysadmin.post<ClientBody>(`/clients/generate-new-api-key/${tenant.id}`);
     const apiKey = client.body.apiKey;
     expect(apiKey).toEqual(expect.any(String));
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Migration20261201090000 } from '../../src/db/migrations/Migration20261201090000_client_api_key_hash.js';
 import type { ClientDto } from '../../src/modules/client/client.schema.js';
 import type { ErrorBody } from '../../src/rest/error-body.js';
 import { createTenant, createUser, type TestTenant, uniqueSuffix } from '../factories/tenant.js';
@@ -64,7 +66,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /clients', () => {
-  it('answers 201 with the full new client, its audit data, API key and one user (its administrator)', async () => {
+  it('answers 201 with the full new client, its audit data and one user (its administrator), without API key', async () => {
     const suffix = uniqueSuffix();
     const body = {
       name: `${FILE} Create ${suffix}`,
@@ -97,20 +99,18 @@ describe('POST /clients', () => {
       name: body.name,
       active: true,
       loginName: body.loginName,
-      apiKey: expect.any(String),
       maxUsers: 10,
       maxGuests: 3,
       maxConcurrentUsers: 20,
       currentUsersNumber: 1,
     });
-    expect(response.body.apiKey!.length).toBeGreaterThanOrEqual(16);
     for (const time of [response.body.created.time, response.body.changed.time]) {
       expect(time).toBeGreaterThanOrEqual(before - 1000);
       expect(time).toBeLessThanOrEqual(after + 1000);
     }
-    // The same object is stored: a later read agrees.
+    // The same object is stored: a later read agrees, showing administrators that the key is hidden.
     const read = await getClient(sysadmin, response.body.id);
-    expect(read.body).toEqual(response.body);
+    expect(read.body).toEqual({ ...response.body, apiKey: null });
   });
 
   it('creates an administrator "admin" (full name Administrator) who can log in to the new client', async () => {
@@ -261,14 +261,14 @@ describe('access of users other than system administrators', () => {
     },
   );
 
-  it('a client administrator reads the own client with its API key', async () => {
+  it('a client administrator reads the own client, its API key null (hidden)', async () => {
     const response = await getClient(clientAdmin, home.id);
     expect(response.status).toBe(200);
     // Its administrator "admin" plus the two users made here.
     expect(response.body.currentUsersNumber).toBe(3);
     const full = (await getClient(sysadmin, home.id)).body;
     expect(response.body).toEqual(full);
-    expect(response.body.apiKey).toEqual(expect.any(String));
+    expect(response.body.apiKey).toBeNull();
   });
 
   it('an ordinary user reads the own client without the API key', async () => {
@@ -299,8 +299,8 @@ describe('access of users other than system administrators', () => {
     expect((await caller.get<number>(`/clients/rownum/${other.id}`)).body).toBe(0);
   });
 
-  it('a client administrator lists the own client with its API key, a user without', async () => {
-    expect((await listClients(clientAdmin, {})).body.content[0]!.apiKey).toEqual(expect.any(String));
+  it('a client administrator lists the own client with its API key null (hidden), a user without it', async () => {
+    expect((await listClients(clientAdmin, {})).body.content[0]!.apiKey).toBeNull();
     expect((await listClients(user, {})).body.content[0]).not.toHaveProperty('apiKey');
   });
 });
@@ -901,21 +901,87 @@ describe('DELETE /clients/async/{ids}', () => {
   });
 });
 
+/** Carries what a transaction read out of it, so that it rolls back. */
+class RolledBack {
+  constructor(readonly rows: unknown[]) {}
+}
+
 describe('POST /clients/generate-new-api-key/{clientId}', () => {
-  it('replaces the API key and increments the version', async () => {
+  it('replaces the API key and increments the version; the key is shown in this answer only', async () => {
     const client = await tenant({ maxUsers: 3 });
     const before = (await getClient(sysadmin, client.id)).body;
+    expect(before.apiKey).toBeNull();
     const response = await sysadmin.post<ClientDto>(`/clients/generate-new-api-key/${client.id}`);
     expect(response.status).toBe(200);
-    expect(response.body.apiKey).toEqual(expect.any(String));
-    expect(response.body.apiKey).not.toBe(before.apiKey);
+    expect(response.body.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(response.body).toEqual({
       ...before,
       apiKey: response.body.apiKey,
       version: before.version + 1,
       changed: { ...before.changed, time: expect.any(Number) },
     });
-    expect((await getClient(sysadmin, client.id)).body.apiKey).toBe(response.body.apiKey);
+    // Later reads, single and listed, of every format do not reveal it.
+    const read = await getClient(sysadmin, client.id);
+    expect(read.body.apiKey).toBeNull();
+    for (const later of [
+      read,
+      await getClient(sysadmin, client.id, { format: 'EDIT' }),
+      await listClients(sysadmin, { 'login-name-eq': client.loginName }),
+    ]) {
+      expect(later.status).toBe(200);
+      expect(later.text).not.toContain(response.body.apiKey);
+    }
+  });
+
+  it('stores only the SHA-256 of the key; the key logs in, the stored value and the old key do not', async () => {
+    const client = await tenant();
+    const user = await createUser(t.orm, client.id);
+    await sql(`update groups set has_api_access = true where client_id = ? and type = 'ALL_USERS'`, [
+      client.id,
+    ]);
+    const apiLogin = (apiKey: string) =>
+      anonymous.call<{ token: unknown }>('POST', '/login', {
+        form: { client: client.loginName, username: user.username, password: user.password, apiKey },
+      });
+    const first = (await sysadmin.post<ClientDto>(`/clients/generate-new-api-key/${client.id}`)).body.apiKey!;
+    const [stored] = await sql<{ api_key_hash: string }>('select api_key_hash from clients where id = ?', [
+      client.id,
+    ]);
+    expect(stored!.api_key_hash).not.toContain(first);
+    expect(stored!.api_key_hash).toBe(createHash('sha256').update(first).digest('hex'));
+    const columns = await sql<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_name = 'clients' and column_name like 'api%'`,
+    );
+    expect(columns.map((column) => column.column_name)).toEqual(['api_key_hash']);
+
+    expect((await apiLogin(first)).status).toBe(200);
+    expect((await apiLogin(stored!.api_key_hash)).status).toBe(401);
+    const second = (await sysadmin.post<ClientDto>(`/clients/generate-new-api-key/${client.id}`)).body
+      .apiKey!;
+    expect(second).not.toBe(first);
+    expect((await apiLogin(first)).status).toBe(401);
+    expect((await apiLogin(second)).status).toBe(200);
+  });
+
+  it('the migration replaces stored plain keys by their hashes, so the keys in use keep working', async () => {
+    const migration = new Migration20261201090000(t.orm.em.getDriver(), t.orm.config);
+    await migration.up();
+    const outcome = await t.orm.em
+      .fork()
+      .transactional(async (em) => {
+        // A temporary table named like the real one comes first on the search path; rolled back.
+        await em.execute('create temporary table clients ("id" int, "api_key" varchar(64)) on commit drop');
+        await em.execute(`insert into clients values (1, 'plain-key-1'), (2, 'Ünïcode-key')`);
+        for (const statement of migration.getQueries()) await em.execute(String(statement));
+        throw new RolledBack(await em.execute('select id, api_key_hash from clients order by id'));
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(RolledBack);
+    const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
+    expect((outcome as RolledBack).rows).toEqual([
+      { id: 1, api_key_hash: sha256('plain-key-1') },
+      { id: 2, api_key_hash: sha256('Ünïcode-key') },
+    ]);
   });
 
   it('answers 404 for an unknown client', async () => {

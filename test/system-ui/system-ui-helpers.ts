@@ -76,7 +76,7 @@ export async function grantApiAccess(world: World, sysadmin: RestClient, userIds
     groupMembers: userIds,
   });
   if (group.status !== 201) throw new Error(`API group failed: ${group.status} ${group.text}`);
-  const client = await sysadmin.get<{ apiKey: string }>(`/clients/${world.tenant.id}`);
+  const client = await sysadmin.post<{ apiKey: string }>(`/clients/generate-new-api-key/${world.tenant.id}`);
   return client.body.apiKey;
 }
 

@@ -215,7 +215,8 @@ describe('rule 1: every user edits own username, fullName, email, title, passwor
       groupMembers: [user.id],
     });
     expect(group.status, group.text).toBe(201);
-    const apiKey = (await sysadmin.get<{ apiKey: string }>(`/clients/${tenant.id}`)).body.apiKey;
+    const apiKey = (await sysadmin.post<{ apiKey: string }>(`/clients/generate-new-api-key/${tenant.id}`))
+      .body.apiKey;
     expect(apiKey).toEqual(expect.any(String));
     const login = await anonymous.call<LoginBody>('POST', '/login', {
       form: { client: tenant.loginName, username: user.username, password: user.password, apiKey },

@@ -16,6 +16,7 @@ import { Migration20261127090000 } from './Migration20261127090000_dictionary_se
 import { Migration20261128090000 } from './Migration20261128090000_search_document_version.js';
 import { Migration20261129090000 } from './Migration20261129090000_login_throttle.js';
 import { Migration20261130090000 } from './Migration20261130090000_dictionary_names.js';
+import { Migration20261201090000 } from './Migration20261201090000_client_api_key_hash.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128090000_search_document_version', class: Migration20261128090000 },
   { name: 'Migration20261129090000_login_throttle', class: Migration20261129090000 },
   { name: 'Migration20261130090000_dictionary_names', class: Migration20261130090000 },
+  { name: 'Migration20261201090000_client_api_key_hash', class: Migration20261201090000 },
 ];

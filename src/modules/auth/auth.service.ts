@@ -55,10 +55,11 @@ const failed = (message: string, status: 401 | 403): LoginOutcome => ({
   status,
 });
 
-const sameSecret = (a: string, b: string): boolean => {
-  const left = Buffer.from(hashSecret(a));
-  const right = Buffer.from(hashSecret(b));
-  return timingSafeEqual(left, right);
+/** Compares two SHA-256 hex digests in constant time (a stored API key hash and the sent key's). */
+const sameHash = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
 };
 
 /** In a single-tenant installation every login goes to the default client, whatever is sent. */
@@ -113,7 +114,7 @@ async function checkCredentials(
   const groups = await effectiveGroups(em, client.id, { id: user.id, guest });
   const apiLogin = input.apiKey !== undefined;
   if (apiLogin) {
-    if (!sameSecret(input.apiKey ?? '', client.apiKey)) return failed(LOGIN_FAILED, 401);
+    if (!sameHash(hashSecret(input.apiKey ?? ''), client.apiKeyHash)) return failed(LOGIN_FAILED, 401);
     if (guest || !hasApiAccess(groups)) return failed('The user is in no group with API access', 403);
   }
   if (!guest && !user.forcePasswordChange && passwordChangeDue(user, groups, now)) {

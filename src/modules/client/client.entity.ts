@@ -11,7 +11,11 @@ export const Client = defineEntity({
     name: p.string().length(255),
     loginName: p.string().length(64),
     active: p.boolean().default(true),
-    apiKey: p.string().length(64),
+    /**
+     * SHA-256 (hex) of the API key: the key itself is shown once, in the answer of generate-new-api-key,
+     * and never stored (docs/identity.md, "API keys").
+     */
+    apiKeyHash: p.string().length(64),
     maxUsers: p.integer().nullable(),
     maxGuests: p.integer().nullable(),
     maxConcurrentUsers: p.integer().nullable(),

@@ -18,7 +18,13 @@ export const ClientDtoSchema = z.object({
   name: z.string(),
   active: z.boolean(),
   loginName: z.string(),
-  apiKey: z.string().optional().describe('only for system and client administrators'),
+  apiKey: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'for system and client administrators: the new key in the answer of generate-new-api-key (shown once), null in every other read; absent for others and in the answer of a create',
+    ),
   maxUsers: z.number().int().nullable(),
   maxGuests: z.number().int().nullable(),
   maxConcurrentUsers: z.number().int().nullable(),

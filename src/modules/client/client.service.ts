@@ -9,7 +9,7 @@ import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shar
 import { assertVersion } from '../../shared/versioning.js';
 import { hashPassword } from '../auth/password.js';
 import { Session } from '../auth/session.entity.js';
-import { newSecret } from '../auth/tokens.js';
+import { hashSecret, newSecret } from '../auth/tokens.js';
 import { createSystemGroups } from '../group/group.service.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
 import { assertWithinLicense } from '../license/license.service.js';
@@ -44,14 +44,22 @@ function visibleClients(scope: Scope): FilterQuery<Client> {
   return isSysadmin(scope.actor) ? {} : { id: scope.actor.clientId };
 }
 
-function toDto(scope: Scope, client: Client, users: AuditUsers): ClientDto {
+/**
+ * How a client's API key appears in an answer: the new key in the answer that generated it (`shown`),
+ * `null` for administrators otherwise (only a hash is stored), absent for everyone else and at creation.
+ */
+type ApiKeyView = { shown: string } | 'hidden' | 'omitted';
+
+function toDto(scope: Scope, client: Client, users: AuditUsers, apiKey: ApiKeyView): ClientDto {
   return {
     ...commonDto(client, client.id, users),
     name: client.name,
     active: client.active,
     loginName: client.loginName,
-    // The API key is a credential: only administrators see it.
-    ...(isClientAdmin(scope.actor) ? { apiKey: client.apiKey } : {}),
+    // The API key is a credential: only administrators learn even that it is hidden.
+    ...(apiKey !== 'omitted' && isClientAdmin(scope.actor)
+      ? { apiKey: apiKey === 'hidden' ? null : apiKey.shown }
+      : {}),
     maxUsers: client.maxUsers ?? null,
     maxGuests: client.maxGuests ?? null,
     maxConcurrentUsers: client.maxConcurrentUsers ?? null,
@@ -59,9 +67,9 @@ function toDto(scope: Scope, client: Client, users: AuditUsers): ClientDto {
   };
 }
 
-async function render(scope: Scope, clients: Client[], format: Format) {
+async function render(scope: Scope, clients: Client[], format: Format, apiKey: ApiKeyView = 'hidden') {
   const users = format === 'ID' ? new Map() : await loadAuditUsers(scope.em, clients);
-  return clients.map((client) => applyFormat(toDto(scope, client, users), format, CLIENT_SHORT_KEYS));
+  return clients.map((client) => applyFormat(toDto(scope, client, users, apiKey), format, CLIENT_SHORT_KEYS));
 }
 
 function listWhere(scope: Scope, input: ClientListInput): FilterQuery<Client> {
@@ -120,8 +128,14 @@ async function loadVisible(scope: Scope, id: number, includeDeleted = false): Pr
   return client;
 }
 
-export async function getClient(scope: Scope, id: number, format: Format, includeDeleted: boolean) {
-  const [dto] = await render(scope, [await loadVisible(scope, id, includeDeleted)], format);
+export async function getClient(
+  scope: Scope,
+  id: number,
+  format: Format,
+  includeDeleted: boolean,
+  apiKey: ApiKeyView = 'hidden',
+) {
+  const [dto] = await render(scope, [await loadVisible(scope, id, includeDeleted)], format, apiKey);
   return dto!;
 }
 
@@ -156,7 +170,8 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
       name: input.name,
       loginName: input.loginName,
       active: input.active,
-      apiKey: newSecret(),
+      // Every client has a key; nobody learns this one (the contract omits it on creation).
+      apiKeyHash: hashSecret(newSecret()),
       maxUsers,
       maxGuests: input.maxGuests ?? null,
       maxConcurrentUsers: input.maxConcurrentUsers ?? null,
@@ -176,7 +191,7 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
     });
     return client;
   });
-  return getClient(scope, client.id, input.format, false);
+  return getClient(scope, client.id, input.format, false, 'omitted');
 }
 
 /** Full (PUT) or partial update of the attributes a system administrator may change. */
@@ -232,14 +247,18 @@ export function deleteClientsAsync(scope: Scope, ids: number[]) {
   return runForEachAsJob(scope, 'clients.delete', ids, (tx, id) => softDelete(tx.em, tx, id));
 }
 
-/** Replaces the API key; integrations holding the old key can no longer log in. */
+/**
+ * Replaces the API key; integrations holding the old key can no longer log in. The answer is the only
+ * place the new key is ever shown: only its hash is stored.
+ */
 export async function regenerateApiKey(scope: Scope, id: number, format: Format) {
+  const apiKey = newSecret();
   await scope.em.transactional(async (em) => {
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound('Client', id);
-    client.apiKey = newSecret();
+    client.apiKeyHash = hashSecret(apiKey);
     client.changedById = scope.actor.userId;
   });
   scope.em.clear();
-  return getClient(scope, id, format, false);
+  return getClient(scope, id, format, false, { shown: apiKey });
 }
