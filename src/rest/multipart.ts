@@ -47,16 +47,36 @@ export async function registerUploads(app: FastifyInstance): Promise<void> {
   });
 }
 
-const tooLarge = (maxBytes: number) =>
-  new UploadError(413, `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`);
+const tooLargeMessage = (maxBytes: number) =>
+  `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`;
+const tooLarge = (maxBytes: number) => new UploadError(413, tooLargeMessage(maxBytes));
 
 const isMultipartLimit = (error: unknown, code: string): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 
 /**
+ * What an error met while reading a multipart body means for the caller: 413 for a limit, 400 for a body
+ * that cannot be parsed (no boundary, a boundary that never comes, a body cut off). Undefined for the
+ * server's own failures (a system error writing the file), which stay server errors.
+ */
+export function multipartRefusal(
+  error: unknown,
+  maxBytes: number,
+): { status: 400 | 413; message: string } | undefined {
+  if (isMultipartLimit(error, 'FST_REQ_FILE_TOO_LARGE'))
+    return { status: 413, message: tooLargeMessage(maxBytes) };
+  if (isMultipartLimit(error, 'FST_FILES_LIMIT'))
+    return { status: 413, message: 'Send one file per request' };
+  if (typeof error === 'object' && error !== null && 'syscall' in error) return undefined;
+  const reason = error instanceof Error ? error.message : String(error);
+  return { status: 400, message: `The multipart body cannot be read: ${reason}` };
+}
+
+/**
  * Reads the one file of a multipart request, refusing it before it is buffered when too large: a
  * Content-Length beyond the limit is answered at once, and the stream stops at maxBytes otherwise. Not
- * multipart or no file: 400; too large or a second file: 413. Use in a scope set up by registerUploads.
+ * multipart, malformed multipart or no file: 400; too large or a second file: 413. Use in a scope set up
+ * by registerUploads.
  */
 export async function readSingleFile(request: FastifyRequest, limits: UploadLimits): Promise<UploadedFile> {
   const field = limits.field ?? 'file';
@@ -96,8 +116,9 @@ export async function readSingleFile(request: FastifyRequest, limits: UploadLimi
       }
     }
   } catch (error) {
-    if (isMultipartLimit(error, 'FST_REQ_FILE_TOO_LARGE')) throw tooLarge(limits.maxBytes);
-    if (isMultipartLimit(error, 'FST_FILES_LIMIT')) throw new UploadError(413, 'Send one file per request');
+    if (error instanceof UploadError) throw error;
+    const refusal = multipartRefusal(error, limits.maxBytes);
+    if (refusal) throw new UploadError(refusal.status, refusal.message);
     throw error;
   }
   if (!file) throw new UploadError(400, `The multipart member "${field}" is missing`);

@@ -150,6 +150,24 @@ describe('POST /users/import through readSingleFile', () => {
     expect(json.body.message).toMatch(/multipart/);
   });
 
+  it('a malformed multipart body: 400 saying so (no boundary, another boundary, cut off)', async () => {
+    const xml = await smallUsersFile();
+    const body = multipartBody([{ name: 'file', value: xml, filename: 'users.xml' }]).toString();
+    const malformed = [
+      { payload: body, contentType: 'multipart/form-data' },
+      { payload: body, contentType: 'multipart/form-data; boundary=another' },
+      { payload: body.slice(0, body.length / 2), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
+    ];
+    for (const request of malformed) {
+      const response = await postImport(request);
+      expect(response.status, request.contentType).toBe(400);
+      expect(response.body).toEqual({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/multipart body/),
+      });
+    }
+  });
+
   it('a declared Content-Length beyond the limit is refused before the body is sent', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = new URL(address);

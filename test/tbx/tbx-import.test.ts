@@ -762,6 +762,22 @@ describe('bad files change nothing', () => {
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain('member');
   });
+
+  it('refuses a malformed multipart body (400): no boundary, or cut off', async () => {
+    const body = `--b\r\ncontent-disposition: form-data; name="file"; filename="t.tbx"\r\n\r\n${DCA}`;
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=b']) {
+      const response = await fetch(`${server.base}/api/v4/dictionaries/import-tbx?dictionary-id=${target}`, {
+        method: 'POST',
+        headers: { 'x-auth-token': adminToken, 'content-type': contentType },
+        body,
+      });
+      expect(response.status, contentType).toBe(400);
+      expect(await response.json()).toEqual({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/multipart body/),
+      });
+    }
+  });
 });
 
 // ---------------------------------------------------------------- permissions

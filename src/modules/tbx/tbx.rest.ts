@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
-import { registerUploads } from '../../rest/multipart.js';
+import { multipartRefusal, registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
@@ -113,9 +113,6 @@ type Received =
   | { upload: TbxUpload; fields: Record<string, string> }
   | { status: 400 | 413; message: string };
 
-const isLimit = (error: unknown, code: string): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
-
 /**
  * Streams the multipart member `file` to a file of its own directory, never holding it in memory and
  * never keeping more than maxBytes: a larger file is removed and answered 413.
@@ -152,8 +149,8 @@ async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<R
     }
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
-    if (isLimit(error, 'FST_REQ_FILE_TOO_LARGE')) return tooLarge;
-    if (isLimit(error, 'FST_FILES_LIMIT')) return { status: 413, message: 'Send one file per request' };
+    const refusal = multipartRefusal(error, maxBytes);
+    if (refusal) return refusal;
     throw error;
   }
   if (!upload || truncated) {
