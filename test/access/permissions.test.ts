@@ -613,6 +613,15 @@ describe('GET /access/dictionary-permissions', () => {
     expect((await dictionaryPermissions(admin, 'dictionary_id=2000000000')).status).toBe(404);
   });
 
+  it('an id beyond the database integers is 400, not a database error', async () => {
+    const { admin } = await newTenant();
+    for (const ids of ['2147483648', '1,9007199254740993', '1e308', '-2147483649']) {
+      const response = await dictionaryPermissions(admin, `dictionary_id=${ids}`);
+      expect(response.status, `${ids}: ${response.text}`).toBe(400);
+      expect(response.body.message).toContain('2147483647');
+    }
+  });
+
   it('a guest session gets nothing from the no-scheme default, only what a scheme grants the Guests group', async () => {
     const { admin, tenant } = await newTenant();
     const guestName = `guest${uniqueSuffix()}`;
