@@ -108,4 +108,17 @@ describe('reference links', () => {
     });
     expectError(refused, 400);
   });
+
+  it('from a field named like a member every object has (__proto__, constructor): 400, no field', async () => {
+    const { note, create, admin } = await world();
+    const concept = await create({ fieldMap: { [note]: 'see target' } });
+    for (const sourceFieldOid of ['__proto__', 'constructor', 'toString']) {
+      const refused = await admin.put<{ message: string }>(`/concepts/${concept.id}/patch`, {
+        version: concept.version,
+        refLinks: [{ sourceFieldOid, type: 'URL', text: 'see', position: 0, url: 'https://example.org' }],
+      });
+      expectError(refused, 400);
+      expect(refused.body.message).toContain('which has no value here');
+    }
+  });
 });

@@ -137,7 +137,8 @@ export function checkRefLinks(
 ) {
   for (const link of links) {
     const label = `${where}: reference link "${link.text}"`;
-    const fieldValues = values[link.sourceFieldOid];
+    // Own values only: a sourceFieldOid such as `__proto__` or `constructor` names no field.
+    const fieldValues = Object.hasOwn(values, link.sourceFieldOid) ? values[link.sourceFieldOid] : undefined;
     if (!fieldValues) {
       problems.add(`${label} points into field "${link.sourceFieldOid}", which has no value here`);
       continue;
