@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  assertNoNulCharacter,
+  assertStorableText,
   jsonNestingExceeds,
   MAX_JSON_DEPTH,
   tooDeeplyNested,
@@ -9,7 +9,8 @@ import { registerJsonBodyParser } from './json-body.js';
 
 /**
  * The input boundary of all three surfaces, before any route runs: JSON bodies bounded in depth, and no
- * NUL character in a path parameter, a query parameter or a parsed body (JSON or form). Violations
+ * NUL character or lone surrogate in a path parameter, a query parameter or a parsed body (JSON or
+ * form). Violations
  * are AppErrors, answered 400 in each surface's own error shape by the server's error handler.
  */
 export function registerRequestGuards(app: FastifyInstance): void {
@@ -23,7 +24,7 @@ export function registerRequestGuards(app: FastifyInstance): void {
     if (typeof input === 'string' && jsonNestingExceeds(input)) {
       throw tooDeeplyNested('The input parameter', MAX_JSON_DEPTH);
     }
-    assertNoNulCharacter({
+    assertStorableText({
       'Path parameter': request.params,
       'Query parameter': request.query,
       'Request body': request.body,

@@ -1,7 +1,8 @@
 /**
  * Limits every surface applies to what callers send, before any procedure, zod schema or GraphQL
- * executor walks it: nesting that would overflow a recursive walker (a 500), and NUL characters that
- * PostgreSQL refuses in text (once answered as "database unavailable", so clients retried forever).
+ * executor walks it: nesting that would overflow a recursive walker (a 500), NUL characters that
+ * PostgreSQL refuses in text (once answered as "database unavailable", so clients retried forever), and
+ * lone halves of surrogate pairs, which no UTF-8 can encode (jsonb refused them with a 500).
  */
 import { z } from 'zod';
 import { AppError } from './errors.js';
@@ -45,17 +46,36 @@ export function jsonNestingExceeds(text: string, limit = MAX_JSON_DEPTH): boolea
 export const tooDeeplyNested = (what: string, limit: number) =>
   new AppError('BAD_REQUEST', `${what} is nested more than ${limit} levels deep`);
 
+/** Why a text cannot be stored, or null: a NUL character, or half of a surrogate pair without its other half. */
+function unstorable(text: string): string | null {
+  if (text.includes('\0')) return 'a NUL character (U+0000)';
+  const lone = LONE_SURROGATE.exec(text);
+  return lone
+    ? `half of a surrogate pair (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) alone`
+    : null;
+}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface UnstorableText {
+  /** Where: member names and indexes joined by dots, `(value)` for the value itself. */
+  path: string;
+  reason: string;
+}
+
 /**
- * The path of the first string (value or member name) holding a NUL character, or null. Input deeper
- * than MAX_JSON_DEPTH is refused here as well, so no caller's value can overflow the walk.
+ * The first string (value or member name) that text cannot hold, or null. Input deeper than
+ * MAX_JSON_DEPTH is refused here as well, so no caller's value can overflow the walk.
  */
-export function findNulCharacter(value: unknown, path = '', depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path || '(value)' : null;
+export function findUnstorableText(value: unknown, path = '', depth = 0): UnstorableText | null {
+  if (typeof value === 'string') {
+    const reason = unstorable(value);
+    return reason ? { path: path || '(value)', reason } : null;
+  }
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return null;
   if (depth >= MAX_JSON_DEPTH) throw tooDeeplyNested('The input', MAX_JSON_DEPTH);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNulCharacter(value[i], path ? `${path}.${i}` : String(i), depth + 1);
+      const found = findUnstorableText(value[i], path ? `${path}.${i}` : String(i), depth + 1);
       if (found !== null) return found;
     }
     return null;
@@ -65,20 +85,23 @@ export function findNulCharacter(value: unknown, path = '', depth = 0): string |
   if (prototype !== Object.prototype && prototype !== null) return null;
   for (const [key, member] of Object.entries(value)) {
     const memberPath = path ? `${path}.${key}` : key;
-    if (key.includes('\0')) return memberPath;
-    const found = findNulCharacter(member, memberPath, depth + 1);
+    const reason = unstorable(key);
+    if (reason) return { path: memberPath, reason };
+    const found = findUnstorableText(member, memberPath, depth + 1);
     if (found !== null) return found;
   }
   return null;
 }
 
-export const nulCharacterError = (path: string) =>
-  new AppError('BAD_REQUEST', `${path} contains a NUL character (U+0000), which text cannot hold`);
+export const unstorableTextError = (where: string, reason: string) =>
+  new AppError('BAD_REQUEST', `${where} contains ${reason}, which text cannot hold`);
 
-/** Throws the 400 of the first NUL character found in the given parts of a request (named by key). */
-export function assertNoNulCharacter(parts: Record<string, unknown>): void {
+/** Throws the 400 of the first text found in the given parts of a request (named by key) that cannot be stored. */
+export function assertStorableText(parts: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(parts)) {
-    const path = findNulCharacter(value);
-    if (path !== null) throw nulCharacterError(path === '(value)' ? name : `${name} ${path}`);
+    const found = findUnstorableText(value);
+    if (found !== null) {
+      throw unstorableTextError(found.path === '(value)' ? name : `${name} ${found.path}`, found.reason);
+    }
   }
 }

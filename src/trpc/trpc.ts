@@ -5,7 +5,7 @@ import { databaseErrorToAppError } from '../db/errors.js';
 import { authenticate, readToken } from '../modules/auth/auth.service.js';
 import { searchRuntimeOf } from '../modules/search/search-runtime.js';
 import { AppError, type AppErrorCode } from '../shared/errors.js';
-import { findNulCharacter, nulCharacterError } from '../shared/input-limits.js';
+import { findUnstorableText, unstorableTextError } from '../shared/input-limits.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../shared/scope.js';
 import type { Context } from './context.js';
 
@@ -91,17 +91,20 @@ const decodePathParameters = t.middleware(async ({ ctx, meta, getRawInput, next 
 });
 
 /**
- * No NUL character in any input: the HTTP boundary refuses it in bodies and parameters already, but
- * GraphQL string literals and multipart fields reach procedures without passing there.
+ * No NUL character or lone surrogate in any input: the HTTP boundary refuses them in bodies and
+ * parameters already, but GraphQL string literals and multipart fields reach procedures without passing
+ * there.
  */
-const rejectNulCharacters = t.middleware(async ({ getRawInput, next }) => {
-  const path = findNulCharacter(await getRawInput());
-  if (path !== null) throw nulCharacterError(path === '(value)' ? 'The input' : path);
+const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
+  const found = findUnstorableText(await getRawInput());
+  if (found !== null) {
+    throw unstorableTextError(found.path === '(value)' ? 'The input' : found.path, found.reason);
+  }
   return next();
 });
 
 /** Open endpoints: login, features. Anything built on this tier must be listed as open in docs/api-conventions.md. */
-export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters).use(rejectNulCharacters);
+export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters).use(rejectUnstorableText);
 
 /** Requires a valid X-Auth-Token; adds the actor and the domain scope, with the tenant filter bound. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {

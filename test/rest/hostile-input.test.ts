@@ -128,6 +128,53 @@ describe('a NUL character in a string', () => {
   });
 });
 
+describe('half of a surrogate pair alone in a string', () => {
+  it('answers 400 naming the input on REST, tRPC and GraphQL, never 500', async () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud800, as a hostile client would.
+    const create = await raw(
+      'POST',
+      '/api/v4/dictionaries',
+      JSON.stringify({ name: 'a\ud800b', description: 'ok' }),
+      sysadmin.token,
+    );
+    expectBadRequest(create, /name contains half of a surrogate pair \(U\+D800\)/);
+    const member = await raw(
+      'POST',
+      '/api/v4/terms/search',
+      JSON.stringify({ query: 'x', langCode: 'eng', dictionaryIds: [dictionaryId], '\udc00': 1 }),
+      sysadmin.token,
+    );
+    expectBadRequest(member, /surrogate/);
+    // A whole pair is an ordinary character.
+    const emoji = await raw(
+      'GET',
+      `/api/v4/dictionaries?name=${encodeURIComponent('\u{1F600}')}`,
+      undefined,
+      sysadmin.token,
+    );
+    expect(emoji.status).toBe(200);
+    const trpc = await raw(
+      'POST',
+      '/trpc/dictionaries.create',
+      JSON.stringify({ name: 'b\udfff' }),
+      sysadmin.token,
+    );
+    expect(trpc.status).toBe(400);
+    const graphql = await raw(
+      'POST',
+      '/graphql',
+      JSON.stringify({
+        query: 'query($n: String) { dictionaries(name: $n) { totalElements } }',
+        variables: { n: '\ud800' },
+      }),
+      sysadmin.token,
+    );
+    expect(graphql.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
+    ]);
+  });
+});
+
 describe('a repeated query parameter', () => {
   it('answers 400 where one value is expected, on the TBX and definition exports', async () => {
     const tbx = await raw(
