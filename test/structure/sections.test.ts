@@ -283,6 +283,10 @@ describe('references and moves', () => {
     );
     expectError(await patchSection(admin, withView.id, { viewId: otherView }), 400);
     expectError(await patchSection(admin, withView.id, { viewId: 123_456_789 }), 400);
+    // Id 0 is no view and no scheme either (once a 500 on update).
+    expectError(await patchSection(admin, withView.id, { viewId: 0 }), 400);
+    expectError(await patchSection(admin, withView.id, { permissionSchemeId: 0 }), 400);
+    expectError(await admin.post('/sections', { name: 'x', dictionaryId: dictionary.id, viewId: 0 }), 400);
     expect((await getSection(admin, withView.id)).body.viewId).toBe(ownView);
     expect((await getDictionary(admin, dictionary.id)).allSections).toHaveLength(2);
 

@@ -117,13 +117,13 @@ export async function getSection(scope: Scope, id: number, format: Format, inclu
   return dto!;
 }
 
-/** A view must belong to the section's dictionary; a scheme to its client. */
+/** A view must belong to the section's dictionary; a scheme to its client. Id 0 names nothing either. */
 async function assertReferences(
   em: EntityManager,
   dictionary: Dictionary,
   input: { viewId?: number | null; permissionSchemeId?: number | null },
 ) {
-  if (input.viewId) {
+  if (input.viewId != null) {
     const view = await em.findOne(
       View,
       { id: input.viewId, dictionary: dictionary.id },
@@ -132,7 +132,7 @@ async function assertReferences(
     if (!view)
       throw new AppError('BAD_REQUEST', `View ${input.viewId} is not a view of dictionary ${dictionary.id}`);
   }
-  if (input.permissionSchemeId) {
+  if (input.permissionSchemeId != null) {
     const scheme = await em.findOne(
       PermissionScheme,
       { id: input.permissionSchemeId, client: dictionary.client.id },
