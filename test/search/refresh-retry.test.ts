@@ -19,7 +19,7 @@ import {
 } from '../concepts/concept-helpers.js';
 import { isolatedDatabase } from '../helpers/isolated-database.js';
 import { type ElasticsearchProxy, startElasticsearchProxy } from './elasticsearch-proxy.js';
-import { names } from './search-helpers.js';
+import { names, outboxRows, readiness, untilSearchServed } from './search-helpers.js';
 
 let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 let proxy: ElasticsearchProxy;
@@ -44,6 +44,7 @@ beforeAll(async () => {
     // The write waits for its drain to end (refused refresh included), however busy the machine.
     ELASTICSEARCH_WRITE_WAIT_MS: '20000',
   });
+  await untilSearchServed(server);
   world = await conceptWorld(server);
 }, 120_000);
 
@@ -54,18 +55,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function outboxRows(): Promise<number> {
-  const [row] = await server.t.orm.em
-    .fork()
-    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
-  return row!.n;
-}
-
 /** The engine /ready says answers searches. */
-async function servedBy(): Promise<string> {
-  const body = (await (await fetch(`${server.base}/ready`)).json()) as { search: { servedBy: string } };
-  return body.search.servedBy;
-}
+const servedBy = async () => (await readiness(server)).body.search.servedBy;
 
 describe('a refresh that fails after the outbox was applied', () => {
   it('is made again by the next drain, so the change becomes searchable with no further write', async () => {
@@ -78,7 +69,7 @@ describe('a refresh that fails after the outbox was applied', () => {
       await createConcept(world.admin, world, { terms: [{ name, languageCode: 'eng' }] });
       // The documents went in and the rows are gone, but nothing made them searchable on Elasticsearch
       // yet: PostgreSQL answers instead.
-      expect(await outboxRows()).toBe(0);
+      expect(await outboxRows(server)).toBe(0);
       expect(refusedRefreshes).toBeGreaterThan(0);
       expect(await servedBy()).toBe('postgresql');
       expect(await find()).toEqual([name]);

@@ -21,7 +21,7 @@ import {
 } from '../concepts/concept-helpers.js';
 import { isolatedDatabase } from '../helpers/isolated-database.js';
 import { type ElasticsearchProxy, startElasticsearchProxy } from './elasticsearch-proxy.js';
-import { names } from './search-helpers.js';
+import { eventually, names, readiness, timed, untilSearchServed, word } from './search-helpers.js';
 
 /** The bounds this suite's server runs with (the defaults). */
 const WRITE_WAIT_MS = 1500;
@@ -49,6 +49,7 @@ beforeAll(async () => {
     ELASTICSEARCH_URL: proxy.url,
     ELASTICSEARCH_INDEX: index,
   });
+  await untilSearchServed(server);
   const log = server.t.app.log;
   const warn = log.warn.bind(log);
   vi.spyOn(log, 'warn').mockImplementation((...args: unknown[]) => {
@@ -67,41 +68,7 @@ afterAll(async () => {
   await fetch(`${upstream}/${index}-v1`, { method: 'DELETE' }).catch(() => {});
 });
 
-const word = (): string =>
-  `w${randomBytes(5)
-    .toString('hex')
-    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
-
-async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await call();
-  return { value, ms: performance.now() - started };
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return check();
-}
-
-interface SearchReadiness {
-  engine: string;
-  status: string;
-  servedBy: string;
-  /** While degraded: why, and since when. */
-  reason?: string;
-  since?: string;
-  pendingChanges: number;
-}
-
-async function ready(): Promise<{ status: number; search: SearchReadiness; ms: number }> {
-  const { value: response, ms } = await timed(() => fetch(`${server.base}/ready`));
-  const body = (await response.json()) as { search: SearchReadiness };
-  return { status: response.status, search: body.search, ms };
-}
+const ready = () => readiness(server).then(({ status, body, ms }) => ({ status, search: body.search, ms }));
 
 const onElasticsearch = { engine: 'elasticsearch', status: 'ok', servedBy: 'elasticsearch' };
 const onFallback = { engine: 'elasticsearch', status: 'degraded', servedBy: 'postgresql' };
@@ -146,12 +113,14 @@ async function writeTerm(w: World): Promise<{ name: string; ms: number }> {
 
 /** Back on Elasticsearch with nothing pending, and the index holds `expected`. */
 async function recovered(w: World, expected: string[]) {
+  const started = performance.now();
   expect(
     await eventually(async () => {
       const { search } = await ready();
       return search.servedBy === 'elasticsearch' && search.pendingChanges === 0;
     }, RECOVERY_MS),
   ).toBe(true);
+  console.info(`back on Elasticsearch ${Math.round(performance.now() - started)} ms after it was`);
   expect((await ready()).search).toEqual({ ...onElasticsearch, pendingChanges: 0 });
   expect(await indexedNames(w)).toEqual([...expected].sort());
   expect(await everything(w)).toEqual([...expected].sort());

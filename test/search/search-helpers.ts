@@ -58,6 +58,7 @@ export async function startEngineServer(
   if (engine === 'postgresql') return startServer({}, ormOverrides);
   const database = await isolatedDatabase();
   const server = await startServer({ ...engineSettings(engine), DATABASE_URL: database.url }, ormOverrides);
+  await untilSearchServed(server);
   return {
     ...server,
     close: async () => {
@@ -65,6 +66,69 @@ export async function startEngineServer(
       await database.drop();
     },
   };
+}
+
+/** A made-up word of letters only (prefix searches stay within one test). */
+export const word = (): string =>
+  `w${randomBytes(5)
+    .toString('hex')
+    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
+
+/** A call and how long it took. */
+export async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await call();
+  return { value, ms: performance.now() - started };
+}
+
+/** Polls `check` until it holds or the time is up; answers whether it held. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return check();
+}
+
+/** Rows waiting in the server's outbox (the whole table: suites that count them own their database). */
+export async function outboxRows(server: Server): Promise<number> {
+  const [row] = await server.t.orm.em
+    .fork()
+    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
+  return row!.n;
+}
+
+/** The search part of GET /ready (docs/reliability.md). */
+export interface SearchReadiness {
+  /** The configured engine. */
+  engine: string;
+  status: 'ok' | 'degraded';
+  /** The engine answering now: PostgreSQL while Elasticsearch is unavailable. */
+  servedBy: string;
+  reason?: string;
+  since?: string;
+  pendingChanges: number;
+}
+
+/** GET /ready: its status, its body and how long it took. */
+export async function readiness(
+  server: Server,
+): Promise<{ status: number; body: { status: string; search: SearchReadiness }; ms: number }> {
+  const { value: response, ms } = await timed(() => fetch(`${server.base}/ready`));
+  return { status: response.status, body: await response.json(), ms };
+}
+
+/**
+ * Waits until the server's configured engine serves search. An Elasticsearch server starting on a
+ * database with terms and a new index serves from PostgreSQL until the index is rebuilt.
+ */
+export async function untilSearchServed(server: Server, timeoutMs = 60_000): Promise<void> {
+  const served = async () => {
+    const { search } = (await readiness(server)).body;
+    return search.servedBy === search.engine;
+  };
+  if (!(await eventually(served, timeoutMs))) throw new Error('search not served by its engine in time');
 }
 
 /** POST /terms/search expecting 200. */

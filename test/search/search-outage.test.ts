@@ -36,7 +36,15 @@ import {
 } from '../concepts/concept-helpers.js';
 import { isolatedDatabase } from '../helpers/isolated-database.js';
 import type { InvocationResultBody, JobBody } from '../helpers/structure.js';
-import { names } from './search-helpers.js';
+import {
+  eventually,
+  names,
+  outboxRows,
+  readiness,
+  timed,
+  untilSearchServed,
+  word,
+} from './search-helpers.js';
 
 /** What a write may take while Elasticsearch is away: the 1.5 s after-write wait (config.ts) and more. */
 const WRITE_LIMIT_MS = 3000;
@@ -81,6 +89,7 @@ beforeAll(async () => {
     ELASTICSEARCH_URL: elasticsearch.url,
     ELASTICSEARCH_INDEX: `${inject('elasticsearchIndexPrefix')}_outage_${randomBytes(4).toString('hex')}`,
   });
+  await untilSearchServed(server);
 }, 240_000);
 
 afterAll(async () => {
@@ -90,36 +99,12 @@ afterAll(async () => {
   await database?.drop();
 }, 120_000);
 
-const word = (): string =>
-  `w${randomBytes(5)
-    .toString('hex')
-    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
-
-async function outboxRows(): Promise<number> {
-  const [row] = await server.t.orm.em
-    .fork()
-    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
-  return row!.n;
-}
-
-/** A call and how long it took. */
-async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await call();
-  return { value, ms: performance.now() - started };
-}
-
 /** A write during the outage: answered with `status`, within the limit. */
 async function write<T>(call: () => Promise<Answer<T>>, status: number): Promise<{ body: T; ms: number }> {
   const { value, ms } = await timed(call);
   expect(value.status, value.text).toBe(status);
   expect(ms).toBeLessThan(WRITE_LIMIT_MS);
   return { body: value.body, ms };
-}
-
-interface ReadyBody {
-  status: string;
-  search?: { engine: string; status: string; servedBy: string; reason?: string; pendingChanges: number };
 }
 
 const degraded = (reason: string) => ({
@@ -131,20 +116,7 @@ const degraded = (reason: string) => ({
 });
 const healthy = { engine: 'elasticsearch', status: 'ok', servedBy: 'elasticsearch', pendingChanges: 0 };
 
-async function ready(): Promise<{ status: number; body: ReadyBody; ms: number }> {
-  const { value: response, ms } = await timed(() => fetch(`${server.base}/ready`));
-  return { status: response.status, body: (await response.json()) as ReadyBody, ms };
-}
-
-/** Polls `check` until it holds or the time is up; answers whether it held. */
-async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return check();
-}
+const ready = () => readiness(server);
 
 /** Every English name of the world's dictionary, in list order. */
 const everything = (w: World) =>
@@ -172,7 +144,7 @@ async function before(w: World) {
     concepts.push(await createConcept(w.admin, w, { terms: [{ name, languageCode: 'eng' }] }));
   }
   expect(await everything(w)).toEqual([kept, renamedLater, deletedLater].sort());
-  expect(await outboxRows()).toBe(0);
+  expect(await outboxRows(server)).toBe(0);
   const [keptConcept, renamedConcept, deletedConcept] = concepts as [ConceptBody, ConceptBody, ConceptBody];
   return { kept, keptConcept, renamedConcept, deletedConcept };
 }
@@ -212,7 +184,7 @@ describe('Elasticsearch hangs (SIGSTOP), keeping its data', () => {
     let listed: { value: string[]; ms: number };
     try {
       outage = await duringOutage(w, renamedConcept, deletedConcept);
-      expect(await outboxRows()).toBeGreaterThan(0);
+      expect(await outboxRows(server)).toBeGreaterThan(0);
       listed = await timed(() => everything(w));
       readiness = await ready();
     } finally {
@@ -231,7 +203,7 @@ describe('Elasticsearch hangs (SIGSTOP), keeping its data', () => {
     expect(
       await eventually(async () => (await ready()).body.search?.servedBy === 'elasticsearch', CATCH_UP_MS),
     ).toBe(true);
-    expect(await outboxRows()).toBe(0);
+    expect(await outboxRows(server)).toBe(0);
     expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
     const after = await ready();
     expect(after.status).toBe(200);
@@ -265,7 +237,7 @@ describe('Elasticsearch stops, and starts again without its data', () => {
 
     await elasticsearch.stop();
     outage = await duringOutage(w, made.renamedConcept, made.deletedConcept);
-    const pending = await outboxRows();
+    const pending = await outboxRows(server);
     expect(pending).toBeGreaterThan(0);
     expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
     const readiness = await ready();
@@ -274,7 +246,7 @@ describe('Elasticsearch stops, and starts again without its data', () => {
     expect(readiness.ms).toBeLessThan(1000);
     // The background loop keeps failing, and keeps the rows.
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(await outboxRows()).toBe(pending);
+    expect(await outboxRows(server)).toBe(pending);
   }, 120_000);
 
   // A cluster that comes back empty: the runtime finds its index gone, creates it with the mapping (never
@@ -284,7 +256,7 @@ describe('Elasticsearch stops, and starts again without its data', () => {
     const all = [kept, outage.created, outage.renamed].sort();
     // Right after the restart (no index yet, then an index being rebuilt): PostgreSQL answers.
     expect(await everything(w)).toEqual(all);
-    expect(await eventually(async () => (await outboxRows()) === 0, CATCH_UP_MS)).toBe(true);
+    expect(await eventually(async () => (await outboxRows(server)) === 0, CATCH_UP_MS)).toBe(true);
     expect(
       await eventually(async () => (await ready()).body.search?.servedBy === 'elasticsearch', CATCH_UP_MS),
     ).toBe(true);
@@ -293,7 +265,7 @@ describe('Elasticsearch stops, and starts again without its data', () => {
 
     expect(await reindex(w.admin, w.dictionary.id)).toMatchObject({ result: true });
     expect(await everything(w)).toEqual([kept, outage.created, outage.renamed].sort());
-    expect(await outboxRows()).toBe(0);
+    expect(await outboxRows(server)).toBe(0);
     expect((await ready()).body.search).toEqual(healthy);
   }, 240_000);
 });

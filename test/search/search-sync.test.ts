@@ -7,7 +7,6 @@
  * The suite runs on a database of its own: the outbox is one table per database, and an
  * Elasticsearch-engine server of another suite (writing to another index) would otherwise take our rows.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchRuntimeOf } from '../../src/modules/search/search-runtime.js';
 import {
@@ -27,7 +26,16 @@ import {
 import { isolatedDatabase } from '../helpers/isolated-database.js';
 import type { InvocationResultBody, JobBody } from '../helpers/structure.js';
 import type { HistoryItemBody, HistoryPageBody } from '../history/history-helpers.js';
-import { ENGINES, type EngineName, engineSettings, names, search } from './search-helpers.js';
+import {
+  ENGINES,
+  type EngineName,
+  engineSettings,
+  names,
+  outboxRows,
+  search,
+  untilSearchServed,
+  word,
+} from './search-helpers.js';
 
 type Database = Awaited<ReturnType<typeof isolatedDatabase>>;
 
@@ -38,20 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.drop();
 });
-
-/** A made-up word of letters only (prefix searches stay within one test). */
-const word = (): string =>
-  `w${randomBytes(5)
-    .toString('hex')
-    .replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!)}`;
-
-/** Rows waiting in the outbox (the whole table: the database is ours alone). */
-async function outboxRows(server: Server): Promise<number> {
-  const [row] = await server.t.orm.em
-    .fork()
-    .execute<{ n: number }[]>('select count(*)::int as n from search_outbox');
-  return row!.n;
-}
 
 /** The result of an async-capable call: answered at once (200), or through its job (202). */
 async function outcome(
@@ -97,6 +91,8 @@ describe.each(VARIANTS)('index sync on $label', ({ engine, settings }) => {
 
   beforeAll(async () => {
     server = await startServer({ ...engineSettings(engine), ...settings, DATABASE_URL: database.url });
+    // The database holds the terms of the suites before: the new index is rebuilt from them first.
+    await untilSearchServed(server);
     world = await conceptWorld(server);
     admin = world.admin;
   });
@@ -423,6 +419,7 @@ describe('reindex rebuilds a dictionary from PostgreSQL', () => {
     elasticsearchUrl = settings.ELASTICSEARCH_URL!;
     index = settings.ELASTICSEARCH_INDEX!;
     server = await startServer({ ...settings, DATABASE_URL: database.url });
+    await untilSearchServed(server);
     world = await conceptWorld(server);
   });
   afterAll(() => server?.close());
