@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const openApiRoute: RawRoute = {
     paths: {},
     plugin: async (scope) => {
-      scope.get('/openapi.json', async () => openApiDocument);
+      scope.get('/openapi.json', { config: { open: true } }, async () => openApiDocument);
     },
   };
 

@@ -11,9 +11,11 @@ import {
   allowedMethods,
   buildRouteTable,
   findRoute,
+  pathOf,
   type RestRoute,
   routerInRouteOrder,
 } from './route-table.js';
+import { registerTokenGate } from './token-gate.js';
 
 export interface RestAdapterOptions {
   router: AnyRouter;
@@ -102,9 +104,11 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
   await app.register(formbody);
   registerJsonBodyParser(app);
 
+  const routes = buildRouteTable(options.router);
+  // Before any route: a missing token is answered before a body is read.
+  registerTokenGate(app, routes);
   for (const route of options.rawRoutes) await app.register(route);
 
-  const routes = buildRouteTable(options.router);
   const callerOf = createCallerFactory(options.router);
   const successStatus = new Map(routes.map((route) => [route.procedurePath, route.meta.successStatus]));
   const handler = createOpenApiNodeHttpHandler({
@@ -133,7 +137,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
     url: '/*',
     handler: async (request, reply) => {
       const relativeUrl = request.url.slice(app.prefix.length) || '/';
-      const path = `/${relativeUrl.split('?')[0]!.replace(/^\/+|\/+$/g, '')}`;
+      const path = pathOf(app.prefix, request.url);
       const route = findRoute(routes, request.method, path);
       if (!route) {
         const allowed = allowedMethods(routes, path);

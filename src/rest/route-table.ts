@@ -55,6 +55,13 @@ export function routerInRouteOrder<R extends AnyRouter>(router: R, routes: RestR
   return { ...router, _def: { ...router._def, procedures: ordered } };
 }
 
+/** The path of a request relative to the adapter's prefix, without query string and outer slashes. */
+export const pathOf = (prefix: string, url: string): string =>
+  `/${url
+    .slice(prefix.length)
+    .split('?')[0]!
+    .replace(/^\/+|\/+$/g, '')}`;
+
 export const findRoute = (routes: RestRoute[], method: string, path: string): RestRoute | undefined =>
   routes.find((route) => route.method === method && route.pattern.test(path));
 

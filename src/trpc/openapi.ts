@@ -28,6 +28,27 @@ const retryAfterHeader = {
   'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } },
 };
 
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * REST-only routes need X-Auth-Token like procedures (src/rest/token-gate.ts): their operations get the
+ * security requirement unless they state their own (`security: []` for an open one).
+ */
+function tokenRequiredUnlessOpen(rawPaths: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const [path, item] of Object.entries(rawPaths)) {
+    const copy = { ...item };
+    for (const method of METHODS) {
+      const operation = copy[method];
+      if (operation && operation.security === undefined) {
+        copy[method] = { ...operation, security: [{ XAuthToken: [] }] };
+      }
+    }
+    paths[path] = copy;
+  }
+  return paths;
+}
+
 /**
  * The OpenAPI document of /api/v4: every procedure with `meta.openapi` plus the REST-only routes, with the
  * real success statuses (201, 204 text/plain, 202 for running jobs), the X-Auth-Token scheme and our error body.
@@ -40,7 +61,7 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
     version: VERSION,
     baseUrl: '/api/v4',
     securitySchemes: { XAuthToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' } },
-    paths: rawPaths,
+    paths: tokenRequiredUnlessOpen(rawPaths),
     defs: { Error: ErrorBodySchema },
   });
 

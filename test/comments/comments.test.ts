@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Comments on concepts and terms (docs/comments.md): the calls under test go over a real socket;
  * concepts and terms are written through the ORM, independent of the concepts API.

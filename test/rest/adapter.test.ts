@@ -16,31 +16,32 @@ import { loginSysadmin, RestClient } from '../helpers/rest.js';
  * real API; route order and query parameters on PUT run on a small router built for the purpose.
  */
 
-// Declared in the order that would break without the adapter: the parameter route first.
+// Declared in the order that would break without the adapter: the parameter route first. Open
+// (`protect: false`), so the adapter's token gate lets them through.
 const probeRouter = router({
   byId: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/things/{id}' } })
+    .meta({ openapi: { protect: false, method: 'GET', path: '/things/{id}' } })
     .input(z.object({ id: z.string() }))
     .output(z.object({ route: z.string(), id: z.string() }))
     .query(({ input }) => ({ route: 'byId', id: input.id })),
   export: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/things/export' } })
+    .meta({ openapi: { protect: false, method: 'GET', path: '/things/export' } })
     .input(z.void())
     .output(z.object({ route: z.string() }))
     .query(() => ({ route: 'export' })),
   flag: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/flag' } })
+    .meta({ openapi: { protect: false, method: 'GET', path: '/flag' } })
     .input(z.object({ on: queryBoolean().default(false) }))
     .output(z.object({ on: z.boolean() }))
     .query(({ input }) => ({ on: input.on })),
   echo: publicProcedure
-    .meta({ openapi: { method: 'PUT', path: '/echo/{thingId}' } })
+    .meta({ openapi: { protect: false, method: 'PUT', path: '/echo/{thingId}' } })
     .input(z.object({ thingId: z.number(), note: z.string(), 'entry-id': z.number() }))
     .output(z.object({ thingId: z.number(), note: z.string(), entryId: z.number() }))
     .mutation(({ input }) => ({ thingId: input.thingId, note: input.note, entryId: input['entry-id'] })),
   // The URL the procedure sees tells the paths apart: trpc-to-openapi gets it relative to /api/v4.
   direct: publicProcedure
-    .meta({ openapi: { method: 'POST', path: '/direct' }, directRest: true })
+    .meta({ openapi: { protect: false, method: 'POST', path: '/direct' }, directRest: true })
     .input(z.object({ count: z.number().int().min(1), 'entry-id': z.number().optional() }))
     .output(z.object({ count: z.number(), entryId: z.number().nullable(), url: z.string() }))
     .query(({ ctx, input }) => {

@@ -29,7 +29,7 @@ export const featuresScriptPaths: ZodOpenApiPathsObject = {
  */
 export function featuresScriptRoute(config: Config, orm: MikroORM): RawRoute {
   const plugin: FastifyPluginAsync = async (app) => {
-    app.get(FEATURES_SCRIPT_PATH, async (request, reply) => {
+    app.get(FEATURES_SCRIPT_PATH, { config: { open: true } }, async (request, reply) => {
       const clientLogin = clientFromReferer(config, request.headers.referer);
       try {
         const features = await systemFeatures(orm.em.fork(), config, clientLogin, request.ip ?? null);
