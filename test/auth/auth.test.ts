@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultClient } from '../../src/modules/system/bootstrap.js';

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Concept reads (by id, oid, term id/oid/ids, the GET /concepts finder), writes (create in one
  * transaction, full update, patch, soft delete) and the per-dictionary serials cid, tid and relationId.

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Concept relations (numeric types and attributes, both ends, relationId serial, removal with either
  * concept) and reference links (positions where a line break counts two, invalid when the target goes).

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Dictionary-definition export and import (docs/dictionary-definition.md): the XML download, the
  * start -> process-dictionary -> process-filter state machine, the round trip between two clients,

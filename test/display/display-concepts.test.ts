@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Display concepts over REST: concepts prepared for showing and editing (language order, prepared
  * values, classification oids, readOnly from permissions, hidden from views), the stubs for new concepts

@@ -1,3 +1,4 @@
+// Over 500 lines by design: the builders of one dictionary structure that every structure suite shares.
 /**
  * Shared setup for the dictionary-structure suites (structure, structure operations, definition
  * import/export, sync settings, the GraphQL structure e2e suite): tenants, users, groups, permission

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * The term search contract on real multilingual data, run unchanged against both engines: the
  * Icelandic Term Bank (four TBX files) and CLDR emoji annotations (Japanese, Chinese Hans/Hant, Korean,

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * Every write path reaches the search index (docs/search.md "Index sync"): after each operation the
  * writer's very next search shows the new state, with no waiting, on both engines. On Elasticsearch the

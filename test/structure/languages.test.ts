@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 import { iso31661 } from 'iso-3166';
 import { iso15924 } from 'iso-15924';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

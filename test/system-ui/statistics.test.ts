@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * GET /system/statistics, /system/statistics/{year}/{month}, /system/statistics/online-users, and the
  * batched counting of API requests behind them.

@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * TBX import (docs/tbx.md) over a real socket: the four Icelandic Term Bank files with exact counts,
  * hand-written v2/v3 DCA/DCT files with every mapped data category, merging (ENTRY_ID, TERM, NONE),

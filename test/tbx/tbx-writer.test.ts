@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';

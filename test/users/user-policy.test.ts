@@ -1,3 +1,4 @@
+// Over 500 lines by design: one area's cases share one test server per file (that keeps CI short); its describe blocks are the chapters.
 /**
  * The spec's "who may do what with users" matrix (User section, rules 1-8), one `it` per rule of
  * src/modules/user/user.policy.ts. Mostly through REST; a representative subset again through tRPC over
