@@ -25,6 +25,10 @@ export async function buildTestApp(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Most suites create tenants and log in to them; the single-tenant suite overrides this.
     MULTI_TENANT: 'true',
+    // Suites run side by side on two cores: a statement waiting its turn (a lock, a busy CPU) can take
+    // longer than the product's few seconds. The outage suites set the product's bounds explicitly.
+    DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+    DATABASE_ACQUIRE_TIMEOUT_MS: '30000',
     ...overrides,
   });
   const orm = await openOrm(config.DATABASE_URL!, ormOverrides, databaseTimeouts(config));

@@ -102,7 +102,12 @@ describe('database that hangs', () => {
 
   beforeAll(async () => {
     own = await startOwnPostgres();
-    t = await buildTestApp({ DATABASE_URL: own.url });
+    t = await buildTestApp({
+      DATABASE_URL: own.url,
+      // The product's defaults (src/config.ts), which test/helpers/app.ts raises for the other suites.
+      DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+      DATABASE_ACQUIRE_TIMEOUT_MS: '3000',
+    });
     sysadmin = await loginSysadmin(t.app);
   });
   afterAll(async () => {
