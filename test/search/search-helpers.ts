@@ -19,6 +19,9 @@ export function engineSettings(engine: EngineName): Record<string, string> {
     // These suites test Elasticsearch's answers: on a busy machine a slow one is waited for, not
     // answered by PostgreSQL in its place (search-fallback.test.ts tests that).
     ELASTICSEARCH_SEARCH_TIMEOUT_MS: '10000',
+    // Likewise a writer waits for its change to be searchable (read-your-writes) however busy the
+    // machine; the bounded wait of an outage is search-fallback.test.ts's.
+    ELASTICSEARCH_WRITE_WAIT_MS: '20000',
   };
 }
 
