@@ -2,6 +2,10 @@
  * Which engine serves term search, chosen once per app from the configuration: ELASTICSEARCH_URL means
  * Elasticsearch (fed through the outbox), none means PostgreSQL. Domain code reaches the runtime of its
  * ORM through searchRuntimeOf(em), so services need no extra parameter.
+ *
+ * Over 500 lines for now: the outbox drain, the refresh tracking, the writers' bounded wait and the
+ * recovery after an outage share one state (what is applied, refreshed, pending); the next cut moves
+ * the Elasticsearch runtime to a file of its own beside the small PostgreSQL one.
  */
 import { Client, type estypes, type TransportRequestOptions } from '@elastic/elasticsearch';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
