@@ -498,5 +498,5 @@ describe('jobs whose server stopped', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000); // starts the real entry point through tsx: slow on a loaded machine
 });
