@@ -41,6 +41,29 @@ async function raw(method: 'GET' | 'POST' | 'PUT', url: string, payload?: string
   };
 }
 
+/** A dictionary name over tRPC and a GraphQL filter variable holding `value`: both refused as bad input. */
+async function expectTrpcAndGraphqlRefuse(trpcName: string, graphqlName: string) {
+  const trpc = await raw(
+    'POST',
+    '/trpc/dictionaries.create',
+    JSON.stringify({ name: trpcName }),
+    sysadmin.token,
+  );
+  expect(trpc.status).toBe(400);
+  const graphql = await raw(
+    'POST',
+    '/graphql',
+    JSON.stringify({
+      query: 'query($n: String) { dictionaries(name: $n) { totalElements } }',
+      variables: { n: graphqlName },
+    }),
+    sysadmin.token,
+  );
+  expect(graphql.body.errors).toEqual([
+    expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
+  ]);
+}
+
 function expectBadRequest(response: { status: number; body: Record<string, unknown> }, message: RegExp) {
   expect(response.status).toBe(400);
   expect(response.body.code).toBe('BAD_REQUEST');
@@ -106,25 +129,7 @@ describe('a NUL character in a string', () => {
   });
 
   it('answers 400 on tRPC and GraphQL too', async () => {
-    const trpc = await raw(
-      'POST',
-      '/trpc/dictionaries.create',
-      JSON.stringify({ name: 'a\u0000b' }),
-      sysadmin.token,
-    );
-    expect(trpc.status).toBe(400);
-    const graphql = await raw(
-      'POST',
-      '/graphql',
-      JSON.stringify({
-        query: 'query($n: String) { dictionaries(name: $n) { totalElements } }',
-        variables: { n: 'a\u0000' },
-      }),
-      sysadmin.token,
-    );
-    expect(graphql.body.errors).toEqual([
-      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
-    ]);
+    await expectTrpcAndGraphqlRefuse('a\u0000b', 'a\u0000');
   });
 });
 
@@ -153,25 +158,7 @@ describe('half of a surrogate pair alone in a string', () => {
       sysadmin.token,
     );
     expect(emoji.status).toBe(200);
-    const trpc = await raw(
-      'POST',
-      '/trpc/dictionaries.create',
-      JSON.stringify({ name: 'b\udfff' }),
-      sysadmin.token,
-    );
-    expect(trpc.status).toBe(400);
-    const graphql = await raw(
-      'POST',
-      '/graphql',
-      JSON.stringify({
-        query: 'query($n: String) { dictionaries(name: $n) { totalElements } }',
-        variables: { n: '\ud800' },
-      }),
-      sysadmin.token,
-    );
-    expect(graphql.body.errors).toEqual([
-      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_REQUEST' }) }),
-    ]);
+    await expectTrpcAndGraphqlRefuse('b\udfff', '\ud800');
   });
 });
 
