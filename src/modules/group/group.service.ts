@@ -15,7 +15,7 @@ import {
 import { assertNotGuest, deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import type { Client } from '../client/client.entity.js';
-import { runForEachAsJob } from '../jobs/job-runner.js';
+import { runBulkAsJob } from '../jobs/job-runner.js';
 import { GuestUserTypes, User, UserClient } from '../user/user.entity.js';
 import { Group, GroupMember, type GroupType } from './group.entity.js';
 import {
@@ -277,9 +277,22 @@ export async function deleteGroup(scope: Scope, id: number): Promise<void> {
   await scope.em.transactional((em) => softDelete(em, scope, id));
 }
 
-/** Deletes several groups as one job; each id reports its own success, as with users. */
+/**
+ * Deletes several groups as one job, in one statement: the live NORMAL groups the caller sees (as
+ * `softDelete` decides one by one); each id reports its own success.
+ */
 export function deleteGroupsAsync(scope: Scope, ids: number[]) {
-  return runForEachAsJob(scope, 'groups.delete', ids, (tx, id) => softDelete(tx.em, tx, id));
+  return runBulkAsJob(scope, 'groups.delete', ids, async (tx, wanted) => {
+    if (!isClientAdmin(tx.actor)) return [];
+    const rows = await tx.em.execute<{ id: number }[]>(
+      `update groups set deleted = true, deleted_at = now(), deleted_by_id = ?, changed_by_id = ?,
+              changed_at = now(), version = version + 1
+        where id in (?) and not deleted and type = 'NORMAL' ${isSysadmin(tx.actor) ? '' : 'and client_id = ?'}
+        returning id`,
+      [tx.actor.userId, tx.actor.userId, wanted, ...(isSysadmin(tx.actor) ? [] : [tx.actor.clientId])],
+    );
+    return rows.map((row) => row.id);
+  });
 }
 
 /**

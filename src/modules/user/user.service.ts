@@ -13,7 +13,7 @@ import { sendPasswordResetLink } from '../auth/password-reset.service.js';
 import { Session } from '../auth/session.entity.js';
 import { Client } from '../client/client.entity.js';
 import { groupsOfUsers, setUserGroups } from '../group/group-membership.js';
-import { runForEachAsJob } from '../jobs/job-runner.js';
+import { runBulkAsJob } from '../jobs/job-runner.js';
 import { licensedUserSlots } from '../license/license.service.js';
 import { assertRolesExist } from '../role/role.service.js';
 import { assertPasswordAllowed } from './password-policy.js';
@@ -451,22 +451,46 @@ async function notifyByMail(scope: Scope, user: User): Promise<void> {
 export const endSessionsOf = (em: EntityManager, userId: number) =>
   em.nativeUpdate(Session, { user: userId, endedAt: null }, { endedAt: new Date() });
 
-async function softDelete(em: EntityManager, scope: Scope, id: number): Promise<void> {
-  const user = await loadVisibleUser(scope, id, { em, lock: true });
-  const remainingAdmins = user.roles.includes('ADMIN')
-    ? await em.count(
+/**
+ * Which of `users` the caller may delete, deleting them one after another in the order given: never
+ * oneself, never the last active administrator of a client (one deleted earlier in the list is gone).
+ * Answers the refusal of each user that may not go.
+ */
+async function deletionRefusals(em: EntityManager, scope: Scope, users: readonly User[]) {
+  const clientIds = [...new Set(users.filter((u) => u.roles.includes('ADMIN')).map((u) => u.client.id))];
+  const admins = clientIds.length
+    ? await em.find(
         User,
-        { client: user.client.id, id: { $ne: user.id }, roles: { $contains: ['ADMIN'] }, active: true },
-        { filters: NO_TENANT },
+        { client: { $in: clientIds }, roles: { $contains: ['ADMIN'] }, active: true },
+        { filters: NO_TENANT, fields: ['id', 'client'] },
       )
-    : 0;
-  assertMayDeleteUser(scope.actor, toTarget(user), remainingAdmins);
-  user.deleted = true;
-  user.deletedAt = new Date();
-  user.deletedById = scope.actor.userId;
-  user.changedById = scope.actor.userId;
-  await em.flush();
-  await endSessionsOf(em, user.id);
+    : [];
+  const gone = new Set<number>();
+  const refusals = new Map<number, unknown>();
+  for (const user of users) {
+    const remainingAdmins = user.roles.includes('ADMIN')
+      ? admins.filter((a) => a.client.id === user.client.id && a.id !== user.id && !gone.has(a.id)).length
+      : 0;
+    try {
+      assertMayDeleteUser(scope.actor, toTarget(user), remainingAdmins);
+      gone.add(user.id);
+    } catch (refusal) {
+      refusals.set(user.id, refusal);
+    }
+  }
+  return refusals;
+}
+
+/** Soft-deletes users and ends their sessions: two statements, whatever their number. */
+async function markUsersDeleted(em: EntityManager, actorId: number, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await em.execute(
+    `update users set deleted = true, deleted_at = now(), deleted_by_id = ?, changed_by_id = ?,
+            changed_at = now(), version = version + 1
+      where id in (?)`,
+    [actorId, actorId, ids],
+  );
+  await em.nativeUpdate(Session, { user: { $in: [...ids] }, endedAt: null }, { endedAt: new Date() });
 }
 
 /** Soft-deletes a user (never oneself, never the last client administrator). */
@@ -474,15 +498,36 @@ export async function deleteUser(scope: Scope, id: number): Promise<void> {
   // Lock the client row first so that two concurrent deletes cannot remove the last two administrators.
   await scope.em.transactional(async (em) => {
     await em.findOne(Client, scope.actor.clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    await softDelete(em, scope, id);
+    const user = await loadVisibleUser(scope, id, { em, lock: true });
+    const refusal = (await deletionRefusals(em, scope, [user])).get(user.id);
+    if (refusal) throw refusal;
+    await markUsersDeleted(em, scope.actor.userId, [user.id]);
   });
 }
 
-/** Deletes several users as one job; each id reports its own success. */
+/**
+ * Deletes several users as one job, set-based (a few statements for any number of ids): the users the
+ * caller sees, decided one after another in the order sent as `deleteUser` decides; each id reports its
+ * own success.
+ */
 export function deleteUsersAsync(scope: Scope, ids: number[]) {
-  return runForEachAsJob(scope, 'users.delete', ids, async (tx, id) => {
-    await tx.em.findOne(Client, scope.actor.clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    await softDelete(tx.em, tx, id);
+  return runBulkAsJob(scope, 'users.delete', ids, async (tx, wanted) => {
+    const em = tx.em;
+    await em.findOne(Client, scope.actor.clientId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const where: FilterQuery<User> = isSysadmin(scope.actor)
+      ? { id: { $in: [...wanted] } }
+      : { $and: [{ id: { $in: [...wanted] } }, await usersOfClient(em, scope.actor.clientId)] };
+    const found = new Map(
+      (await em.find(User, where, { filters: NO_TENANT, lockMode: LockMode.PESSIMISTIC_WRITE })).map((u) => [
+        u.id,
+        u,
+      ]),
+    );
+    const users = wanted.flatMap((id) => found.get(id) ?? []);
+    const refusals = await deletionRefusals(em, tx, users);
+    const deleted = users.filter((user) => !refusals.has(user.id)).map((user) => user.id);
+    await markUsersDeleted(em, scope.actor.userId, deleted);
+    return deleted;
   });
 }
 
