@@ -1,3 +1,5 @@
+// Over 500 lines for now: the users list, reads and writes in one file; the next cut moves the reads
+// (list, rownum, DTOs, last logins) to user-read.service.ts, as the TBX import was cut.
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { lowerOf } from '../../db/sql.js';
