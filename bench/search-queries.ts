@@ -188,6 +188,7 @@ function directQuery(scope: SearchScope, kind: Kind, text: QueryText, keys: Keys
 
 const restBody = (dictionaryId: number, kind: Kind, text: QueryText) => ({
   dictionaryIds: [dictionaryId],
+  sectionOids: [],
   langCode: text.lang,
   name: text.text,
   pageSize: PAGE_SIZE,

@@ -224,6 +224,43 @@ describe('POST and GET /comments', () => {
     expect(conceptAsTerm.body).not.toEqual([onConcept]);
   });
 
+  it('comments on a term named by the body member fieldLevel, as the contract posts a Comment', async () => {
+    const w = await world();
+    const created = await postComment(
+      w.author.rest,
+      { 'entry-id': w.termId },
+      { text: 'On the term', fieldLevel: 'TERM', entryId: w.termId },
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ fieldLevel: 'TERM', entryId: w.termId, text: 'On the term' });
+    const [row] = await rows<{ concept_id: number; field_level: string }>(
+      t,
+      'select concept_id, field_level from comments where id = ?',
+      [created.body.id],
+    );
+    expect(row).toEqual({ concept_id: w.conceptId, field_level: 'TERM' });
+    // Read back under either name of the level; the concept's comments do not have it.
+    expect((await listComments(w.other.rest, { 'entry-id': w.termId, 'field-level': 'TERM' })).body).toEqual([
+      created.body,
+    ]);
+    const byMember = await call<CommentBody[]>(
+      w.other.rest,
+      'GET',
+      `/comments/?entry-id=${w.termId}&fieldLevel=TERM`,
+    );
+    expect(byMember.body).toEqual([created.body]);
+    expect((await listComments(w.other.rest, { 'entry-id': w.conceptId })).body).toEqual([]);
+    // The two names must agree.
+    expectError(
+      await postComment(
+        w.author.rest,
+        { 'entry-id': w.termId, 'field-level': 'CONCEPT' },
+        { text: 'Which one?', fieldLevel: 'TERM' },
+      ),
+      400,
+    );
+  });
+
   it('lists newest first', async () => {
     const w = await world();
     const first = await comment(w.author.rest, { 'entry-id': w.conceptId }, 'first');

@@ -218,7 +218,7 @@ describe('REST adapter', () => {
   });
 
   it('answers the term search through the direct path as through the general one', async () => {
-    const body = { dictionaryIds: [987_654], langCode: 'en', name: 'x' };
+    const body = { dictionaryIds: [987_654], langCode: 'eng', sectionOids: [], name: 'x' };
     const direct = await sysadmin.post<{ code: string }>('/terms/search', body);
     const general = await sysadmin.post<{ code: string }>('/terms/search?unused=1', body);
     expect(direct.status).toBe(404);

@@ -111,7 +111,7 @@ describe('a NUL character in a string', () => {
     const search = await raw(
       'POST',
       '/api/v4/terms/search',
-      JSON.stringify({ query: 'x\u0000', langCode: 'eng', dictionaryIds: [dictionaryId] }),
+      JSON.stringify({ query: 'x\u0000', langCode: 'eng', sectionOids: [], dictionaryIds: [dictionaryId] }),
       sysadmin.token,
     );
     expectBadRequest(search, /NUL/);
@@ -146,7 +146,13 @@ describe('half of a surrogate pair alone in a string', () => {
     const member = await raw(
       'POST',
       '/api/v4/terms/search',
-      JSON.stringify({ query: 'x', langCode: 'eng', dictionaryIds: [dictionaryId], '\udc00': 1 }),
+      JSON.stringify({
+        query: 'x',
+        langCode: 'eng',
+        sectionOids: [],
+        dictionaryIds: [dictionaryId],
+        '\udc00': 1,
+      }),
       sysadmin.token,
     );
     expectBadRequest(member, /surrogate/);

@@ -161,7 +161,6 @@ describe.each(ENGINES)('term search on %s', (engine) => {
   it('regions, scripts, languages, sections and domains narrow the list', async () => {
     expect(await names(admin, { ...base(), regionCode: 'us', name: '' })).toEqual(['elevator']);
     expect(await names(admin, { ...base(), langCode: 'deu' })).toEqual(['Aufzug']);
-    expect(await names(admin, { ...base(), langCode: 'de' })).toEqual(['Aufzug']);
     expect(await names(admin, { ...base(), sectionOids: [world.section2.oid] })).toEqual(['appendix']);
     expect(await names(admin, { ...base(), domainOids: [world.domain.oid] })).toEqual(['elevator', 'lift']);
     const quick = await names(admin, { ...base(), quickFilter: { domainOids: [world.domain.oid] } });
@@ -222,6 +221,44 @@ describe.each(ENGINES)('term search on %s', (engine) => {
     expect((await admin.post('/terms/search', { ...base(), bidirectional: true })).status).toBe(400);
     expect((await admin.post('/terms/search', { ...base(), sectionOids: ['nope'] })).status).toBe(400);
     expect((await admin.post('/terms/search', { langCode: 'eng' })).status).toBe(400);
+  });
+
+  it('sectionOids is required (an empty list is fine); missing, it is 400 naming it', async () => {
+    const { sectionOids: _required, ...without } = base();
+    const missing = await admin.post<{ code: string; issues?: { path: string }[] }>('/terms/search', without);
+    expect(missing.status, missing.text).toBe(400);
+    expect(missing.body.issues?.map((issue) => issue.path)).toEqual(['sectionOids']);
+    expect((await admin.post('/terms/search', { ...base(), sectionOids: [] })).status).toBe(200);
+  });
+
+  it('langCode is three lowercase letters or a custom language code of the dictionaries; else 400', async () => {
+    for (const langCode of ['english', 'en', 'de', '123', 'ENG', 'En', 'e n', 'engl']) {
+      const response = await admin.post<{ code: string; message: string }>('/terms/search', {
+        ...base(),
+        langCode,
+      });
+      expect(response.status, `${langCode}: ${response.text}`).toBe(400);
+      expect(response.body.message, langCode).toMatch(/langCode/);
+    }
+    // Three letters that no dictionary has: a valid request that finds nothing.
+    expect((await search(admin, { ...base(), langCode: 'jpn' })).results).toEqual([]);
+    // A custom language keeps the code it was given, whatever its form.
+    const elvish = await world.adminRest.post<{ id: number; sections: { oid: string }[] }>('/dictionaries', {
+      name: `Elvish ${Date.now()}`,
+      languages: [{ code: 'elvish', custom: true, name: 'Elvish' }],
+    });
+    expect(elvish.status, elvish.text).toBe(201);
+    const concept = await admin.post('/concepts', {
+      dictionaryId: elvish.body.id,
+      sectionOid: elvish.body.sections[0]!.oid,
+      terms: [{ name: 'mellon', languageCode: 'elvish' }],
+    });
+    expect(concept.status, concept.text).toBe(201);
+    const inElvish = { dictionaryIds: [elvish.body.id], sectionOids: [], name: 'mel' };
+    expect(await names(admin, { ...inElvish, langCode: 'elvish' })).toEqual(['mellon']);
+    expect(await names(admin, { ...inElvish, langCode: 'Elvish' })).toEqual(['mellon']);
+    // Not a code of these dictionaries: 400 as any other malformed code.
+    expect((await admin.post('/terms/search', { ...base(), langCode: 'elvish' })).status).toBe(400);
   });
 
   it('duplicates fold case and accents and leave out a concept', async () => {

@@ -404,7 +404,8 @@ describe.each(VARIANTS)('index sync on $label', ({ engine, settings }) => {
     const gone = await w.admin.post('/terms/search', { ...base(w), name });
     expect(gone.status, gone.text).toBe(404);
     // Searching the tenant's other dictionary is unaffected.
-    expect(await names(w.admin, { dictionaryIds: [w.other.dictionary.id], langCode: 'fra' })).toEqual([]);
+    const inOther = { dictionaryIds: [w.other.dictionary.id], sectionOids: [], langCode: 'fra' };
+    expect(await names(w.admin, inOther)).toEqual([]);
     await expectDrained();
   });
 });

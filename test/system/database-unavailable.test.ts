@@ -54,7 +54,12 @@ describe('database unavailable', () => {
     const [list, create, search, download] = await exhausted(async () => [
       await sysadmin.get('/dictionaries'),
       await sysadmin.post('/dictionaries', { name, languages: [] }),
-      await sysadmin.post('/terms/search', { dictionaryIds: [1], langCode: 'en', name: 'x' }),
+      await sysadmin.post('/terms/search', {
+        dictionaryIds: [1],
+        langCode: 'eng',
+        sectionOids: [],
+        name: 'x',
+      }),
       await sysadmin.get('/dictionaries/export-tbx/1'),
     ]);
     for (const response of [list, create, search, download]) {

@@ -15,7 +15,8 @@ export const commentRouter = router({
         method: 'GET',
         path: '/comments',
         tags,
-        summary: 'Comments on a concept (or on a term with field-level=TERM), newest first',
+        summary:
+          'Comments on a concept (or on a term with field-level=TERM or fieldLevel=TERM), newest first',
         errorResponses: [400, 401, 404],
       },
     })
@@ -29,7 +30,8 @@ export const commentRouter = router({
         method: 'POST',
         path: '/comments',
         tags,
-        summary: 'Comment on a concept (or on a term with field-level=TERM); the body needs only text',
+        summary:
+          'Comment on a concept (or on a term with field-level=TERM, or the body member fieldLevel TERM); the body needs only text',
         description:
           'Readers of the concept may comment; guests only when the guest settings enableCommenting.',
         errorResponses: [400, 401, 403, 404],

@@ -4,19 +4,25 @@ import { CommentLevels } from './comment.entity.js';
 /** Longest comment text accepted (after trimming). */
 export const COMMENT_TEXT_MAX = 16383;
 
-/** Which entry the comments belong to: `entry-id` is a concept id, or a term id with `field-level=TERM`. */
+const FieldLevelSchema = z.enum(CommentLevels);
+
+/**
+ * Which entry the comments belong to: `entry-id` is a concept id, or a term id with the field level
+ * TERM, given as `field-level` or as `fieldLevel`, the Comment's own member (the contract's POST body is
+ * a Comment). Both may be sent when they agree; none means CONCEPT.
+ */
 export const CommentTargetInputSchema = z.object({
-  'entry-id': z.number().int().describe('a concept id, or a term id with field-level=TERM'),
-  'field-level': z
-    .enum(CommentLevels)
-    .default('CONCEPT')
-    .describe('CONCEPT (default): entry-id is a concept id; TERM: a term id'),
+  'entry-id': z.number().int().describe('a concept id, or a term id with field level TERM'),
+  'field-level': FieldLevelSchema.optional().describe(
+    'CONCEPT (default): entry-id is a concept id; TERM: a term id',
+  ),
+  fieldLevel: FieldLevelSchema.optional().describe('the same as field-level (the member of a Comment)'),
 });
 export type CommentTargetInput = z.infer<typeof CommentTargetInputSchema>;
 
 /**
- * POST body: a Comment with only `text` filled (its other members are ignored), plus the query
- * parameters of the target, which the REST adapter merges into the body.
+ * POST body: a Comment with `text` filled (and `fieldLevel` TERM for a term; its other members are
+ * ignored), plus the query parameters of the target, which the REST adapter merges into the body.
  */
 export const CommentCreateInputSchema = CommentTargetInputSchema.extend({
   text: z

@@ -79,6 +79,15 @@ export async function commentsOf(
   return grouped;
 }
 
+/** The field level a request names, by `field-level` or the Comment member `fieldLevel` (400 when they differ). */
+function levelOf(input: CommentTargetInput): CommentLevel {
+  const [query, member] = [input['field-level'], input.fieldLevel];
+  if (query && member && query !== member) {
+    throw new AppError('BAD_REQUEST', `field-level ${query} and fieldLevel ${member} disagree`);
+  }
+  return query ?? member ?? 'CONCEPT';
+}
+
 /** The live, readable concept an entry belongs to (404 for another client, a deleted entry or an unreadable section). */
 async function conceptOfEntry(scope: Scope, entryId: number, level: CommentLevel): Promise<Concept> {
   const conceptId = level === 'TERM' ? await conceptIdOfTerm(scope, { id: entryId }) : entryId;
@@ -87,7 +96,7 @@ async function conceptOfEntry(scope: Scope, entryId: number, level: CommentLevel
 
 /** Comments on a concept or a term, newest first (readers of the concept). */
 export async function listComments(scope: Scope, input: CommentTargetInput): Promise<CommentDto[]> {
-  const level = input['field-level'];
+  const level = levelOf(input);
   const concept = await conceptOfEntry(scope, input['entry-id'], level);
   const comments = await scope.em.find(
     Comment,
@@ -108,7 +117,7 @@ async function assertMayComment(scope: Scope): Promise<void> {
 /** Adds a comment to a concept or a term (readers of the concept; guests with enableCommenting). */
 export async function createComment(scope: Scope, input: CommentCreateInput): Promise<CommentDto> {
   await assertMayComment(scope);
-  const level = input['field-level'];
+  const level = levelOf(input);
   const concept = await conceptOfEntry(scope, input['entry-id'], level);
   const comment = scope.em.create(Comment, {
     client: concept.client,

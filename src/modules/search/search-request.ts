@@ -68,15 +68,20 @@ export interface SearchContext {
   keys: TextKeys | null;
 }
 
+/** An ISO 639-2 code as the contract spells `langCode`: three lowercase letters. */
+const ISO_639_2 = /^[a-z]{3}$/;
+
 /**
  * The caller's search settings, groups, dictionaries with sections and schemes, the language code
- * (ISO 639-1 and 639-2/B codes are accepted too) and the keys of the searched text, in one statement:
- * round trips, not the queries, are what a search costs on a small machine.
+ * and the keys of the searched text, in one statement: round trips, not the queries, are what a search
+ * costs on a small machine. `langCode` is three lowercase letters (the contract), or the code of a custom
+ * language of the dictionaries (which may be any code); anything else is 400.
  */
 export async function loadSearchContext(scope: Scope, input: TermSearchInput): Promise<SearchContext> {
   const { actor } = scope;
   const dictionaryIds = [...new Set(input.dictionaryIds)];
-  const wanted = input.langCode.trim().toLowerCase();
+  const iso = ISO_639_2.test(input.langCode);
+  const wanted = input.langCode.toLowerCase();
   // A list opened at a term is browsed, not searched.
   const name = input.termOid ? '' : (input.name ?? '').trim();
   const settings = storedSettingsSql(actor);
@@ -85,9 +90,9 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
     groups: jsonRows(subjectGroupsSql(actor)),
     dictionaries: jsonRows(dictionaryRowsSql(dictionaryIds, actor.clientId)),
     code: {
-      text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted
+      text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted and (custom or ?)
                 and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
-      params: [dictionaryIds, wanted],
+      params: [dictionaryIds, iso, wanted],
     },
     ...(name
       ? {
@@ -106,6 +111,12 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
     .map((section) => ({ id: section.id, oid: section.oid, dictionaryId: section.dictionaryId }));
   for (const id of dictionaryIds) {
     if (!readable.some((section) => section.dictionaryId === id)) throw notFound('Dictionary', id);
+  }
+  if (!iso && row!.code === null) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'langCode must be an ISO 639-2 code (three lowercase letters) or the code of a custom language of these dictionaries',
+    );
   }
   return {
     settings: settingValuesFrom(scope.config, row!.settings),

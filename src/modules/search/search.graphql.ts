@@ -29,7 +29,10 @@ const TermSearchInputRef = builder.inputType('TermSearchInput', {
     langCode: t.string({ required: true }),
     regionCode: t.string({ required: false }),
     scriptCode: t.string({ required: false }),
-    sectionOids: t.stringList({ required: false, description: 'empty: every readable section' }),
+    sectionOids: t.stringList({
+      required: true,
+      description: 'required, may be empty: then the search settings sections, else every readable section',
+    }),
     domainOids: t.stringList({ required: false }),
     filterId: t.int({ required: false }),
     quickFilter: t.field({ type: 'JSON', required: false, description: 'criteria of a temporary filter' }),

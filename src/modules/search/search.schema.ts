@@ -49,16 +49,19 @@ export const TermSearchInputSchema = z.object({
   langCode: z
     .string()
     .trim()
-    .min(2)
+    .min(1)
     .max(64)
-    .describe('language searched: ISO 639-2 (three letters) or a custom language code'),
+    .describe(
+      'language searched: ISO 639-2, three lowercase letters (eng), or the code of a custom language of the dictionaries; anything else is 400',
+    ),
   regionCode: z.string().trim().max(64).nullish().describe('only this region variant'),
   scriptCode: z.string().trim().max(64).nullish().describe('only this script variant'),
   sectionOids: z
     .array(OidSchema)
     .max(500)
-    .default([])
-    .describe('sections searched; empty: every readable section of the dictionaries'),
+    .describe(
+      'required (may be empty); sections searched; empty: the search settings sections, else every readable section of the dictionaries',
+    ),
   domainOids: z
     .array(OidSchema)
     .max(500)
