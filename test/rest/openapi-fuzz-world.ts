@@ -1,3 +1,4 @@
+// Over 500 lines by design: the objects the fuzz test makes and the name-to-id hints, one table per resource.
 /**
  * The objects the OpenAPI fuzz test makes before it starts, so valid-looking requests reach deep code:
  * in the default client of its own database, three sets (each a dictionary with languages and fields,

@@ -1,3 +1,4 @@
+// Over 500 lines by design: the fuzzer's generator in one place (schema walking, values, mutations, plans); next cut: one file each.
 /**
  * A deterministic fuzzer over an OpenAPI 3.1 document: for each operation, a valid-looking request built
  * from its parameter and body schemas (values from hints, enums, formats and examples), and mutations of
