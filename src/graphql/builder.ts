@@ -63,8 +63,10 @@ export const builder = new SchemaBuilder<GraphQLTypes>({
   },
 });
 
-builder.queryType({ description: 'Reads; every field but features needs the X-Auth-Token header.' });
-builder.mutationType({ description: 'Writes; need the X-Auth-Token header.' });
+builder.queryType({
+  description: 'Reads; every field needs the X-Auth-Token header (from the login mutation).',
+});
+builder.mutationType({ description: 'Writes; all but login need the X-Auth-Token header.' });
 
 builder.scalarType('JSON', {
   description: 'Any JSON value (maps such as viewsMap and permission maps).',

@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
 import './common.graphql.js';
+import '../modules/auth/auth.graphql.js';
 import '../modules/user/user.graphql.js';
 import '../modules/client/client.graphql.js';
 import '../modules/group/group.graphql.js';

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { databaseErrorToAppError } from '../db/errors.js';
-import { authenticate, readToken } from '../modules/auth/auth.service.js';
+import { authenticate, LoginRefused, readToken } from '../modules/auth/auth.service.js';
 import { searchRuntimeOf } from '../modules/search/search-runtime.js';
 import { AppError, type AppErrorCode } from '../shared/errors.js';
 import { findUnstorableText, unstorableTextError } from '../shared/input-limits.js';
@@ -38,7 +38,10 @@ const t = initTRPC
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         return { ...shape, message: 'Internal server error', data: { ...shape.data, stack: undefined } };
       }
-      return { ...shape, data: { ...shape.data, stack: undefined } };
+      // A refused login carries the members of the REST body (token: null, errorMessage) in its data.
+      const login: { token?: null; errorMessage?: string } =
+        error.cause instanceof LoginRefused ? { token: null, errorMessage: error.message } : {};
+      return { ...shape, data: { ...shape.data, ...login, stack: undefined } };
     },
   });
 

@@ -37,6 +37,9 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const outcome = await auth.login(ctx.em, ctx.config, input, ctx.req.ip);
       if (!outcome.cookie) {
+        // REST answers the contract's body with 401/403; tRPC and GraphQL callers get an error instead of
+        // a success without a token, carrying the same members (src/trpc/trpc.ts adds them to its data).
+        if (ctx.transport !== 'rest') throw auth.loginRefusedError(outcome);
         ctx.response.status = outcome.status ?? 401;
         return outcome.result;
       }

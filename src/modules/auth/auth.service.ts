@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { TRPCError } from '@trpc/server';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { lowerOf } from '../../db/sql.js';
@@ -54,6 +55,24 @@ const failed = (message: string, status: 401 | 403): LoginOutcome => ({
   },
   status,
 });
+
+/** The body of a refused login, carried by the tRPC error the non-REST surfaces answer. */
+export class LoginRefused extends Error {
+  override readonly name = 'LoginRefused';
+  constructor(readonly body: LoginResult) {
+    super(body.errorMessage ?? LOGIN_FAILED);
+  }
+}
+
+/** A refused login as an UNAUTHORIZED (bad credentials) or FORBIDDEN (a limit or rule) tRPC error. */
+export function loginRefusedError(outcome: LoginOutcome): TRPCError {
+  const refusal = new LoginRefused(outcome.result);
+  return new TRPCError({
+    code: outcome.status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED',
+    message: refusal.message,
+    cause: refusal,
+  });
+}
 
 /** Compares two SHA-256 hex digests in constant time (a stored API key hash and the sent key's). */
 const sameHash = (a: string, b: string): boolean => {
@@ -112,7 +131,8 @@ async function checkCredentials(
   if (guest && !(await guestLoginOpen(em, client.id, user.id))) return failed(LOGIN_FAILED, 401);
   // The user's groups decide API access, password age and session length: loaded once.
   const groups = await effectiveGroups(em, client.id, { id: user.id, guest });
-  const apiLogin = input.apiKey !== undefined;
+  // An empty apiKey is an absent one: forms such as Swagger UI's "Try it out" send `apiKey=` unasked.
+  const apiLogin = input.apiKey !== undefined && input.apiKey !== '';
   if (apiLogin) {
     if (!sameHash(hashSecret(input.apiKey ?? ''), client.apiKeyHash)) return failed(LOGIN_FAILED, 401);
     if (guest || !hasApiAccess(groups)) return failed('The user is in no group with API access', 403);
