@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { databaseOutageError } from './db/errors.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rawRoutes: [openApiRoute, ...raw].map((route) => route.plugin),
     maxBodySize: 10 * 1024 * 1024,
   });
+    authenticate: (token) => authenticate(deps.orm.em.fork(), token),
 
   // Metrics count tRPC calls per procedure (the plugin serves them all from one route).
   const procedures = new Set(Object.keys(appRouter._def.procedures));

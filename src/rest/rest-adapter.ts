@@ -15,7 +15,7 @@ import {
   type RestRoute,
   routerInRouteOrder,
 } from './route-table.js';
-import { registerTokenGate } from './token-gate.js';
+import { registerTokenGate, type TokenAuthenticator } from './token-gate.js';
 
 export interface RestAdapterOptions {
   router: AnyRouter;
@@ -23,6 +23,8 @@ export interface RestAdapterOptions {
   /** REST-only routes (downloads, uploads, scripts): registered first, so they win over procedures. */
   rawRoutes: FastifyPluginAsync[];
   maxBodySize: number;
+  /** Checks a token before the body is read (src/rest/token-gate.ts). */
+  authenticate: TokenAuthenticator;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -106,7 +108,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
 
   const routes = buildRouteTable(options.router);
   // Before any route: a missing token is answered before a body is read.
-  registerTokenGate(app, routes);
+  registerTokenGate(app, routes, options.authenticate);
   for (const route of options.rawRoutes) await app.register(route);
 
   const callerOf = createCallerFactory(options.router);

@@ -1,8 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { buildRouteTable } from '../rest/route-table.js';
-import { ErrorBodySchema } from '../shared/common.schema.js';
 import { VERSION } from '../version.js';
+import { openApiComponents } from './openapi-components.js';
+import { polishOpenApiDocument } from './openapi-polish.js';
 import { appRouter } from './router.js';
 
 type Operation = {
@@ -62,7 +63,7 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
     baseUrl: '/api/v4',
     securitySchemes: { XAuthToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' } },
     paths: tokenRequiredUnlessOpen(rawPaths),
-    defs: { Error: ErrorBodySchema },
+    defs: openApiComponents,
   });
 
   for (const route of buildRouteTable(appRouter)) {
@@ -94,5 +95,5 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
       };
     }
   }
-  return document;
+  return polishOpenApiDocument(document);
 }

@@ -187,6 +187,22 @@ describe('REST adapter', () => {
     expect(JSON.parse(response.body)).toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('answers 401, not 400, to malformed JSON sent with a token that is not valid', async () => {
+    for (const token of ['not-a-token', `${sysadmin.token!.slice(0, -4)}0000`]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v4/clients',
+        headers: { 'x-auth-token': token, 'content-type': 'application/json' },
+        payload: '{"name": ',
+      });
+      expect(response.statusCode).toBe(401);
+      expect(JSON.parse(response.body)).toEqual({
+        code: 'UNAUTHORIZED',
+        message: 'Token unknown or expired',
+      });
+    }
+  });
+
   it('serves a directRest procedure by a direct call, with the answers of the general path', async () => {
     const post = (url: string, payload: string) =>
       probe.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });

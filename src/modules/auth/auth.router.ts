@@ -76,6 +76,7 @@ export const authRouter = router({
         summary: 'Tell whether the token is valid',
         description: 'Without X-Auth-Token 401; with an unknown or expired token tokenValid is false.',
       },
+      ownTokenCheck: true,
     })
     .input(z.void())
     .output(ValidateResultSchema)
@@ -94,6 +95,7 @@ export const authRouter = router({
         summary: 'Extend the validity of the token by SESSION_TIMEOUT seconds',
         description: 'Without X-Auth-Token 401; with a token that is not valid 403.',
       },
+      ownTokenCheck: true,
     })
     .input(z.void())
     .output(ExtendResultSchema)

@@ -12,7 +12,7 @@ import {
 } from './domain.schema.js';
 import * as domains from './domain.service.js';
 
-const tags = ['sections, fields, domains'];
+const tags = ['domains'];
 
 export const domainRouter = router({
   ...crudProcedures({

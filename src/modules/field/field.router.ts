@@ -5,7 +5,7 @@ import { FieldLevels } from './field.entity.js';
 import { PicklistItemDtoSchema } from './field.schema.js';
 import * as fields from './field.service.js';
 
-const tags = ['sections, fields, domains'];
+const tags = ['fields'];
 const FieldOidInput = z.object({ fieldOid: z.string().min(1).max(64) });
 
 export const fieldRouter = router({

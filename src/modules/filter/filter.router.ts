@@ -10,7 +10,7 @@ import {
 } from './filter.schema.js';
 import * as filters from './filter.service.js';
 
-const tags = ['sections, fields, filters'];
+const tags = ['filters'];
 
 export const filterRouter = router({
   ...crudProcedures({

@@ -13,7 +13,7 @@ import {
 } from './section.schema.js';
 import * as sections from './section.service.js';
 
-const tags = ['sections, fields, domains'];
+const tags = ['sections'];
 
 export const sectionRouter = router({
   clear: authedProcedure

@@ -14,7 +14,7 @@ export const viewRouter = router({
   ...crudProcedures({
     path: '/views',
     noun: 'view',
-    tags: ['sections, fields, views'],
+    tags: ['views'],
     schemas: {
       list: ViewListInputSchema,
       page: ViewPageSchema,

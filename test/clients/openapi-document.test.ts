@@ -1,0 +1,183 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRoutePaths } from '../../src/app.js';
+import { buildOpenApiDocument } from '../../src/trpc/openapi.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { loginSysadmin, type RestClient } from '../helpers/rest.js';
+
+/** The OpenAPI document as generators and linters read it (built in memory, as the server serves it). */
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, unknown>;
+}
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+const document = buildOpenApiDocument(rawRoutePaths) as unknown as Document;
+const operation = (method: string, path: string): Operation => {
+  const found = document.paths[path]?.[method];
+  if (!found) throw new Error(`${method} ${path} is not in the document`);
+  return found;
+};
+const allOperations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ method, path, op })),
+);
+
+let t: TestApp;
+let sysadmin: RestClient;
+beforeAll(async () => {
+  t = await buildTestApp();
+  sysadmin = await loginSysadmin(t.app);
+});
+afterAll(() => t?.close());
+
+describe('the OpenAPI document', () => {
+  it('passes `redocly lint` with the recommended rules (redocly.yaml)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'polyterm-openapi-'));
+    try {
+      const file = join(folder, 'openapi.json');
+      await writeFile(file, JSON.stringify(document));
+      const { stdout, stderr } = await promisify(execFile)(
+        process.execPath,
+        [
+          'node_modules/@redocly/cli/bin/cli.js',
+          'lint',
+          file,
+          '--config',
+          'redocly.yaml',
+          '--format',
+          'json',
+        ],
+        { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' } },
+      ).catch((error: { stdout: string; stderr: string }) => error);
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; message: string; location: Array<{ pointer: string }> }>;
+      };
+      const problems = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+      expect(problems, stderr).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('declares the token on every operation that needs one, and `security: []` on the open ones', () => {
+    const tokenRoutes = [
+      ['get', '/users/export'],
+      ['post', '/users/import'],
+      ['post', '/dictionaries/export-definition/{id}'],
+      ['post', '/dictionaries/import-definition/start'],
+      ['get', '/concepts/{id}/print-as-html'],
+      ['get', '/concepts/print-as-html/{id}'],
+      ['post', '/dictionaries/import-tbx'],
+      ['get', '/dictionaries/export-tbx/{id}'],
+      ['put', '/user-search-settings/setting'],
+    ] as const;
+    for (const [method, path] of tokenRoutes) {
+      expect(operation(method, path).security, `${method} ${path}`).toEqual([{ XAuthToken: [] }]);
+    }
+    const open = allOperations
+      .filter(({ op }) => op.security?.length === 0)
+      .map(({ method, path }) => `${method} ${path}`);
+    expect(open.sort()).toEqual(
+      [
+        'post /login',
+        'post /reset-password',
+        'post /reset-password/confirm',
+        'get /system/features',
+        'get /system/features/client/{clientLogin}',
+        'get /system/features.js',
+      ].sort(),
+    );
+    expect(allOperations.filter(({ op }) => op.security === undefined)).toEqual([]);
+  });
+
+  it('documents the refusals of login and the 404 of operations on one object', () => {
+    expect(Object.keys(operation('post', '/login').responses)).toEqual(
+      expect.arrayContaining(['200', '401', '403', '429']),
+    );
+    for (const path of [
+      '/dictionaries/copy/{id}',
+      '/dictionaries/empty/{id}',
+      '/dictionaries/reindex/{id}',
+      '/clients/generate-new-api-key/{clientId}',
+    ]) {
+      expect(Object.keys(operation('post', path).responses), path).toContain('404');
+    }
+  });
+
+  it('puts format, with-comments and entry-id of POST/PUT in the query, not the body', () => {
+    const queryOf = (op: Operation) =>
+      (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    const bodyOf = (op: Operation) =>
+      Object.keys(op.requestBody?.content['application/json']?.schema.properties ?? {});
+    expect(queryOf(operation('post', '/clients'))).toContain('format');
+    expect(queryOf(operation('put', '/concepts/{id}'))).toEqual(
+      expect.arrayContaining(['format', 'with-comments']),
+    );
+    expect(queryOf(operation('post', '/comments'))).toContain('entry-id');
+    for (const { method, path, op } of allOperations.filter(
+      ({ method }) => method === 'post' || method === 'put',
+    )) {
+      expect(bodyOf(op), `${method} ${path}`).not.toEqual(expect.arrayContaining(['format']));
+      expect(bodyOf(op), `${method} ${path}`).not.toEqual(expect.arrayContaining(['with-comments']));
+      expect(bodyOf(op), `${method} ${path}`).not.toEqual(expect.arrayContaining(['entry-id']));
+    }
+  });
+
+  it('has no ±MAX_SAFE_INTEGER bounds (they became every integer example), shared components, unique tags', () => {
+    const text = JSON.stringify(document);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    for (const name of [
+      'Concept',
+      'Term',
+      'Dictionary',
+      'JobTask',
+      'InvocationResult',
+      'DisplayConcept',
+      'Error',
+    ]) {
+      expect(
+        Object.keys(document.components.schemas).some((key) => key === name || key === `${name}Output`),
+        name,
+      ).toBe(true);
+    }
+    // The concept object was copied into 18 operations (13 KB each): now they refer to it.
+    expect(text.match(/"#\/components\/schemas\/Concept(Output)?"/g)?.length ?? 0).toBeGreaterThanOrEqual(12);
+    const tags = new Set(allOperations.flatMap(({ op }) => op.tags ?? []));
+    expect([...tags].filter((tag) => tag.includes(','))).toEqual([]);
+  });
+});
+
+describe('the documented statuses are the answered ones', () => {
+  it('answers 404 for an unknown id on copy, empty, reindex and generate-new-api-key', async () => {
+    for (const path of [
+      '/dictionaries/copy/',
+      '/dictionaries/empty/',
+      '/dictionaries/reindex/',
+      '/clients/generate-new-api-key/',
+    ]) {
+      const response = await sysadmin.post(`${path}2000000000`);
+      expect(response.status, `${path}: ${response.text}`).toBe(404);
+    }
+  });
+
+  it('still reads format from the query string of a POST', async () => {
+    const suffix = Date.now().toString(36);
+    const response = await sysadmin.call('POST', '/clients?format=ID', {
+      json: { name: `Query ${suffix}`, loginName: `q${suffix}` },
+    });
+    expect(response.status).toBe(201);
+    expect(Object.keys(response.body as object)).toEqual(['id']);
+  });
+});
