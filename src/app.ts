@@ -165,8 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rawRoutes: [openApiRoute, ...raw].map((route) => route.plugin),
     maxBodySize: 10 * 1024 * 1024,
     authenticate: (token) => authenticate(deps.orm.em.fork(), token),
-
   });
+
   // Metrics count tRPC calls per procedure (the plugin serves them all from one route).
   const procedures = new Set(Object.keys(appRouter._def.procedures));
   app.addHook('onRequest', async (request) => {
