@@ -41,6 +41,9 @@ export function databaseErrorToAppError(error: unknown): AppError | undefined {
   if (error instanceof NotNullConstraintViolationException) {
     return new AppError('BAD_REQUEST', 'A required attribute is missing');
   }
+  const dataException = dataExceptionOf(error);
+  if (dataException)
+    return new AppError('BAD_REQUEST', `A value of the request is not valid: ${dataException}`);
   return databaseOutageError(error);
 }
 
@@ -107,6 +110,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** True when a COMMIT (or a write outside a transaction) was sent and its answer never came. */
 export function isCommitUnknown(error: unknown): boolean {
   return causes(error).some((current) => codeOf(current) === COMMIT_UNKNOWN);
+}
+
+/**
+ * PostgreSQL's message for a data exception (SQLSTATE class 22: a number beyond the column's range, text
+ * that is not a number or a date, a value too long), which only a value of the request can cause: the
+ * schemas bound what they can, and this keeps whatever slips past them a 400 instead of a 500. The
+ * message names the value and the type, never other data.
+ */
+function dataExceptionOf(error: unknown): string | undefined {
+  const exception = causes(error).find((current) => codeOf(current)?.startsWith('22'));
+  if (!exception) return undefined;
+  const message = exception.message.split(' - ').pop() ?? '';
+  return message.length > 0 && message.length <= 300 ? message : 'out of range or malformed';
 }
 
 /** The error and its causes, at most five deep. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from './ids.js';
 
 /** Who and when of a creation or change; time in ms epoch. */
 export const AuditInfoSchema = z.object({
@@ -21,7 +22,7 @@ export const commonDtoShape = {
   changed: AuditInfoSchema,
 };
 
-export const IdParamSchema = z.object({ id: z.number().int().positive() });
+export const IdParamSchema = z.object({ id: z.number().int().positive().max(MAX_ID) });
 
 /** What a finished TBX import reports (docs/tbx.md). */
 export const ImportSummarySchema = z.object({

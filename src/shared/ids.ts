@@ -6,7 +6,7 @@ const isIdNumber = (id: number) => Number.isInteger(id) && Math.abs(id) <= MAX_I
 const NOT_IDS = `must be a list of whole numbers up to ${MAX_ID}`;
 
 /** `{id}` path parameter of the generic calls. */
-export const IdInput = z.object({ id: z.number().int() });
+export const IdInput = z.object({ id: z.number().int().min(-MAX_ID).max(MAX_ID) });
 
 /** `{ids}` path parameter of the async deletes: a comma-separated list, deduplicated. */
 export const IdListInput = z.object({

@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { authenticate } from '../../src/modules/auth/auth.service.js';
 import { restAdapter } from '../../src/rest/rest-adapter.js';
 import { buildRouteTable, findRoute } from '../../src/rest/route-table.js';
 import { queryBoolean } from '../../src/shared/query.js';
@@ -66,6 +67,7 @@ beforeAll(async () => {
       ({ transport: 'rest', req, reply, config: t.config, em: t.orm.em.fork(), response: {} }) as Context,
     rawRoutes: [],
     maxBodySize: 1024 * 1024,
+    authenticate: (token) => authenticate(t.orm.em.fork(), token),
   });
   await probe.ready();
 });

@@ -242,3 +242,73 @@ describe('GraphQL', () => {
     expect(codes(inline)).toEqual(['BAD_REQUEST']);
   });
 });
+
+describe('a number beyond a PostgreSQL integer', () => {
+  const tooBig = 2 ** 31;
+
+  it('in a stored integer or a filter is 400, never 500', async () => {
+    const section = await raw(
+      'GET',
+      `/api/v4/dictionaries/${dictionaryId}?format=FULL`,
+      undefined,
+      sysadmin.token,
+    );
+    const sections = section.body.sections as Array<Record<string, unknown>>;
+    const sectionId = sections[0]?.id as number;
+    const sectionNow = await raw('GET', `/api/v4/sections/${sectionId}`, undefined, sysadmin.token);
+    const update = await raw(
+      'PUT',
+      `/api/v4/sections/${sectionId}`,
+      JSON.stringify({ ...sectionNow.body, sortIndex: tooBig }),
+      sysadmin.token,
+    );
+    expect(update.status).toBe(400);
+    expect(update.body.code).toBe('BAD_REQUEST');
+    const duplicates = await raw(
+      'GET',
+      `/api/v4/terms/duplicates?term=x&dictionary-id=${tooBig}&lang-code=eng`,
+      undefined,
+      sysadmin.token,
+    );
+    expect(duplicates.status).toBe(400);
+    const search = await raw(
+      'POST',
+      '/api/v4/terms/search',
+      JSON.stringify({ filterText: 'x', dictionaryIds: [tooBig] }),
+      sysadmin.token,
+    );
+    expect(search.status).toBe(400);
+    expect(search.body.code).toBe('BAD_REQUEST');
+  });
+
+  it('as an id in a path is 400', async () => {
+    expectBadRequest(await raw('GET', `/api/v4/dictionaries/${tooBig}`, undefined, sysadmin.token), /./);
+  });
+});
+
+describe('a dictionary reference of 0', () => {
+  it('is a reference that does not exist (400), not a missing one stored as 0 (500)', async () => {
+    const now = await raw(
+      'GET',
+      `/api/v4/dictionaries/${dictionaryId}?format=EDIT`,
+      undefined,
+      sysadmin.token,
+    );
+    for (const member of ['permissionSchemeId', 'emailRecipientId']) {
+      const update = await raw(
+        'PUT',
+        `/api/v4/dictionaries/${dictionaryId}`,
+        JSON.stringify({ ...now.body, [member]: 0 }),
+        sysadmin.token,
+      );
+      expectBadRequest(update, /does not exist/);
+    }
+    const after = await raw(
+      'GET',
+      `/api/v4/dictionaries/${dictionaryId}?format=EDIT`,
+      undefined,
+      sysadmin.token,
+    );
+    expect(after.body.version).toBe(now.body.version);
+  });
+});

@@ -163,7 +163,7 @@ async function assertReferences(
   clientId: number,
   input: Pick<DictionaryCreateInput, 'permissionSchemeId' | 'emailRecipientId'>,
 ) {
-  if (input.permissionSchemeId) {
+  if (input.permissionSchemeId != null) {
     const scheme = await em.findOne(
       PermissionScheme,
       { id: input.permissionSchemeId, client: clientId },
@@ -172,7 +172,7 @@ async function assertReferences(
     if (!scheme)
       throw new AppError('BAD_REQUEST', `Permission scheme ${input.permissionSchemeId} does not exist`);
   }
-  if (input.emailRecipientId) {
+  if (input.emailRecipientId != null) {
     const user = await em.findOne(
       User,
       { id: input.emailRecipientId, client: clientId },
