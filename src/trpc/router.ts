@@ -22,6 +22,7 @@ import { searchRouter } from '../modules/search/search.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
+import { stemmingRouter } from '../modules/stemming/stemming.router.js';
 import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
 import { systemRouter } from '../modules/system/system.router.js';
 import { tbxRouter } from '../modules/tbx/tbx.router.js';
@@ -62,6 +63,7 @@ export const appRouter = router({
   history: historyRouter,
   tbx: tbxRouter,
   terms: searchRouter,
+  stemming: stemmingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -43,6 +43,8 @@ export const TERM_INDEX_MAPPING = {
     plain: { type: 'boolean' as const },
     lowerSuffixes: { type: 'keyword' as const, doc_values: false },
     foldedSuffixes: { type: 'keyword' as const, doc_values: false },
+    /** The stem key of PostgreSQL (terms.stem_key): stemmed search and term decoration. */
+    stemKey: { type: 'keyword' as const },
     /** Field-value words as "<field oid>\u0001<word>", and the bare words. */
     fieldWords: { type: 'keyword' as const, doc_values: false },
     words: { type: 'keyword' as const, doc_values: false },
@@ -72,6 +74,8 @@ export interface TermDocument {
   /** Absent when plain. */
   lowerSuffixes?: string[];
   foldedSuffixes: string[];
+  /** Absent in documents written before stem keys existed (matches nothing). */
+  stemKey?: string;
   fieldWords: string[];
   words: string[];
   generation: number;
@@ -91,6 +95,7 @@ interface TermRow {
   name: string;
   lower: string;
   folded: string;
+  stem_key: string | null;
   live: boolean;
   domain_ids: number[];
   field_words: string[];
@@ -122,7 +127,7 @@ export function suffixesOf(text: string): string[] {
 
 const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as concept_oid, c.section_id, t.tid,
   t.language_code, t.region_code, t.script_code, t.name,
-  t.name_lower as lower, t.name_folded as folded, not (t.deleted or c.deleted or d.deleted) as live,
+  t.name_lower as lower, t.name_folded as folded, t.stem_key, not (t.deleted or c.deleted or d.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
   polyterm_field_words(t.field_map) as field_words`;
 
@@ -161,6 +166,7 @@ function documentOf(row: TermRow, conceptFieldWords: readonly string[], generati
     plain: row.lower === row.folded,
     ...(row.lower === row.folded ? {} : { lowerSuffixes: suffixesOf(row.lower) }),
     foldedSuffixes: suffixesOf(row.folded),
+    stemKey: row.stem_key ?? '',
     fieldWords: [...fieldWords],
     words: [...words],
     generation,
@@ -276,7 +282,7 @@ export async function ensureTermIndex(client: Client, name: string): Promise<boo
 const mappingsChecked = new WeakMap<Client, Set<string>>();
 
 /**
- * Adds the mapping's fields an older index lacks (`plain`), once per process and index: the mapping is
+ * Adds the mapping's fields an older index lacks (`plain`, `stemKey`), once per process and index: the mapping is
  * strict, so documents with a new field would be refused. Documents written before keep working:
  * queries treat a missing `plain` as false.
  */
@@ -286,7 +292,10 @@ export async function addNewFields(client: Client, name: string): Promise<void> 
   if (checked.has(name)) return;
   await client.indices.putMapping({
     index: name,
-    properties: { plain: TERM_INDEX_MAPPING.properties.plain },
+    properties: {
+      plain: TERM_INDEX_MAPPING.properties.plain,
+      stemKey: TERM_INDEX_MAPPING.properties.stemKey,
+    },
   });
   checked.add(name);
 }

@@ -48,6 +48,15 @@ function textQuery(plan: SearchPlan): Query | null {
       },
     });
   }
+  if (text.stems?.length) {
+    should.push(
+      ...text.stems.map(
+        (stem): Query => ({
+          bool: { filter: [{ term: { dictionaryId: stem.dictionaryId } }, { term: { stemKey: stem.key } }] },
+        }),
+      ),
+    );
+  }
   if (text.values?.words.length) {
     const fieldOids = text.values.fieldOids;
     should.push({

@@ -177,6 +177,19 @@ function textCondition(plan: SearchPlan): Sql | null {
       params: [...candidates.params, length - distance, length + distance, target, distance, distance],
     });
   }
+  if (text.stems?.length) {
+    alternatives.push(
+      join(
+        text.stems.map(
+          (stem): Sql => ({
+            text: 't.dictionary_id = ? and t.stem_key = ?',
+            params: [stem.dictionaryId, stem.key],
+          }),
+        ),
+        ' or ',
+      ),
+    );
+  }
   if (text.values?.words.length) {
     // Field words are "<field oid>\u0001<word>" (polyterm_field_words).
     const words = 'unnest(polyterm_field_words(c.field_map) || polyterm_field_words(t.field_map))';

@@ -22,6 +22,8 @@ export interface TextMatch {
   name: NameMatch;
   /** Also folded names within `distance` edits (Levenshtein, no transpositions) of `text`. */
   fuzzy: { text: string; distance: number } | null;
+  /** Also terms whose stem key is the text's under their dictionary's settings (option `stemmed`). */
+  stems?: { dictionaryId: number; key: string }[] | null;
   /** Also terms whose term or concept values hold a word starting with each of `words`. */
   values: { words: string[]; fieldOids: string[] | null } | null;
 }

@@ -49,6 +49,8 @@ interface TextKeys {
   lower: string;
   folded: string;
   words: string[];
+  /** The text's stem key under each dictionary's settings, in the order of the request's ids. */
+  stems: string[];
 }
 
 type ContextRow = {
@@ -99,6 +101,10 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
           lower: { text: 'polyterm_lower(?)', params: [name] },
           folded: { text: 'polyterm_fold(?)', params: [name] },
           words: { text: 'polyterm_words(?)', params: [name] },
+          stems: {
+            text: '(select array_agg(polyterm_stem_key(d, ?, ?) order by o) from unnest(?::int[]) with ordinality u(d, o))',
+            params: [wanted, name, dictionaryIds],
+          },
         }
       : {}),
   });
@@ -122,7 +128,14 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
     settings: settingValuesFrom(scope.config, row!.settings),
     searchAccess: { dictionaryIds, access, subject, readable },
     languageCode: (row!.code ?? wanted).toLowerCase(),
-    keys: name ? { lower: row!.lower ?? '', folded: row!.folded ?? '', words: row!.words ?? [] } : null,
+    keys: name
+      ? {
+          lower: row!.lower ?? '',
+          folded: row!.folded ?? '',
+          words: row!.words ?? [],
+          stems: row!.stems ?? [],
+        }
+      : null,
   };
 }
 
@@ -291,6 +304,12 @@ async function textMatchOf(
       fuzzy && distance > 0 && foldedLength > 0 && foldedLength <= FUZZY_MAX_LENGTH
         ? { text: keys.folded, distance }
         : null,
+    stems: options.stemmed
+      ? dictionaryIds.flatMap((dictionaryId, index) => {
+          const key = keys.stems[index] ?? '';
+          return key ? [{ dictionaryId, key }] : [];
+        })
+      : null,
     values: multi
       ? { words: keys.words, fieldOids: multiAll ? null : await fieldOidsOf(scope, dictionaryIds, input) }
       : null,

@@ -31,6 +31,12 @@ export const SearchOptionsSchema = z
       .enum(SearchModes)
       .optional()
       .describe('PREFIX, SUBSTRING or EXACT; default: the search settings (SUBSTRING with ALWAYS_WILDCARD)'),
+    stemmed: z
+      .boolean()
+      .optional()
+      .describe(
+        "also find terms whose stem key equals the text's (same stems word for word: pump = pumps = pumping); both engines use PostgreSQL's Snowball stems (docs/decoration.md)",
+      ),
     multiEnabled: z
       .boolean()
       .optional()
