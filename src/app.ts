@@ -1,6 +1,5 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -18,6 +17,7 @@ import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
+import { registerDocsPage } from './rest/docs-page.js';
 import { sendError, sendSurfaceError } from './rest/error-body.js';
 import type { ContextFactory } from './rest/procedure-call.js';
 import type { RawRoute } from './rest/raw-route.js';
@@ -188,7 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The docs page is Swagger UI from npm, fed the same document as /api/v4/openapi.json.
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerDocsPage(app);
 
   registerHealthRoutes(app, deps.orm, search);
   return app;

@@ -5,15 +5,20 @@ export const LoginInputSchema = z.object({
     .string()
     .max(64)
     .optional()
-    .describe('client login name (multi-tenant installations); default: the default client'),
+    .describe('client login name (multi-tenant installations); default: the default client')
+    // Swagger UI's "Try it out" fills the form with the examples: an empty value is an absent one.
+    .meta({ example: '' }),
   username: z.string().trim().min(1).max(128),
   password: z.string().min(1).max(1024),
-  language: z.string().max(16).optional().describe('interface language, default eng'),
+  language: z.string().max(16).optional().describe('interface language, default eng').meta({ example: '' }),
   apiKey: z
     .string()
     .max(128)
     .optional()
-    .describe("the client's API key: makes an API login (members of a group with API access only)"),
+    .describe(
+      "the client's API key: makes an API login (members of a group with API access only); empty: none",
+    )
+    .meta({ example: '' }),
 });
 export type LoginInput = z.infer<typeof LoginInputSchema>;
 

@@ -146,7 +146,7 @@ async function checkCredentials(
       clientId: client.id,
       guest,
       apiLogin,
-      language: input.language ?? user.language ?? 'eng',
+      language: input.language || user.language || 'eng',
       ipAddress: ipAddress ?? null,
       groups,
     });
