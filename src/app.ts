@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
+import { registerCors } from './rest/cors.js';
 import { registerDocsPage } from './rest/docs-page.js';
 import { sendError, sendSurfaceError } from './rest/error-body.js';
 import type { ContextFactory } from './rest/procedure-call.js';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
 
+  registerCors(app, config.CORS_ORIGINS);
   registerRequestGuards(app);
   await registerSecurityHeaders(app);
   await app.register(cookie);

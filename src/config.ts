@@ -22,6 +22,32 @@ export const ConfigSchema = z.object({
       if (text === 'true') return true;
       return text === 'false' || text === '' ? false : value.trim();
     }),
+  /**
+   * Browser origins (scheme://host[:port], comma-separated) whose pages may call REST, tRPC and GraphQL
+   * (CORS, src/rest/cors.ts); none by default, so only pages of the server's own origin can.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const origins = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        let parsed: URL | undefined;
+        try {
+          parsed = new URL(origin);
+        } catch {}
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          context.addIssue({
+            code: 'custom',
+            message: `${origin} is no origin such as https://app.example.org`,
+          });
+        }
+      }
+      return origins;
+    }),
   /** Public address of the server, used to recognise `/client/{login}` referers; optional. */
   BASE_URL: z.url().optional(),
   DATABASE_URL: z.url().optional(),

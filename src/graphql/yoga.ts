@@ -104,6 +104,8 @@ export function registerGraphQL(
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // The server's one CORS policy applies (src/rest/cors.ts), not yoga's, which grants every origin.
+    cors: false,
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
     maskedErrors: { maskError: maskErrorWith(app.log) },
