@@ -22,6 +22,7 @@ import { Section } from '../modules/section/section.entity.js';
 import { SyncSettings } from '../modules/sync-settings/sync-settings.entity.js';
 import { User, UserClient } from '../modules/user/user.entity.js';
 import { View } from '../modules/view/view.entity.js';
+import { Workflow } from '../modules/workflow/workflow.entity.js';
 
 /** Every entity the ORM knows; one list shared by the server, the migration scripts and tests. */
 export const entities = [
@@ -57,4 +58,5 @@ export const entities = [
   UserSearchSettings,
   SyncSettings,
   DefinitionImport,
+  Workflow,
 ];

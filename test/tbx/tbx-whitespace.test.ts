@@ -42,7 +42,7 @@ describe('whitespace survives export and import', () => {
     });
   }
 
-  it('leaves plain text without xml:space', async () => {
+  it('writes no xml:space (the core schemas allow it nowhere): the sourceDesc tells the reader', async () => {
     let text = '';
     for await (const chunk of writeTbx({ dialect: 'TBX_V3_DCA', sourceLang: 'en', title: null }, [
       entry('plain text'),
@@ -50,6 +50,18 @@ describe('whitespace survives export and import', () => {
       text += chunk;
     }
     expect(text).toContain('<descrip type="definition">plain text</descrip>');
-    expect(text).toContain('<note xml:space="preserve">a  b\tc</note>');
+    expect(text).toContain('<note>a  b\tc</note>');
+    expect(text).not.toContain('xml:space');
+    expect(text).toContain('<sourceDesc><p>Exported from Polyterm</p></sourceDesc>');
+  });
+
+  it("collapses whitespace in other tools' files unless xml:space says otherwise", async () => {
+    const file = `<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>Other tool</p></sourceDesc></fileDesc></martifHeader>
+<text><body><termEntry id="e"><descrip type="definition">two
+  lines</descrip><langSet xml:lang="en"><tig><term>t</term><note xml:space="preserve">a  b</note></tig></langSet></termEntry></body></text></martif>`;
+    const entries: TbxEntry[] = [];
+    for await (const read of readTbx([file])) entries.push(read);
+    expect(entries[0]!.values[0]!.value).toBe('two lines');
+    expect(entries[0]!.languages[0]!.terms[0]!.values[0]!.value).toBe('a  b');
   });
 });

@@ -279,7 +279,7 @@ describe('writeTbx: elements by level and category', () => {
       transactions: [],
       languages: [{ lang: 'en', values: [v], terms: [term('t', [v])] }],
     };
-    const { root } = wellFormed((await write({}, [entry])).xml);
+    const { root } = wellFormed((await write({ profile: 'full' }, [entry])).xml);
     const show = (n: Node) =>
       [n.name, n.attributes.type, n.attributes.target].filter((part) => part !== undefined).join(':');
     const conceptEntry = path(root, 'text', 'body', 'conceptEntry');
@@ -387,7 +387,7 @@ describe('writeTbx: escaping', () => {
           transactions: [{ kind: 'created', date: null, responsibility: text }],
           languages: [{ lang: text, values: [value('note', 'note', text)], terms: [term(text, [], text)] }],
         };
-        const { xml } = await write({ dialect, title: text, sourceLang: text }, [entry]);
+        const { xml } = await write({ dialect, profile: 'full', title: text, sourceLang: text }, [entry]);
         expect(xml).not.toContain('<script>');
         expect(xml).not.toContain(']]>');
         expect(xml).not.toContain('<!ENTITY');
@@ -553,7 +553,7 @@ async function roundTrip(
 ): Promise<{ entries: TbxEntry[]; header: TbxHeader | null }> {
   let header: TbxHeader | null = null;
   const read: TbxEntry[] = [];
-  const source = writeTbx({ dialect, sourceLang: 'is', title: 'Orðasafn <&> "x"' }, entries);
+  const source = writeTbx({ dialect, profile: 'full', sourceLang: 'is', title: 'Orðasafn <&> "x"' }, entries);
   for await (const entry of readTbx(source, { onHeader: (h) => (header = h) })) read.push(entry);
   return { entries: read, header };
 }
@@ -663,7 +663,10 @@ describe('writeTbx: real files (Icelandic Term Bank) read, written and read agai
       expect(original.length).toBeGreaterThan(200);
       for (const dialect of ['TBX_V3_DCA', 'TBX_V2'] as const) {
         const again: TbxEntry[] = [];
-        const source = writeTbx({ dialect, sourceLang: header!.sourceLang, title: header!.title }, original);
+        const source = writeTbx(
+          { dialect, profile: 'full', sourceLang: header!.sourceLang, title: header!.title },
+          original,
+        );
         for await (const entry of readTbx(source)) again.push(entry);
         expect(again.map(withoutLines)).toEqual(original.map(withoutLines));
       }

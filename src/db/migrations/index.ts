@@ -17,6 +17,7 @@ import { Migration20261128090000 } from './Migration20261128090000_search_docume
 import { Migration20261129090000 } from './Migration20261129090000_login_throttle.js';
 import { Migration20261130090000 } from './Migration20261130090000_dictionary_names.js';
 import { Migration20261201090000 } from './Migration20261201090000_client_api_key_hash.js';
+import { Migration20261202090000 } from './Migration20261202090000_workflows.js';
 import { Migration20261203090000 } from './Migration20261203090000_stemming.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
@@ -39,5 +40,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261129090000_login_throttle', class: Migration20261129090000 },
   { name: 'Migration20261130090000_dictionary_names', class: Migration20261130090000 },
   { name: 'Migration20261201090000_client_api_key_hash', class: Migration20261201090000 },
+  { name: 'Migration20261202090000_workflows', class: Migration20261202090000 },
   { name: 'Migration20261203090000_stemming', class: Migration20261203090000 },
 ];

@@ -11,6 +11,7 @@ import { Dictionary } from '../dictionary/dictionary.entity.js';
 import type { HistoryAction } from '../history/history.entity.js';
 import type { ConceptSnapshot } from '../history/history.types.js';
 import { diffSnapshots, recordHistory } from '../history/history-recorder.js';
+import { workflowAfterEdit } from '../workflow/workflow-edit.js';
 import { Concept } from './concept.entity.js';
 import { readableConcept } from './concept-access.js';
 import { assertNotLockedByOther } from './concept-lock.service.js';
@@ -140,7 +141,7 @@ export async function changeConcept(
     if (plan.revive) Object.assign(concept, { deleted: false, deletedAt: null, deletedById: null });
     await writeDesired(scope, em, concept, parts, plan.desired);
     const fresh = (await loadParts(em, [id])).get(id)!;
-    recordHistory(em, {
+    const item = recordHistory(em, {
       concept,
       revision,
       action: plan.action,
@@ -149,6 +150,11 @@ export async function changeConcept(
       after: snapshotOf(concept, fresh),
       restoredFromId: plan.restoredFromId,
     });
+    // Workflow (docs/workflows.md): read-only states refuse the edit; approved entries re-open.
+    item.changes = [
+      ...item.changes,
+      ...(await workflowAfterEdit(em, concept, item.changes, scope.actor.userId)),
+    ];
     await em.flush();
   });
   scope.em.clear();

@@ -57,6 +57,8 @@ export const HistoryChangeSubjects = [
   'TERM_FIELD',
   'RELATION',
   'REF_LINK',
+  /** A workflow move (docs/workflows.md): before/after hold the states, the transition and its comment. */
+  'WORKFLOW',
 ] as const;
 
 /** One difference between two snapshots; `before`/`after` hold the old and new value where it has one. */

@@ -59,6 +59,13 @@ for (const status of [
   STATUS_VALUES.set(`${status}term`, canonical);
 }
 
+/**
+ * The sourceDesc of Polyterm's exports. Their values are written exactly as stored (no pretty-printing
+ * inside text), and since the core schemas allow `xml:space` nowhere, this tells the reader to keep the
+ * whitespace of such a file instead of collapsing it.
+ */
+export const POLYTERM_SOURCE_DESC = 'Exported from Polyterm';
+
 /** Transaction types that record an entry's creation; any other records a change. */
 export const CREATED_TRANSACTIONS = new Set(['origination', 'creation', 'input']);
 

@@ -15,23 +15,27 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
-import {
-  CROSS_REFERENCE,
-  entryIdOf,
-  languageTag,
-  SUBJECT_FIELD,
-  tbxCategoryOf,
-  tbxValueOf,
-} from './tbx-mapping.js';
+import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValueOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
-import { writeTbx } from './tbx-writer.js';
+import { type TbxProfile, writeTbx } from './tbx-writer.js';
 
 const NO_TENANT = { tenant: false } as const;
 /** Concepts read per query. */
 const BATCH_SIZE = 500;
 
-export const TbxExportFormats = ['TBX', 'TBX_V2'] as const;
+/**
+ * TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL and TBX_V2_FULL: every field of the
+ * dictionary under its own category, valid against the core structure (docs/tbx.md, Dialects).
+ */
+export const TbxExportFormats = ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL'] as const;
 export type TbxExportFormat = (typeof TbxExportFormats)[number];
+
+const FORMAT_DIALECTS: Record<TbxExportFormat, { dialect: 'TBX_V3_DCA' | 'TBX_V2'; profile: TbxProfile }> = {
+  TBX: { dialect: 'TBX_V3_DCA', profile: 'basic' },
+  TBX_V2: { dialect: 'TBX_V2', profile: 'basic' },
+  TBX_V3_FULL: { dialect: 'TBX_V3_DCA', profile: 'full' },
+  TBX_V2_FULL: { dialect: 'TBX_V2', profile: 'full' },
+};
 
 export interface TbxExportInput {
   id: number;
@@ -47,6 +51,11 @@ export interface TbxDownload {
   fileName: string;
   /** The document, produced as it is read (pull to continue). */
   chunks: AsyncIterable<string>;
+  /**
+   * Once the chunks are consumed: what TBX-Basic could not express (`written as note: …` or
+   * `mapped: …` -> count; empty for the full dialects). The document ends with it as a comment too.
+   */
+  report?: Map<string, number>;
 }
 
 interface ExportField {
@@ -69,6 +78,8 @@ interface ExportPlan {
   termWhere: Sql[];
   /** Concepts without a term left are not written (languages were restricted). */
   needsTerms: boolean;
+  /** Oids held by more than one concept or term of the dictionary: not usable as XML ids. */
+  repeatedOids: Set<string>;
 }
 
 /**
@@ -156,13 +167,15 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     conceptWhere,
     termWhere,
     needsTerms: termWhere.length > 0,
+    repeatedOids: await repeatedOids(scope.em, dictionary.id),
   };
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
   const header = {
-    dialect: input.format === 'TBX_V2' ? ('TBX_V2' as const) : ('TBX_V3_DCA' as const),
+    ...FORMAT_DIALECTS[input.format],
     sourceLang: sourceLanguage ? languageTag(sourceLanguage, null, null) : null,
     title: dictionary.name,
   };
+  const report = new Map<string, number>();
   // Characters file systems refuse (and control characters) become `_`.
   const safeName =
     [...dictionary.name]
@@ -171,8 +184,39 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .trim() || 'dictionary';
   return {
     fileName: `${safeName}.tbx`,
-    chunks: writeTbx(header, conceptEntries(scope.em.fork(), plan)),
+    // Cross-references are only written to concepts of the export, by their XML ids.
+    chunks: writeTbx(header, conceptEntries(scope.em.fork(), plan), { report }),
+    report,
   };
+}
+
+/** Oids that two or more live concepts or terms of the dictionary share (one query for the export). */
+async function repeatedOids(em: EntityManager, dictionaryId: number): Promise<Set<string>> {
+  const rows = await em.execute<{ oid: string }[]>(
+    `select oid from (
+       select oid from concepts where dictionary_id = ? and not deleted and oid is not null
+       union all select oid from terms where dictionary_id = ? and not deleted and oid is not null
+     ) ids group by oid having count(*) > 1`,
+    [dictionaryId, dictionaryId],
+  );
+  return new Set(rows.map((row) => row.oid));
+}
+
+/** An XML NCName (xsd:ID): a letter or `_` first, then letters, digits, marks, `.`, `-`, `_`. */
+const XML_ID = /^[\p{L}_][\p{L}\p{N}\p{M}._-]*$/u;
+/** The ids the export makes itself: an oid of this form is only kept for the object it names. */
+const GENERATED_ID = /^(concept|term)-\d+$/;
+
+/**
+ * The XML id of a concept or term: its oid when that is a valid, unrepeated XML id (not of our own
+ * generated form), else `concept-<id>` / `term-<id>` (a term without an oid gets none).
+ */
+function xmlIdOf(plan: ExportPlan, kind: 'concept' | 'term', row: { id: number; oid: string | null }) {
+  const own = `${kind}-${row.id}`;
+  const oid = row.oid;
+  if (oid === null) return kind === 'concept' ? own : null;
+  const usable = oid === own || (XML_ID.test(oid) && !plan.repeatedOids.has(oid) && !GENERATED_ID.test(oid));
+  return usable ? oid : own;
 }
 
 // ---------------------------------------------------------------- reading concepts
@@ -231,13 +275,15 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
         where cd.concept_id in (?) and not d.deleted order by cd.concept_id, d.sort_index, d.id`,
       [ids],
     );
-    // One relation row shows on both concepts: it is written once, as the source's cross-reference.
+    // One relation row shows on both concepts: it is written once, as the source's cross-reference,
+    // when its target concept is exported too (a target must be an id of the file).
     const relations = await em.execute<
       { source_concept_id: number; text: string | null; id: number; oid: string | null }[]
     >(
       `select r.source_concept_id, r.text, c.id, c.oid from concept_relations r join concepts c on c.id = r.target_concept_id
-        where r.source_concept_id in (?) and not c.deleted order by r.relation_id`,
-      [ids],
+        where r.source_concept_id in (?) and not c.deleted and c.section_id in (?)${conceptFilter.text}${hasTerm.text}
+        order by r.relation_id`,
+      [ids, plan.sectionIds, ...conceptFilter.params, ...hasTerm.params],
     );
     const byConcept = <T extends { concept_id: number }>(rows: readonly T[]) => {
       const map = new Map<number, T[]>();
@@ -283,7 +329,7 @@ function entryOf(
     ...valuesOf(plan, 'CONCEPT', concept.field_map),
     ...domains.map((domain) => ({ category: SUBJECT_FIELD, element: 'descrip', value: domain.name })),
     ...relations.map((relation) => {
-      const target = entryIdOf(relation);
+      const target = xmlIdOf(plan, 'concept', relation)!;
       return { category: CROSS_REFERENCE, element: 'ref', value: relation.text ?? target, target };
     }),
   ];
@@ -303,7 +349,7 @@ function entryOf(
     }
     section.terms.push({
       // A term without an oid is written without id: a merge finds it by language and text.
-      id: row.oid,
+      id: xmlIdOf(plan, 'term', row),
       term: row.name,
       values: valuesOf(plan, 'TERM', row.field_map),
       transactions: transactionsOf(row),
@@ -312,7 +358,7 @@ function entryOf(
   }
   for (const section of sections.values()) hoistLanguageValues(plan, section);
   return {
-    id: entryIdOf(concept),
+    id: xmlIdOf(plan, 'concept', concept),
     values,
     transactions: transactionsOf(concept),
     languages: [...sections.values()],

@@ -144,12 +144,6 @@ export function languageTag(
   return `${language.code2 ?? language.code}${script}${region}`;
 }
 
-/**
- * The entry id of an exported concept: its stored oid (what an import stored), else `concept-<id>`,
- * which a later import into the same dictionary matches back (merge=ENTRY_ID) and cross-references name.
- */
-export const entryIdOf = (row: { id: number; oid: string | null }): string => row.oid ?? `concept-${row.id}`;
-
 /** The concept id an exported `concept-<id>` names, or null. */
 export function exportedConceptId(id: string): number | null {
   const match = /^concept-(\d{1,9})$/.exec(id);

@@ -21,6 +21,7 @@ import {
   GROUPS,
   LANGUAGE,
   normalizeStatus,
+  POLYTERM_SOURCE_DESC,
   parseDate,
   TERM_GROUP,
 } from './tbx-dialects.js';
@@ -114,6 +115,8 @@ class TbxStreamReader {
   /** Depths where xml:space was set, innermost last: `preserve` keeps a text's whitespace as written. */
   private readonly spaceModes: { depth: number; preserve: boolean }[] = [];
   private preserveSpace = false;
+  /** Polyterm's own exports keep whitespace as written (POLYTERM_SOURCE_DESC). */
+  private preserveByDefault = false;
   private text = '';
 
   constructor(private readonly onHeader: ((header: TbxHeader) => void) | undefined) {
@@ -370,7 +373,10 @@ class TbxStreamReader {
       case 'headerText': {
         const text = this.takeText() || null;
         if (frame.field === 'title') this.header.title = text;
-        else this.sourceDescText = text;
+        else {
+          this.sourceDescText = text;
+          this.preserveByDefault = text === POLYTERM_SOURCE_DESC;
+        }
         return;
       }
       case 'header':
@@ -405,13 +411,14 @@ class TbxStreamReader {
 
   private startCapture(): void {
     this.capturing = true;
-    this.preserveSpace = this.spaceModes.at(-1)?.preserve ?? false;
+    this.preserveSpace = this.spaceModes.at(-1)?.preserve ?? this.preserveByDefault;
     this.text = '';
   }
 
   /**
    * The captured text. Pretty-printing breaks lines inside text, so XML whitespace runs are collapsed
-   * (other spaces such as NBSP are kept), unless xml:space="preserve" asks to keep them as written.
+   * (other spaces such as NBSP are kept), unless xml:space="preserve" asks to keep them as written, or
+   * the file is Polyterm's own export.
    */
   private takeText(): string {
     this.capturing = false;

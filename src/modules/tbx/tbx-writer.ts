@@ -1,15 +1,27 @@
 /**
- * Streams TbxEntry values out as a TBX document: TBX-Basic v3 DCA (`tbx`, conceptEntry/langSec/termSec)
- * by default, or TBX v2 (`martif`, termEntry/langSet/tig) for older tools. The document is produced as
- * string chunks, a batch of entries at a time, so an export never holds the whole file in memory; the
- * consumer's pull (for await) is the back pressure.
+ * Streams TbxEntry values out as a TBX document: v3 DCA (`tbx`, conceptEntry/langSec/termSec) or v2
+ * (`martif`, termEntry/langSet/tig), each as TBX-Basic (only TBX-Basic's categories and picklist values,
+ * the rest as notes: tbx-basic.ts) or as the full dialect that keeps every category. The document is
+ * produced as string chunks, a batch of entries at a time, so an export never holds the whole file in
+ * memory; the consumer's pull (for await) is the back pressure.
+ *
+ * The core schemas allow `xml:space` on no element, so it is never written; instead the header's
+ * sourceDesc says the file is Polyterm's, whose values are written exactly as stored, and the reader
+ * keeps the whitespace of such files (POLYTERM_SOURCE_DESC).
  */
+import { basicValue, type TbxLevel } from './tbx-basic.js';
+import { POLYTERM_SOURCE_DESC } from './tbx-dialects.js';
 import type { TbxEntry, TbxTerm, TbxTransaction, TbxValue } from './tbx-model.js';
 
+export type { TbxLevel } from './tbx-basic.js';
 export type TbxWriteDialect = 'TBX_V3_DCA' | 'TBX_V2';
+/** `basic`: TBX-Basic, valid against its schemas; `full`: every category, valid against the core schema. */
+export type TbxProfile = 'basic' | 'full';
 
 export interface TbxWriteHeader {
   dialect: TbxWriteDialect;
+  /** Default `basic`. */
+  profile?: TbxProfile;
   /** xml:lang of the root (required by both dialects; `und` when unknown). */
   sourceLang: string | null;
   /** Written as fileDesc/titleStmt/title. */
@@ -18,18 +30,24 @@ export interface TbxWriteHeader {
 
 export interface TbxWriteOptions {
   /**
-   * Write every `<date>` as yyyy-MM-dd, as the TBX v3 schema (xsd:date) asks. By default a date is
-   * written as yyyy-MM-dd only when it falls on midnight UTC, and as a full ISO date-time otherwise, so
-   * that import -> export -> import keeps the time of day.
+   * Write every `<date>` as yyyy-MM-dd (always so in TBX-Basic v2, whose schema wants xsd:date). By
+   * default a date is written as yyyy-MM-dd only when it falls on midnight UTC, and as a full ISO
+   * date-time otherwise, so that import -> export -> import keeps the time of day.
    */
   dateOnly?: boolean;
+  /** Whether a cross-reference target is the id of an entry or term of the document (default: yes). */
+  isDocumentId?: (id: string) => boolean;
+  /**
+   * Filled with what TBX-Basic could not express as such (`written as note: …`, `mapped: …` -> count);
+   * the document also ends with it as a comment.
+   */
+  report?: Map<string, number>;
   /** Flush a chunk once the pending text reaches this many characters. */
   chunkChars?: number;
 }
 
 /** Elements a value can be written as, per level; termNote belongs to the term level only. */
 type ValueElement = 'descrip' | 'termNote' | 'admin' | 'note' | 'ref' | 'xref';
-export type TbxLevel = 'entry' | 'lang' | 'term';
 
 const LEVEL_ELEMENTS: Record<TbxLevel, ReadonlySet<string>> = {
   entry: new Set(['descrip', 'admin', 'note', 'ref', 'xref']),
@@ -159,17 +177,23 @@ export function escapeXmlAttribute(text: string): string {
   return text.replace(NOT_XML_CHAR, '').replace(ATTRIBUTE_SPECIAL, entity);
 }
 
-/** Keeps the value's own element when TBX-Basic allows it at this level, else picks one by category. */
+/**
+ * The full dialect's element for a value: its own when the core structure allows it at this level, else
+ * one by category. ref and xref need a target (the schemas require it on xref), note has no type.
+ */
 export function tbxElementFor(value: TbxValue, level: TbxLevel): ValueElement {
   const allowed = LEVEL_ELEMENTS[level];
   // <note> has no type and no target, so it only carries a plain note without losing anything.
   const fitsNote = (value.category === 'note' || value.category === '') && value.target === undefined;
-  if (allowed.has(value.element) && (value.element !== 'note' || fitsNote)) {
-    return value.element as ValueElement;
-  }
+  const fits = (element: string) =>
+    allowed.has(element) &&
+    (element !== 'note' || fitsNote) &&
+    ((element !== 'ref' && element !== 'xref') || value.target !== undefined);
+  if (fits(value.element)) return value.element as ValueElement;
   const byCategory = CATEGORY_ELEMENT.get(value.category);
-  if (byCategory && allowed.has(byCategory) && (byCategory !== 'note' || fitsNote)) return byCategory;
-  return level === 'term' ? 'termNote' : 'descrip';
+  if (byCategory && fits(byCategory)) return byCategory;
+  if (byCategory === 'admin' || value.element === 'admin') return 'admin';
+  return level === 'term' && value.element !== 'descrip' ? 'termNote' : 'descrip';
 }
 
 /** Streams a TBX document, one chunk per batch of entries (never the whole document). */
@@ -179,7 +203,14 @@ export async function* writeTbx(
   options: TbxWriteOptions = {},
 ): AsyncGenerator<string> {
   const v2 = header.dialect === 'TBX_V2';
-  const writer = new EntryWriter(NAMES[v2 ? 'TBX_V2' : 'TBX_V3_DCA'], options.dateOnly ?? false);
+  const report = options.report ?? new Map<string, number>();
+  const writer = new EntryWriter(
+    NAMES[v2 ? 'TBX_V2' : 'TBX_V3_DCA'],
+    // TBX-Basic v2 wants xsd:date; the full v2 dialect (core DTD: any text) keeps the time of day.
+    (v2 && header.profile !== 'full') || (options.dateOnly ?? false),
+    header.profile === 'full' ? null : { version: v2 ? 'v2' : 'v3', report },
+    options.isDocumentId ?? (() => true),
+  );
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
 
   yield v2 ? v2Prologue(header) : v3Prologue(header);
@@ -191,21 +222,28 @@ export async function* writeTbx(
       pending = '';
     }
   }
-  yield `${pending}  </body>\n </text>\n</${v2 ? 'martif' : 'tbx'}>\n`;
+  yield `${pending}  </body>\n </text>\n${reportComment(report)}</${v2 ? 'martif' : 'tbx'}>\n`;
+}
+
+/** What TBX-Basic could not express, as a comment before the end tag (`--` cannot occur in one). */
+function reportComment(report: ReadonlyMap<string, number>): string {
+  if (report.size === 0) return '';
+  const lines = [...report].map(([what, count]) => `  ${count} x ${what}`.replace(/--/g, '- -'));
+  return ` <!-- Not expressible in TBX-Basic:\n${lines.join('\n')}\n -->\n`;
 }
 
 function fileDesc(header: TbxWriteHeader): string {
   const title =
     header.title === null ? '' : `   <titleStmt><title>${escapeXmlText(header.title)}</title></titleStmt>\n`;
-  // Both dialects require a sourceDesc.
-  return `  <fileDesc>\n${title}   <sourceDesc><p>Exported from Polyterm</p></sourceDesc>\n  </fileDesc>\n`;
+  // Both dialects require a sourceDesc; ours tells our reader to keep the values' whitespace.
+  return `  <fileDesc>\n${title}   <sourceDesc><p>${POLYTERM_SOURCE_DESC}</p></sourceDesc>\n  </fileDesc>\n`;
 }
 
 function v3Prologue(header: TbxWriteHeader): string {
   const lang = escapeXmlAttribute(header.sourceLang ?? 'und');
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<tbx type="TBX-Basic" style="dca" xml:lang="${lang}" xmlns="urn:iso:std:iso:30042:ed-2">\n` +
+    `<tbx type="${header.profile === 'full' ? 'TBX-Polyterm' : 'TBX-Basic'}" style="dca" xml:lang="${lang}" xmlns="urn:iso:std:iso:30042:ed-2">\n` +
     ` <tbxHeader>\n${fileDesc(header)} </tbxHeader>\n <text>\n  <body>\n`
   );
 }
@@ -216,15 +254,15 @@ function v2Prologue(header: TbxWriteHeader): string {
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     // The usual TBX v2 doctype; readers never fetch it (ours refuses to), tools that validate know it.
     '<!DOCTYPE martif SYSTEM "TBXcoreStructV02.dtd">\n' +
-    `<martif type="TBX-Basic" xml:lang="${lang}">\n <martifHeader>\n${fileDesc(header)}` +
-    '  <encodingDesc><p type="XCSURI">TBXBasicXCSV02.xcs</p></encodingDesc>\n' +
+    `<martif type="${header.profile === 'full' ? 'TBX' : 'TBX-Basic'}" xml:lang="${lang}">\n <martifHeader>\n${fileDesc(header)}` +
+    (header.profile === 'full'
+      ? ''
+      : '  <encodingDesc><p type="XCSURI">TBXBasicXCSV02.xcs</p></encodingDesc>\n') +
     ' </martifHeader>\n <text>\n  <body>\n'
   );
 }
 
 const INDENT = ['', ' ', '  ', '   ', '    ', '     ', '      ', '       ', '        '];
-/** Text that whitespace collapsing would change: line breaks, tabs, runs of spaces, outer spaces. */
-const NEEDS_PRESERVE = /[\r\n\t]| {2}|^ | $/;
 
 const indent = (depth: number): string => INDENT[depth] ?? ' '.repeat(depth);
 
@@ -232,6 +270,9 @@ class EntryWriter {
   constructor(
     private readonly names: DialectNames,
     private readonly dateOnly: boolean,
+    /** TBX-Basic's version and the account of what it could not express; null: the full dialect. */
+    private readonly basic: { version: 'v3' | 'v2'; report: Map<string, number> } | null,
+    private readonly isDocumentId: (id: string) => boolean,
   ) {}
 
   entry(entry: TbxEntry): string {
@@ -269,23 +310,37 @@ class EntryWriter {
     let termNotes = '';
     let rest = '';
     for (const value of values) {
-      const element = tbxElementFor(value, level);
-      const written = this.value(value, element, depth);
-      if (element === 'termNote') termNotes += written;
-      else rest += written;
+      const [element, written] = this.fitted(value, level);
+      if (element === 'termNote') termNotes += this.value(written, element, depth);
+      else rest += this.value(written, element, depth);
     }
     let transacGrps = '';
     for (const transaction of transactions) transacGrps += this.transaction(transaction, depth);
     return termNotes + transacGrps + rest;
   }
 
+  /** The element and value written: TBX-Basic's fit (counted when changed), or the full dialect's. */
+  private fitted(value: TbxValue, level: TbxLevel): [ValueElement, TbxValue] {
+    if (this.basic === null) {
+      if (value.target === undefined) return [tbxElementFor(value, level), value];
+      // ref targets are IDREFs: a target outside the document goes into an xref (anyURI).
+      const internal =
+        (value.element === 'ref' || value.category === 'crossReference') && this.isDocumentId(value.target);
+      return [internal ? 'ref' : 'xref', value];
+    }
+    const fit = basicValue(value, level, this.basic.version, this.isDocumentId);
+    if (fit.change) {
+      const key = `${fit.change.kind === 'note' ? 'written as note' : 'mapped'}: ${fit.change.what}`;
+      this.basic.report.set(key, (this.basic.report.get(key) ?? 0) + 1);
+    }
+    return [fit.element, fit.value];
+  }
+
   private value(value: TbxValue, element: ValueElement, depth: number): string {
     let attributes = element === 'note' ? '' : ` type="${escapeXmlAttribute(value.category)}"`;
-    if (value.target !== undefined && element !== 'note') {
+    if (value.target !== undefined && (element === 'ref' || element === 'xref')) {
       attributes += ` target="${escapeXmlAttribute(value.target)}"`;
     }
-    // Readers collapse whitespace runs unless told otherwise: keep line breaks and spacing as stored.
-    if (NEEDS_PRESERVE.test(value.value)) attributes += ' xml:space="preserve"';
     return `${indent(depth)}<${element}${attributes}>${escapeXmlText(value.value)}</${element}>\n`;
   }
 

@@ -81,7 +81,8 @@ export const tbxPaths: ZodOpenApiPathsObject = {
       tags,
       summary: "Download a dictionary's concepts as TBX (CONCEPT_EXPORT)",
       description:
-        'Streamed, in concept id order: TBX-Basic v3 DCA (format=TBX, default) or TBX v2 (TBX_V2). languages ' +
+        'Streamed, in concept id order: TBX-Basic v3 DCA (format=TBX, default), TBX-Basic v2 (TBX_V2), or ' +
+        'every field under its own category in v3 (TBX_V3_FULL) or v2 (TBX_V2_FULL). languages ' +
         '(comma list of codes), fields (comma list of field oids) and filter-id restrict what is written. Only ' +
         'sections with CONCEPT_EXPORT are exported. See docs/tbx.md.',
       parameters: [

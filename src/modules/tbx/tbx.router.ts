@@ -27,7 +27,12 @@ export const TbxImportInputSchema = z.object({
 
 export const TbxExportInputSchema = z.object({
   id: z.number().int().positive(),
-  format: z.enum(TbxExportFormats).default('TBX').describe('TBX: TBX-Basic v3 DCA; TBX_V2: martif'),
+  format: z
+    .enum(TbxExportFormats)
+    .default('TBX')
+    .describe(
+      'TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL, TBX_V2_FULL: every field (docs/tbx.md)',
+    ),
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
   'filter-id': z.number().int().positive().optional(),

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { authedProcedure } from '../../trpc/trpc.js';
+import {
+  ConceptWorkflowSchema,
+  FireInputSchema,
+  FireOutputSchema,
+  TransitionLogItemSchema,
+} from './workflow-entry.schema.js';
+import * as entries from './workflow-entry.service.js';
+
+const tags = ['workflows'];
+const ConceptIdInput = z.object({ conceptId: z.number().int().positive() });
+
+/** Entry states, firing and the transition log: spread into the workflow router. */
+export const workflowEntryProcedures = {
+  conceptStates: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/concepts/{conceptId}',
+        tags,
+        summary: "A concept's workflow entries (per its workflow's unit) with the transitions you may fire",
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(ConceptIdInput)
+    .output(ConceptWorkflowSchema)
+    .query(({ ctx, input }) => entries.conceptWorkflow(ctx.scope, input.conceptId)),
+
+  fire: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/workflows/transitions',
+        tags,
+        summary: 'Fire a transition on one entry (or vote for it); version required, 409 when stale',
+        description:
+          'Who may fire is what the transition names (groups, roles): administrators get no bypass. 403 for others, 404 for concepts you cannot read, 409 for a stale version, another state or a failed condition, 400 for a missing required comment, 422 for empty required fields.',
+        errorResponses: [400, 401, 403, 404, 409, 422],
+      },
+    })
+    .input(FireInputSchema)
+    .output(FireOutputSchema)
+    .mutation(({ ctx, input }) => entries.fireTransition(ctx.scope, input)),
+
+  conceptTransitions: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/concepts/{conceptId}/transitions',
+        tags,
+        summary: "Every move of a concept's entries, oldest first (who, when, from, to, comment)",
+        errorResponses: [401, 404],
+      },
+    })
+    .input(ConceptIdInput)
+    .output(z.array(TransitionLogItemSchema))
+    .query(({ ctx, input }) => entries.conceptTransitions(ctx.scope, input.conceptId)),
+};

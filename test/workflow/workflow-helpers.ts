@@ -1,0 +1,78 @@
+/** A tenant with a dictionary, its people and a workflow, for the workflow suites (docs/workflows.md). */
+import { expect } from 'vitest';
+import { dictionaryAdminRole } from '../../src/modules/role/role.service.js';
+import type { TestApp } from '../helpers/app.js';
+import type { RestClient } from '../helpers/rest.js';
+import { createDictionary, groupWith, loggedInUser, newTenant } from '../helpers/structure.js';
+
+export interface EntryBody {
+  conceptId: number;
+  languageCode: string | null;
+  termId: number | null;
+  state: string;
+  category: string;
+  style: string;
+  readOnly: boolean;
+  unpublished: boolean;
+  version: number;
+  assigneeId: number | null;
+  votes: { transition: string; userId: number }[];
+  transitions: { key: string; missingFields: string[] }[];
+}
+
+export interface ConceptWorkflowBody {
+  workflowId: number | null;
+  unit: string | null;
+  entries: EntryBody[];
+}
+
+/** A tenant: client administrator, dictionary administrator, reviewer (in a group), author, and a field. */
+export async function workflowWorld(t: TestApp, sysadmin: RestClient) {
+  const { admin, tenant } = await newTenant(t, sysadmin);
+  const dictionary = await createDictionary(admin, {
+    languages: [{ code: 'eng' }, { code: 'deu' }],
+    conceptFields: [{ name: 'Definition', fieldType: 'MULTILINE' }],
+  });
+  const definitionOid = dictionary.conceptFields[0]!.oid!;
+  const dictAdmin = await loggedInUser(t, tenant, { roles: [dictionaryAdminRole(dictionary)] });
+  const reviewer = await loggedInUser(t, tenant);
+  const author = await loggedInUser(t, tenant);
+  const reviewers = await groupWith(admin, [reviewer.id]);
+  const sectionOid = dictionary.sections[0]!.oid!;
+
+  /** POST /concepts by the client administrator with an English and a German term. */
+  async function concept(fieldMap: Record<string, string> = {}) {
+    const created = await admin.post<{
+      id: number;
+      version: number;
+      terms: { id: number; languageCode: string }[];
+    }>('/concepts', {
+      dictionaryId: dictionary.id,
+      sectionOid,
+      fieldMap,
+      terms: [
+        { name: `term ${Math.random().toString(36).slice(2, 8)}`, languageCode: 'eng' },
+        { name: `Begriff ${Math.random().toString(36).slice(2, 8)}`, languageCode: 'deu' },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.body;
+  }
+
+  return { admin, tenant, dictionary, definitionOid, dictAdmin, reviewer, author, reviewers, concept };
+}
+
+export async function states(caller: RestClient, conceptId: number) {
+  const response = await caller.get<ConceptWorkflowBody>(`/workflows/concepts/${conceptId}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+export const entryOf = (body: ConceptWorkflowBody, languageCode: string) =>
+  body.entries.find((entry) => entry.languageCode === languageCode)!;
+
+export const fire = (caller: RestClient, body: Record<string, unknown>) =>
+  caller.post<{ fired: boolean; entry: EntryBody; code?: string; message?: string }>(
+    '/workflows/transitions',
+    body,
+  );
