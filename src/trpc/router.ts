@@ -30,7 +30,6 @@ import { uiRouter } from '../modules/ui/ui.router.js';
 import { userRouter } from '../modules/user/user.router.js';
 import { viewRouter } from '../modules/view/view.router.js';
 import { workflowRouter } from '../modules/workflow/workflow.router.js';
-import { workflowRouter } from '../modules/workflow/workflow.router.js';
 import { router } from './trpc.js';
 
 /** Every procedure of the API: served at /trpc, and at /api/v4 where it has `meta.openapi`. */
@@ -66,7 +65,6 @@ export const appRouter = router({
   tbx: tbxRouter,
   terms: searchRouter,
   stemming: stemmingRouter,
-  workflows: workflowRouter,
   workflows: workflowRouter,
 });
 
