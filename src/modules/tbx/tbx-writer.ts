@@ -229,7 +229,7 @@ export async function* writeTbx(
 function reportComment(report: ReadonlyMap<string, number>): string {
   if (report.size === 0) return '';
   const lines = [...report].map(([what, count]) => `  ${count} x ${what}`.replace(/--/g, '- -'));
-  return ` <!-- Not expressible in TBX-Basic:\n${lines.join('\n')}\n -->\n`;
+  return ` <!-- What TBX-Basic could not express as such:\n${lines.join('\n')}\n -->\n`;
 }
 
 function fileDesc(header: TbxWriteHeader): string {
