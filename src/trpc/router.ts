@@ -3,6 +3,7 @@ import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
 import { commentRouter } from '../modules/comment/comment.router.js';
 import { conceptRouter } from '../modules/concept/concept.router.js';
+import { decorationRouter } from '../modules/decoration/decoration.router.js';
 import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
 import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/definition.router.js';
 import { displayConceptRouter } from '../modules/display/display-concept.router.js';
@@ -65,6 +66,7 @@ export const appRouter = router({
   tbx: tbxRouter,
   terms: searchRouter,
   stemming: stemmingRouter,
+  termDecoration: decorationRouter,
   workflows: workflowRouter,
 });
 

@@ -143,15 +143,23 @@ export class FailoverSearch implements SearchEngine {
   ) {}
 
   async find(plan: SearchPlan, window: SearchWindow, withTotal: boolean) {
+    return this.run(
+      () => this.primary.find(plan, window, withTotal),
+      () => this.fallback.find(plan, window, withTotal),
+    );
+  }
+
+  /** Any read of the index with the same failover (term decoration looks candidates up through it). */
+  async run<T>(primary: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
     if (!this.availability.outage) {
       try {
-        return await this.primary.find(plan, window, withTotal);
+        return await primary();
       } catch (error) {
         const reason = outageReasonOf(error);
         if (!reason) throw error;
         this.availability.down(reason, error);
       }
     }
-    return this.fallback.find(plan, window, withTotal);
+    return fallback();
   }
 }

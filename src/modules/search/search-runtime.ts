@@ -71,8 +71,20 @@ export interface DirectIndex {
   forget(em: EntityManager, dictionaryId: number): Promise<void>;
 }
 
+/** The Elasticsearch term index for reads other than term search (term decoration). */
+export interface TermIndexAccess {
+  client: Client;
+  index: string;
+  /** Options of a request someone waits for (bounded by ELASTICSEARCH_SEARCH_TIMEOUT_MS). */
+  quick: TransportRequestOptions;
+  /** Runs `onIndex`, or `fallback` (PostgreSQL) while the index is unavailable, as search does. */
+  failover<T>(onIndex: () => Promise<T>, fallback: () => Promise<T>): Promise<T>;
+}
+
 export interface SearchRuntime {
   readonly engine: SearchEngine;
+  /** The Elasticsearch index; null on the PostgreSQL engine. */
+  readonly termIndex: TermIndexAccess | null;
   /** Direct writes for a new dictionary's import; null on the PostgreSQL engine. */
   readonly directIndex: DirectIndex | null;
   /** Called after a committed write: waits (bounded) until the change is searchable. */
@@ -100,6 +112,7 @@ export interface SearchRuntime {
 class PostgresRuntime implements SearchRuntime {
   readonly engine: PostgresSearch;
   readonly directIndex = null;
+  readonly termIndex = null;
   private timer: NodeJS.Timeout | null = null;
   constructor(private readonly fork: () => EntityManager) {
     this.engine = new PostgresSearch(fork);
@@ -171,6 +184,7 @@ class ElasticsearchRuntime implements SearchRuntime {
   /** Requests whose answer someone waits for: a hung cluster gives way to PostgreSQL, or to the loop. */
   private readonly quick: TransportRequestOptions;
   readonly directIndex: DirectIndex;
+  readonly termIndex: TermIndexAccess;
 
   constructor(
     orm: MikroORM,
@@ -196,6 +210,12 @@ class ElasticsearchRuntime implements SearchRuntime {
       this.unrefreshed = true;
     });
     this.fork = () => orm.em.fork();
+    this.termIndex = {
+      client: this.client,
+      index: this.index,
+      quick: this.quick,
+      failover: (onIndex, fallback) => this.engine.run(onIndex, fallback),
+    };
     this.directIndex = {
       write: async (changes) => {
         // The import gives these concepts back to the outbox: no waiting on a cluster known to be away.

@@ -1,0 +1,144 @@
+/**
+ * Looks up, in one indexed query per request, the terms whose folded name or stem key is one of the
+ * keys of a request's spans, and the terms of their concepts in the source and target languages
+ * (preferred terms and translations). PostgreSQL answers both in one statement; on the Elasticsearch
+ * engine the index finds the terms (`folded` and `stemKey` keywords) and PostgreSQL adds the rest by
+ * concept id. Every matching term comes back: the Elasticsearch lookup pages until it has them all.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../shared/sql.js';
+import { scopeConditions } from '../search/postgres-search.js';
+import type { SearchPlan } from '../search/search-plan.js';
+import { searchRuntimeOf, type TermIndexAccess } from '../search/search-runtime.js';
+
+export interface TermRow {
+  hit: boolean;
+  id: number;
+  conceptId: number;
+  dictionaryId: number;
+  name: string;
+  folded: string;
+  stemKey: string | null;
+  langCode: string;
+  /** The term's usage status values (TERM fields of data category USAGE_STATUS). */
+  usage: string[];
+}
+
+export interface LookupKeys {
+  folded: string[];
+  stems: string[];
+}
+
+const TERM_COLUMNS = `t.id, t.concept_id, t.dictionary_id, t.name, t.name_folded, t.stem_key, t.language_code, t.field_map`;
+
+/** A term's usage status values, whether its field holds one value or a list. */
+const USAGE = `coalesce((select array_agg(v) from fields f
+    cross join lateral jsonb_array_elements_text(case jsonb_typeof(x.field_map -> f.oid)
+      when 'array' then x.field_map -> f.oid when 'string' then jsonb_build_array(x.field_map -> f.oid)
+      else '[]'::jsonb end) v
+   where f.dictionary_id = x.dictionary_id and f.data_category = 'USAGE_STATUS' and f.level = 'TERM'
+     and not f.deleted and f.oid is not null), '{}')`;
+
+/** em.execute expands an array into a list, which may not be empty: '' is no key of any term. */
+const orNone = (values: readonly string[]) => (values.length ? [...values] : ['']);
+
+/** Runs with em.execute, whose `in (?)` takes arrays, as the search conditions are written. */
+const rowsOf = (em: EntityManager, query: Sql) => em.execute<TermRow[]>(query.text, query.params);
+
+/** The matched terms (`hits`) and the other terms of their concepts in `languages`. */
+function termsSql(hits: Sql, languages: readonly string[]): Sql {
+  return {
+    text: `with hits as (${hits.text}),
+      related as (
+        select ${TERM_COLUMNS} from terms t
+         where t.concept_id in (select concept_id from hits) and not t.deleted
+           and lower(t.language_code) in (?) and t.id not in (select id from hits))
+      select x.hit, x.id, x.concept_id as "conceptId", x.dictionary_id as "dictionaryId", x.name,
+             x.name_folded as folded, x.stem_key as "stemKey", x.language_code as "langCode", ${USAGE} as usage
+        from (select true as hit, * from hits union all select false as hit, * from related) x`,
+    params: [...hits.params, [...languages]],
+  };
+}
+
+/** Terms in the plan's dictionaries, language, readable sections and filters whose keys are given. */
+function postgresHits(plan: SearchPlan, keys: LookupKeys): Sql {
+  const where = scopeConditions(plan);
+  return {
+    text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+            where ${where.map((w) => `(${w.text})`).join(' and ')}
+              and (t.name_folded in (?) or t.stem_key in (?))`,
+    params: [...where.flatMap((w) => w.params), orNone(keys.folded), orNone(keys.stems)],
+  };
+}
+
+/** Hits per Elasticsearch page: the index's max_result_window is larger, a page this size is quick. */
+const PAGE = 5000;
+
+async function elasticsearchHitIds(
+  index: TermIndexAccess,
+  plan: SearchPlan,
+  keys: LookupKeys,
+): Promise<number[]> {
+  const should: estypes.QueryDslQueryContainer[] = [];
+  if (keys.folded.length) should.push({ terms: { folded: keys.folded } });
+  if (keys.stems.length) should.push({ terms: { stemKey: keys.stems } });
+  if (!should.length) return [];
+  const ids: number[] = [];
+  let after: estypes.SortResults | undefined;
+  for (;;) {
+    const page = await index.client.search<{ id: number }>(
+      {
+        index: index.index,
+        query: {
+          bool: {
+            filter: [
+              { term: { clientId: plan.clientId } },
+              { terms: { dictionaryId: plan.dictionaryIds } },
+              { term: { lang: plan.languageCode } },
+              { terms: { sectionId: plan.sectionIds } },
+            ],
+            should,
+            minimum_should_match: 1,
+          },
+        },
+        sort: [{ id: 'asc' }],
+        size: PAGE,
+        _source: false,
+        track_total_hits: false,
+        ...(after ? { search_after: after } : {}),
+      },
+      index.quick,
+    );
+    const hits = page.hits.hits;
+    for (const hit of hits) ids.push(Number(hit._id));
+    if (hits.length < PAGE) return ids;
+    after = hits[hits.length - 1]!.sort;
+  }
+}
+
+/**
+ * The terms matching the keys and the related terms of their concepts in `languages` (lower case).
+ * Filters (saved, quick, groups') are evaluated by PostgreSQL, so a plan with a restriction is looked
+ * up there on either engine.
+ */
+export async function lookUpTerms(
+  em: EntityManager,
+  plan: SearchPlan,
+  keys: LookupKeys,
+  languages: readonly string[],
+): Promise<TermRow[]> {
+  if (!keys.folded.length && !keys.stems.length) return [];
+  const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), languages));
+  const index = searchRuntimeOf(em).termIndex;
+  if (!index || plan.restriction) return onPostgres();
+  return index.failover(async () => {
+    const ids = await elasticsearchHitIds(index, plan, keys);
+    if (!ids.length) return [];
+    const hits: Sql = {
+      text: `select ${TERM_COLUMNS} from terms t where t.id in (?) and not t.deleted`,
+      params: [ids],
+    };
+    return rowsOf(em, termsSql(hits, languages));
+  }, onPostgres);
+}

@@ -1,0 +1,289 @@
+/**
+ * Term decoration (docs/decoration.md): which terms of the caller's dictionaries a text uses. Three
+ * round trips whatever the text's length: the caller's access (as term search loads it), the folded
+ * and stemmed keys of the text's words with the longest term's size, and one indexed lookup of every
+ * span's keys with the matched concepts' other terms.
+ */
+import { AppError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/scope.js';
+import { boundRows, selectEach } from '../../shared/sql.js';
+import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
+import type { TermSearchInput } from '../search/search.schema.js';
+import type { SearchPlan } from '../search/search-plan.js';
+import { loadSearchContext, planSearch } from '../search/search-request.js';
+import { foldedTextsSql, StemKeys, stemKeysSql } from '../stemming/stem-keys.js';
+import { type TextToken, wordTokens } from '../stemming/text-tokens.js';
+import { lookUpTerms, type TermRow } from './candidate-lookup.js';
+import { decoratedSegment } from './decorated-output.js';
+import type { DecorationInput, DecorationResponse, Match, MatchKind } from './decoration.schema.js';
+import { originalRange, type SegmentFormat, type SegmentText, segmentText } from './inline-markup.js';
+import {
+  type Candidate,
+  chooseSpans,
+  entryOf,
+  foldedCandidate,
+  groupBySpan,
+  type SpanMatch,
+  stemmedCandidate,
+  termsByConcept,
+} from './match-building.js';
+import { piecesOf, spanStemKey, spansOf } from './text-spans.js';
+
+/** Per call (docs/decoration.md): more is 413. */
+export const MAX_SEGMENTS = 100;
+export const MAX_BYTES = 64 * 1024;
+
+interface PreparedSegment {
+  id: string;
+  format: SegmentFormat;
+  text: SegmentText;
+  tokens: TextToken[];
+}
+
+/** What a lookup of segments answers before it is shaped for an endpoint. */
+export interface SegmentMatches {
+  segment: PreparedSegment;
+  /** Chosen spans, each with its candidates (best first). */
+  spans: SpanMatch[];
+}
+
+export interface Lookup {
+  sourceLang: string;
+  dictionaryIds: number[];
+  segments: SegmentMatches[];
+  byConcept: Map<number, TermRow[]>;
+}
+
+function checkLimits(texts: readonly string[]) {
+  if (texts.length > MAX_SEGMENTS) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_SEGMENTS} segments per call`);
+  }
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  if (bytes > MAX_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_BYTES} bytes of segment text per call`);
+}
+
+/** Every dictionary of the caller's client it may read. */
+async function readableDictionaries(scope: Scope): Promise<number[]> {
+  const dictionaries = await scope.em.find(
+    Dictionary,
+    { client: scope.actor.clientId },
+    { filters: { tenant: false } },
+  );
+  const readable = await readableDictionaryIds(scope, dictionaries);
+  return dictionaries.map((d) => d.id).filter((id) => readable.has(id));
+}
+
+/** The plan of a term search over every readable section of the dictionaries: who may read what. */
+async function accessPlan(
+  scope: Scope,
+  dictionaryIds: number[],
+  language: string,
+): Promise<SearchPlan | null> {
+  const input: TermSearchInput = { dictionaryIds, langCode: language, sectionOids: [], name: '' };
+  const context = await loadSearchContext(scope, input);
+  const sectionOids = context.searchAccess.readable.flatMap((section) => (section.oid ? [section.oid] : []));
+  if (!sectionOids.length) return null;
+  return planSearch(scope, context, { ...input, sectionOids });
+}
+
+interface KeyRow {
+  folded: string[];
+  stems: [number | null, string[]][] | null;
+  bounds: { words: number; chars: number } | null;
+}
+
+/** The folded pieces and stemmed words of all segments, and the longest term's words and characters. */
+async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly PreparedSegment[]) {
+  const pieces = [...new Set(segments.flatMap((s) => piecesOf(s.text.text, s.tokens)))];
+  const words = [...new Set(segments.flatMap((s) => s.tokens.map((t) => t.surface)))];
+  const [row] = await boundRows<KeyRow>(
+    scope.em,
+    selectEach({
+      folded: foldedTextsSql(pieces),
+      stems: stemKeysSql(plan.dictionaryIds, plan.languageCode, words),
+      bounds: {
+        text: `(select json_build_object('words', coalesce(max(a.w), 0), 'chars', coalesce(max(b.ch), 0))
+                  from unnest(?::int[]) d
+                  cross join lateral (select stem_words as w from terms where dictionary_id = d and language_code = ?
+                                         and not deleted and stem_words is not null order by stem_words desc limit 1) a
+                  cross join lateral (select char_length(name_folded) as ch from terms where dictionary_id = d
+                                         and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b)`,
+        params: [plan.dictionaryIds, plan.languageCode, plan.languageCode],
+      },
+    }),
+  );
+  const folded = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
+  const wordIndex = new Map(words.map((word, index) => [word, index]));
+  return {
+    fold: (piece: string) => folded.get(piece) ?? piece,
+    stems: new StemKeys(row!.stems),
+    wordIndex,
+    maxWords: row!.bounds?.words ?? 0,
+    maxChars: row!.bounds?.chars ?? 0,
+  };
+}
+
+/** Finds the terms of the caller's dictionaries in the segments (the work of both endpoints). */
+export async function lookUpSegments(
+  scope: Scope,
+  request: {
+    sourceLang: string;
+    dictionaryIds?: number[];
+    targetLangs: string[];
+    segments: { id: string; text: string; format: SegmentFormat }[];
+    kinds: readonly MatchKind[];
+    minScore: number;
+    overlap: 'longest' | 'all';
+  },
+): Promise<Lookup> {
+  checkLimits(request.segments.map((s) => s.text));
+  const sourceLang = request.sourceLang.toLowerCase();
+  const dictionaryIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
+  const segments: PreparedSegment[] = request.segments.map((segment) => {
+    const text = segmentText(segment.text, segment.format);
+    return { id: segment.id, format: segment.format, text, tokens: wordTokens(text.text, sourceLang) };
+  });
+  const empty: Lookup = {
+    sourceLang,
+    dictionaryIds,
+    segments: segments.map((segment) => ({ segment, spans: [] })),
+    byConcept: new Map(),
+  };
+  if (!dictionaryIds.length) return empty;
+  const plan = await accessPlan(scope, dictionaryIds, sourceLang);
+  if (!plan || segments.every((s) => !s.tokens.length)) return empty;
+
+  const keys = await textKeys(scope, plan, segments);
+  if (keys.maxWords === 0) return empty;
+  // Folding may lengthen a text (ß -> ss, æ -> ae): spans get room beyond the longest folded name.
+  const maxLength = 2 * keys.maxChars + 16;
+  const stemSets = keys.stems.all();
+  const perSegment = segments.map((segment) => {
+    const spans = spansOf(segment.text.text, segment.tokens, keys.fold, keys.maxWords, maxLength);
+    const wordStems = stemSets.map((set) =>
+      segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
+    );
+    const stemKeys = spans.map((span) =>
+      stemSets.map((_, index) =>
+        span.attached ? '' : spanStemKey(segment.text.text, segment.tokens, wordStems[index]!, span),
+      ),
+    );
+    return { segment, spans, stemKeys };
+  });
+  const folded = new Set<string>();
+  const stemmed = new Set<string>();
+  for (const { spans, stemKeys } of perSegment) {
+    spans.forEach((span, index) => {
+      folded.add(span.folded);
+      for (const key of stemKeys[index]!) if (key) stemmed.add(key);
+    });
+  }
+  const languages = [
+    ...new Set([sourceLang, plan.languageCode, ...request.targetLangs.map((l) => l.toLowerCase())]),
+  ];
+  const rows = await lookUpTerms(scope.em, plan, { folded: [...folded], stems: [...stemmed] }, languages);
+  const hits = rows.filter((row) => row.hit);
+  const byFolded = groupRows(hits, (row) => row.folded);
+  const byStem = groupRows(hits, (row) => row.stemKey ?? '');
+  const kinds = new Set(request.kinds);
+
+  return {
+    sourceLang,
+    dictionaryIds,
+    byConcept: termsByConcept(rows),
+    segments: perSegment.map(({ segment, spans, stemKeys }) => {
+      const candidates: Candidate[] = [];
+      spans.forEach((span, index) => {
+        for (const term of byFolded.get(span.folded) ?? []) candidates.push(foldedCandidate(span, term));
+        stemSets.forEach((set, setIndex) => {
+          const key = stemKeys[index]![setIndex];
+          if (!key) return;
+          for (const term of byStem.get(key) ?? []) {
+            // The key was made under this term's dictionary's settings, and no folded match says more.
+            if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
+            const candidate = stemmedCandidate(span, term);
+            if (candidate) candidates.push(candidate);
+          }
+        });
+      });
+      const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
+      return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
+    }),
+  };
+}
+
+function groupRows(rows: readonly TermRow[], keyOf: (row: TermRow) => string): Map<string, TermRow[]> {
+  const groups = new Map<string, TermRow[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (!key) continue;
+    const list = groups.get(key) ?? [];
+    list.push(row);
+    groups.set(key, list);
+  }
+  return groups;
+}
+
+/** A chosen span as an answer's match: offsets in the original, the best concept, the homonyms. */
+export function matchOf(
+  lookup: Lookup,
+  segment: PreparedSegment,
+  spanMatch: SpanMatch,
+  targetLangs: readonly string[],
+): Match {
+  const { span } = spanMatch;
+  const range = originalRange(segment.text, span.start, span.end);
+  const [first, ...others] = spanMatch.candidates.map((c) =>
+    entryOf(c, lookup.byConcept, lookup.sourceLang, targetLangs),
+  );
+  return {
+    ...first!,
+    start: range.start,
+    end: range.end,
+    text: segment.text.text.slice(span.start, span.end),
+    homonyms: others,
+  };
+}
+
+/** POST /term-decoration. */
+export async function decorate(scope: Scope, input: DecorationInput): Promise<DecorationResponse> {
+  const output = input.output ?? 'matches';
+  const targetLangs = [...new Set((input.targetLangs ?? []).map((l) => l.toLowerCase()))];
+  const segments = input.segments.map((segment, index) => ({
+    id: segment.id ?? String(index),
+    text: segment.text,
+    format: segment.format ?? 'text',
+  }));
+  for (const segment of segments) {
+    if (output !== 'matches' && segment.format !== 'text' && segment.format !== output) {
+      throw new AppError('BAD_REQUEST', `output ${output} cannot decorate a segment in ${segment.format}`);
+    }
+  }
+  const lookup = await lookUpSegments(scope, {
+    sourceLang: input.sourceLang,
+    dictionaryIds: input.dictionaryIds,
+    targetLangs,
+    segments,
+    kinds: input.kinds ?? ['exact', 'case-folded', 'accent-folded', 'stemmed'],
+    minScore: input.minScore ?? 0,
+    overlap: input.overlap ?? 'longest',
+  });
+  return {
+    sourceLang: lookup.sourceLang,
+    dictionaryIds: lookup.dictionaryIds,
+    segments: lookup.segments.map(({ segment, spans }) => {
+      const matches = spans.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
+      if (output === 'matches') return { id: segment.id, matches };
+      // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
+      const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
+      const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
+      return {
+        id: segment.id,
+        matches,
+        decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
+      };
+    }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * From spans and the terms their keys found to matches: the kind and score of each (span, term), one
+ * entry per concept (homonyms are the other concepts), the concept's preferred terms and translations,
+ * and the choice among overlapping spans (longest-leftmost, or all).
+ */
+
+import type { TermRow } from './candidate-lookup.js';
+import type { MatchEntry, MatchKind, TermRef } from './decoration.schema.js';
+import { statusRank, termStatusOf } from './term-status.js';
+import { normalizeSpaces, type Span } from './text-spans.js';
+
+export interface Candidate {
+  span: Span;
+  term: TermRow;
+  kind: MatchKind;
+  score: number;
+}
+
+const KIND_RANK: Record<MatchKind, number> = { exact: 0, 'case-folded': 1, 'accent-folded': 2, stemmed: 3 };
+const FOLDED_SCORES: Record<Exclude<MatchKind, 'stemmed'>, number> = {
+  exact: 1,
+  'case-folded': 0.95,
+  'accent-folded': 0.9,
+};
+/** Names starting or ending with punctuation ("C++", ".NET") lose it in their stem key: folded only. */
+const PUNCTUATION_AT_ENDS = /^[\p{P}\p{S}]|[\p{P}\p{S}]$/u;
+
+/** How a span matches a term whose folded name equals the span's. */
+export function foldedKind(span: Span, term: TermRow): Exclude<MatchKind, 'stemmed'> {
+  const name = normalizeSpaces(term.name);
+  if (span.surface === name) return 'exact';
+  if (span.surface.toLowerCase() === name.toLowerCase()) return 'case-folded';
+  return 'accent-folded';
+}
+
+/** A stemmed match scores between 0.6 and 0.8, more the longer the folded forms' common beginning. */
+function stemmedScore(span: Span, term: TermRow): number {
+  const a = span.folded;
+  const b = term.folded;
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return Math.round((0.6 + (0.2 * common) / Math.max(a.length, b.length, 1)) * 1000) / 1000;
+}
+
+export function foldedCandidate(span: Span, term: TermRow): Candidate {
+  const kind = foldedKind(span, term);
+  return { span, term, kind, score: FOLDED_SCORES[kind] };
+}
+
+/** A stemmed candidate, or null for names whose stem key does not stand for them. */
+export function stemmedCandidate(span: Span, term: TermRow): Candidate | null {
+  if (span.attached || !term.stemKey || PUNCTUATION_AT_ENDS.test(term.name)) return null;
+  return { span, term, kind: 'stemmed', score: stemmedScore(span, term) };
+}
+
+const better = (a: Candidate, b: Candidate) =>
+  KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
+  b.score - a.score ||
+  statusRank(termStatusOf(a.term.usage)) - statusRank(termStatusOf(b.term.usage)) ||
+  a.term.id - b.term.id;
+
+/** The candidates of one span: the best per concept, best first (the first is the match, the rest homonyms). */
+export interface SpanMatch {
+  span: Span;
+  candidates: Candidate[];
+}
+
+export function groupBySpan(candidates: readonly Candidate[]): SpanMatch[] {
+  const bySpan = new Map<string, Map<number, Candidate>>();
+  const spans = new Map<string, Span>();
+  for (const candidate of candidates) {
+    const key = `${candidate.span.start}:${candidate.span.end}`;
+    spans.set(key, spans.get(key) ?? candidate.span);
+    const perConcept = bySpan.get(key) ?? new Map<number, Candidate>();
+    bySpan.set(key, perConcept);
+    const current = perConcept.get(candidate.term.conceptId);
+    if (!current || better(candidate, current) < 0) perConcept.set(candidate.term.conceptId, candidate);
+  }
+  return [...bySpan].map(([key, perConcept]) => ({
+    span: spans.get(key)!,
+    candidates: [...perConcept.values()].sort(better),
+  }));
+}
+
+/**
+ * Longest-leftmost: spans by start, then longest, then best kind; a span overlapping one already taken
+ * is left out. With `all`, every span, in the same order.
+ */
+export function chooseSpans(matches: readonly SpanMatch[], overlap: 'longest' | 'all'): SpanMatch[] {
+  const ordered = [...matches].sort(
+    (a, b) =>
+      a.span.start - b.span.start ||
+      b.span.end - a.span.end ||
+      KIND_RANK[a.candidates[0]!.kind] - KIND_RANK[b.candidates[0]!.kind],
+  );
+  if (overlap === 'all') return ordered;
+  const chosen: SpanMatch[] = [];
+  let reached = -1;
+  for (const match of ordered) {
+    if (match.span.start < reached) continue;
+    chosen.push(match);
+    reached = match.span.end;
+  }
+  return chosen;
+}
+
+const refOf = (term: TermRow): TermRef => ({
+  termId: term.id,
+  name: term.name,
+  langCode: term.langCode,
+  status: termStatusOf(term.usage),
+});
+
+const byRecommendation = (a: TermRef, b: TermRef) =>
+  statusRank(a.status) - statusRank(b.status) || a.name.localeCompare(b.name) || a.termId - b.termId;
+
+/** The terms of each concept, from the lookup's rows (matched and related). */
+export function termsByConcept(rows: readonly TermRow[]): Map<number, TermRow[]> {
+  const byConcept = new Map<number, TermRow[]>();
+  const seen = new Set<number>();
+  for (const row of rows) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    const list = byConcept.get(row.conceptId) ?? [];
+    list.push(row);
+    byConcept.set(row.conceptId, list);
+  }
+  return byConcept;
+}
+
+/** The terms of a concept in a language, most recommended first. */
+export function conceptTerms(
+  byConcept: Map<number, TermRow[]>,
+  conceptId: number,
+  language: string,
+): TermRef[] {
+  return (byConcept.get(conceptId) ?? [])
+    .filter((term) => term.langCode.toLowerCase() === language)
+    .map(refOf)
+    .sort(byRecommendation);
+}
+
+export function entryOf(
+  candidate: Candidate,
+  byConcept: Map<number, TermRow[]>,
+  sourceLang: string,
+  targetLangs: readonly string[],
+): MatchEntry {
+  const { term } = candidate;
+  const status = termStatusOf(term.usage);
+  return {
+    conceptId: term.conceptId,
+    termId: term.id,
+    dictionaryId: term.dictionaryId,
+    term: term.name,
+    kind: candidate.kind,
+    score: candidate.score,
+    status,
+    preferred:
+      status === 'preferred'
+        ? []
+        : conceptTerms(byConcept, term.conceptId, sourceLang).filter((ref) => ref.status === 'preferred'),
+    translations: Object.fromEntries(
+      targetLangs.map((language) => [language, conceptTerms(byConcept, term.conceptId, language)]),
+    ),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The spans of a text that could be terms, with the keys they are looked up by. A span runs from the
+ * start of one word to the end of a later one (or over punctuation attached to its ends: "C++",
+ * ".NET"), and its keys are built the way terms' stored keys are:
+ * - folded: the folded words and what lies between them (spaces as one space), as `name_folded`;
+ * - stem: the words' stem keys joined by a space, or by nothing where no space or punctuation separates
+ *   them (Japanese, Chinese, Thai words), as `stem_key` is made from the name.
+ * A span has at most as many words as the longest term, so nothing a term could match is left out.
+ */
+import type { TextToken } from '../stemming/text-tokens.js';
+import { OBJECT_REPLACEMENT } from './inline-markup.js';
+
+export interface Span {
+  /** UTF-16 range in the segment's text. */
+  start: number;
+  end: number;
+  /** The span's text, runs of white space as one space: compared with names for exact and case matches. */
+  surface: string;
+  folded: string;
+  /** Index of the first and last word: the stem key comes from their stems. */
+  firstToken: number;
+  lastToken: number;
+  /** Punctuation attached at the ends belongs to the span (such spans match folded names only). */
+  attached: boolean;
+}
+
+const WHITE = /\s+/gu;
+const LEADING_NON_SPACE = /^[^\s]+/u;
+const TRAILING_NON_SPACE = /[^\s]+$/u;
+
+export const normalizeSpaces = (text: string) => text.replace(WHITE, ' ');
+
+/** The pieces of a text whose folded form the spans need (words, gaps, attached punctuation). */
+export function piecesOf(text: string, tokens: readonly TextToken[]): string[] {
+  const pieces = new Set<string>();
+  tokens.forEach((token, index) => {
+    pieces.add(token.surface);
+    const gap = gapAfter(text, tokens, index);
+    if (gap) pieces.add(normalizeSpaces(gap));
+    const lead = leadOf(text, tokens, index);
+    if (lead) pieces.add(lead);
+    const trail = trailOf(text, tokens, index);
+    if (trail) pieces.add(trail);
+  });
+  return [...pieces];
+}
+
+const gapAfter = (text: string, tokens: readonly TextToken[], index: number) =>
+  index + 1 < tokens.length ? text.slice(tokens[index]!.end, tokens[index + 1]!.start) : '';
+
+/** Punctuation directly before a word (".NET"). */
+function leadOf(text: string, tokens: readonly TextToken[], index: number): string {
+  const before = text.slice(index > 0 ? tokens[index - 1]!.end : 0, tokens[index]!.start);
+  return TRAILING_NON_SPACE.exec(before)?.[0] ?? '';
+}
+
+/** Punctuation directly after a word ("C++"). */
+function trailOf(text: string, tokens: readonly TextToken[], index: number): string {
+  const after = text.slice(
+    tokens[index]!.end,
+    index + 1 < tokens.length ? tokens[index + 1]!.start : text.length,
+  );
+  return LEADING_NON_SPACE.exec(after)?.[0] ?? '';
+}
+
+/**
+ * Every span of up to `maxWords` words (and `maxLength` UTF-16 units, which bounds runs of words with
+ * nothing between them), with its keys; `fold` answers the folded form of a piece.
+ */
+export function spansOf(
+  text: string,
+  tokens: readonly TextToken[],
+  fold: (piece: string) => string,
+  maxWords: number,
+  maxLength: number,
+): Span[] {
+  const spans: Span[] = [];
+  for (let first = 0; first < tokens.length; first++) {
+    let words = 1;
+    let folded = fold(tokens[first]!.surface);
+    const lead = leadOf(text, tokens, first);
+    for (let last = first; last < tokens.length; last++) {
+      if (last > first) {
+        const gap = gapAfter(text, tokens, last - 1);
+        // A placeholder (an inline tag standing for content) ends every span.
+        if (gap.includes(OBJECT_REPLACEMENT)) break;
+        if (gap) words++;
+        folded += (gap ? fold(normalizeSpaces(gap)) : '') + fold(tokens[last]!.surface);
+      }
+      const start = tokens[first]!.start;
+      const end = tokens[last]!.end;
+      if (words > maxWords || end - start > maxLength) break;
+      const base = { firstToken: first, lastToken: last };
+      spans.push({
+        ...base,
+        start,
+        end,
+        surface: normalizeSpaces(text.slice(start, end)),
+        folded,
+        attached: false,
+      });
+      const trail = trailOf(text, tokens, last);
+      const variants: [string, string][] = [];
+      if (lead) variants.push([lead, '']);
+      if (trail) variants.push(['', trail]);
+      if (lead && trail) variants.push([lead, trail]);
+      for (const [before, after] of variants) {
+        const from = start - before.length;
+        const to = end + after.length;
+        spans.push({
+          ...base,
+          start: from,
+          end: to,
+          surface: normalizeSpaces(text.slice(from, to)),
+          folded: (before ? fold(before) : '') + folded + (after ? fold(after) : ''),
+          attached: true,
+        });
+      }
+    }
+  }
+  return spans;
+}
+
+/** The stem key of a span from its words' stem keys (see the module comment). */
+export function spanStemKey(
+  text: string,
+  tokens: readonly TextToken[],
+  stems: readonly string[],
+  span: Span,
+): string {
+  let key = stems[span.firstToken] ?? '';
+  for (let index = span.firstToken + 1; index <= span.lastToken; index++) {
+    const stem = stems[index] ?? '';
+    if (!stem) continue;
+    key += key && gapAfter(text, tokens, index - 1) ? ` ${stem}` : stem;
+  }
+  return key;
+}
