@@ -64,7 +64,13 @@ export const builder = new SchemaBuilder<GraphQLTypes>({
 });
 
 builder.queryType({
-  description: 'Reads; every field needs the X-Auth-Token header (from the login mutation).',
+  description:
+    'Reads; every field needs the X-Auth-Token header (from the login mutation). Limits of one operation, ' +
+    `checked before anything runs: depth ${QUERY_LIMITS.depth}, breadth ${QUERY_LIMITS.breadth} fields, ` +
+    `estimated cost ${QUERY_LIMITS.complexity}. A field costs 1; a field that loads objects (a page of ` +
+    'concepts, related, history, a relation end) costs per object it may load, times what is selected of ' +
+    'each; members of a concept already loaded (terms, fields, comments) cost what they output. A page of ' +
+    '200 concepts with their terms, fields and comments fits.',
 });
 builder.mutationType({ description: 'Writes; all but login need the X-Auth-Token header.' });
 

@@ -343,7 +343,7 @@ describe('concept(id) and friends', () => {
     });
   });
 
-  it('concepts(dictionaryId) pages the readable concepts by id, each as concept(id) shows it', async () => {
+  it('concepts(dictionaryId) pages the readable concepts by id with a cursor, each as concept(id) shows it', async () => {
     const w = await world();
     const second = await createSection(w.admin, w.dictionary.id, 'Second');
     const made: ConceptBody[] = [];
@@ -351,29 +351,44 @@ describe('concept(id) and friends', () => {
       made.push(await restConcept(w, i === 3 ? { sectionOid: second.oid } : {}));
     }
     const token = w.admin.token!;
-    const page = async (args: string) =>
+    type Page = {
+      totalCount: number;
+      nodes: { id: number }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+    const connection = async (args: string, variables: Record<string, unknown> = {}) =>
       (
-        await gqlOk<{ concepts: { id: number }[] }>(
+        await gqlOk<{ concepts: Page }>(
           base,
           token,
-          `query ($d: Int!) { concepts(dictionaryId: $d${args}) { id } }`,
-          { d: w.dictionary.id },
+          `query ($d: Int!${args.includes('$after') ? ', $after: String' : ''}) { concepts(dictionaryId: $d${args}) {
+             totalCount nodes { id } pageInfo { hasNextPage endCursor } } }`,
+          { d: w.dictionary.id, ...variables },
         )
-      ).concepts.map((entry) => entry.id);
+      ).concepts;
+    const page = async (args: string) => (await connection(args)).nodes.map((entry) => entry.id);
     const ids = made.map((concept) => concept.id);
     expect(await page('')).toEqual(ids);
-    expect(await page(', first: 2')).toEqual(ids.slice(0, 2));
-    expect(await page(', first: 2, offset: 2')).toEqual(ids.slice(2, 4));
-    expect(await page(', offset: 5')).toEqual([]);
+    const firstTwo = await connection(', first: 2');
+    expect(firstTwo.nodes.map((entry) => entry.id)).toEqual(ids.slice(0, 2));
+    expect(firstTwo.totalCount).toBe(5);
+    expect(firstTwo.pageInfo.hasNextPage).toBe(true);
+    const nextTwo = await connection(', first: 2, after: $after', { after: firstTwo.pageInfo.endCursor });
+    expect(nextTwo.nodes.map((entry) => entry.id)).toEqual(ids.slice(2, 4));
+    const last = await connection(', first: 2, after: $after', { after: nextTwo.pageInfo.endCursor });
+    expect(last.nodes.map((entry) => entry.id)).toEqual(ids.slice(4));
+    expect(last.pageInfo.hasNextPage).toBe(false);
+    const beyond = await connection(', after: $after', { after: last.pageInfo.endCursor });
+    expect(beyond).toEqual({ totalCount: 5, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
     expect(await page(`, sectionOid: "${second.oid}"`)).toEqual([made[3]!.id]);
 
-    const listed = await gqlOk<{ concepts: unknown[] }>(
+    const listed = await gqlOk<{ concepts: { nodes: unknown[] } }>(
       base,
       token,
-      `query ($d: Int!) { concepts(dictionaryId: $d, first: 1) { ${CONCEPT} } }`,
+      `query ($d: Int!) { concepts(dictionaryId: $d, first: 1) { nodes { ${CONCEPT} } } }`,
       { d: w.dictionary.id },
     );
-    expect(listed.concepts).toEqual([asGraphQL(await restRead(w.admin, made[0]!.id))]);
+    expect(listed.concepts.nodes).toEqual([asGraphQL(await restRead(w.admin, made[0]!.id))]);
 
     // A deleted concept leaves the list.
     expect((await w.admin.delete(`/concepts/${made[1]!.id}`)).status).toBe(204);
@@ -382,13 +397,15 @@ describe('concept(id) and friends', () => {
     // Bad paging and unknown sections are refused with the member named.
     const codes = async (args: string) =>
       (
-        await failure(token, `query ($d: Int!) { concepts(dictionaryId: $d${args}) { id } }`, {
+        await failure(token, `query ($d: Int!) { concepts(dictionaryId: $d${args}) { nodes { id } } }`, {
           d: w.dictionary.id,
         })
       ).map((error) => [error.code, error.message]);
     expect(await codes(', first: 201')).toEqual([['BAD_REQUEST', 'first must be between 1 and 200']]);
     expect(await codes(', first: 0')).toEqual([['BAD_REQUEST', 'first must be between 1 and 200']]);
-    expect(await codes(', offset: -1')).toEqual([['BAD_REQUEST', 'offset must be 0 or more']]);
+    expect(await codes(', after: "bm90LWEtY3Vyc29y"')).toEqual([
+      ['BAD_REQUEST', 'after is not a cursor of this connection'],
+    ]);
     expect(await codes(', sectionOid: "nope"')).toEqual([['NOT_FOUND', 'Section nope not found']]);
   });
 
@@ -469,7 +486,9 @@ describe('tenants and sections', () => {
     ).toEqual(['NOT_FOUND']);
     expect(
       (
-        await failure(token, 'query ($d: Int!) { concepts(dictionaryId: $d) { id } }', { d: a.dictionary.id })
+        await failure(token, 'query ($d: Int!) { concepts(dictionaryId: $d) { nodes { id } } }', {
+          d: a.dictionary.id,
+        })
       ).map((error) => error.code),
     ).toEqual(['NOT_FOUND']);
     // The owner still reads it.
@@ -511,22 +530,22 @@ describe('tenants and sections', () => {
         relations: { targetConceptId: number; target: null | { id: number } }[];
         related: unknown[];
       };
-      concepts: { id: number }[];
+      concepts: { nodes: { id: number }[] };
     }>(
       base,
       token,
       `query ($id: Int!, $d: Int!) {
          concept(id: $id) { relations { targetConceptId target { id } } related(depth: 3) { id } }
-         concepts(dictionaryId: $d) { id } }`,
+         concepts(dictionaryId: $d) { nodes { id } } }`,
       { id: seen.id, d: w.dictionary.id },
     );
     expect(visible.concept.relations).toEqual([{ targetConceptId: hidden.id, target: null }]);
     expect(visible.concept.related).toEqual([]);
-    expect(visible.concepts).toEqual([{ id: seen.id }]);
+    expect(visible.concepts.nodes).toEqual([{ id: seen.id }]);
     expect(
       await failure(
         token,
-        `query ($d: Int!) { concepts(dictionaryId: $d, sectionOid: "${closed.oid}") { id } }`,
+        `query ($d: Int!) { concepts(dictionaryId: $d, sectionOid: "${closed.oid}") { nodes { id } } }`,
         {
           d: w.dictionary.id,
         },
@@ -609,36 +628,33 @@ describe('tenants and sections', () => {
       }
       return { w, made };
     }
-    const page = `query ($d: Int!, $n: Int!) { concepts(dictionaryId: $d, first: 50) {
-      id history(first: $n) { revision action } } }`;
+    const page = `query ($d: Int!, $n: Int!) { concepts(dictionaryId: $d, first: 50) { nodes {
+      id history(first: $n) { revision action } } } }`;
     const small = await historied(5);
     const large = await historied(50);
 
     for (const { w, made } of [small, large]) {
       const answer = await gqlOk<{
-        concepts: { id: number; history: { revision: number; action: string }[] }[];
+        concepts: { nodes: { id: number; history: { revision: number; action: string }[] }[] };
       }>(base, w.admin.token!, page, { d: w.dictionary.id, n: 5 });
-      expect(answer.concepts.map((concept) => concept.id)).toEqual(made.map((concept) => concept.id));
-      for (const concept of answer.concepts) {
+      expect(answer.concepts.nodes.map((concept) => concept.id)).toEqual(made.map((concept) => concept.id));
+      for (const concept of answer.concepts.nodes) {
         expect(concept.history).toEqual([
           { revision: 2, action: 'UPDATE' },
           { revision: 1, action: 'CREATE' },
         ]);
       }
       // first cuts each concept's list on its own; REST's first page is the same.
-      const one = await gqlOk<{ concepts: { history: { revision: number; action: string }[] }[] }>(
-        base,
-        w.admin.token!,
-        page,
-        { d: w.dictionary.id, n: 1 },
-      );
-      expect(one.concepts.every((concept) => concept.history.length === 1)).toBe(true);
+      const one = await gqlOk<{
+        concepts: { nodes: { history: { revision: number; action: string }[] }[] };
+      }>(base, w.admin.token!, page, { d: w.dictionary.id, n: 1 });
+      expect(one.concepts.nodes.every((concept) => concept.history.length === 1)).toBe(true);
       const rest = await w.admin.get<{ content: { revision: number; action: string }[] }>(
         `/history/concept/${made[0]!.id}?size=1&page=0&format=SHORT`,
       );
       expect(rest.status, rest.text).toBe(200);
       const { revision, action } = rest.body.content[0]!;
-      expect(one.concepts[0]!.history).toEqual([{ revision, action }]);
+      expect(one.concepts.nodes[0]!.history).toEqual([{ revision, action }]);
     }
     const smallCost = await statementsOf(small.w.admin.token!, page, { d: small.w.dictionary.id, n: 5 });
     const largeCost = await statementsOf(large.w.admin.token!, page, { d: large.w.dictionary.id, n: 5 });
@@ -665,14 +681,14 @@ describe('tenants and sections', () => {
     ).toBe(200);
     const open = await restConcept({ ...w, sectionOid: second.oid! });
     const asReader = await gql<{
-      concepts: { id: number; history: { revision: number; action: string }[] | null }[];
+      concepts: { nodes: { id: number; history: { revision: number; action: string }[] | null }[] };
     }>(base, user.rest.token!, page, { d: w.dictionary.id, n: 5 });
-    expect(asReader.data!.concepts.map((concept) => [concept.id, concept.history])).toEqual([
+    expect(asReader.data!.concepts.nodes.map((concept) => [concept.id, concept.history])).toEqual([
       ...made.map((concept) => [concept.id, null]),
       [open.id, [{ revision: 1, action: 'CREATE' }]],
     ]);
     expect(asReader.errors!.map((error) => [error.path?.join('.'), error.extensions.code])).toEqual(
-      made.map((_, index) => [`concepts.${index}.history`, 'FORBIDDEN']),
+      made.map((_, index) => [`concepts.nodes.${index}.history`, 'FORBIDDEN']),
     );
   });
 });
@@ -872,9 +888,14 @@ describe('mutations', () => {
     for (const token of ['', 'not-a-token']) {
       const anonymous = await gql(base, token, CONCEPT_QUERY, { id: concept.id });
       expect(anonymous.errors!.map((error) => error.extensions.code)).toEqual(['UNAUTHORIZED']);
-      const listing = await gql(base, token, 'query ($d: Int!) { concepts(dictionaryId: $d) { id } }', {
-        d: w.dictionary.id,
-      });
+      const listing = await gql(
+        base,
+        token,
+        'query ($d: Int!) { concepts(dictionaryId: $d) { nodes { id } } }',
+        {
+          d: w.dictionary.id,
+        },
+      );
       expect(listing.errors!.map((error) => error.extensions.code)).toEqual(['UNAUTHORIZED']);
     }
     expect((await restRead(w.admin, concept.id)).version).toBe(1);
@@ -925,7 +946,7 @@ describe('limits', () => {
       ]);
       expect(deep, 'no statement: neither authentication nor a resolver ran').toEqual([]);
 
-      const heavy = `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) { related(depth: 3) { id terms { name } } } }`;
+      const heavy = `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) { nodes { related(depth: 3) { id terms { name } } } } }`;
       const complex = await sql.during(async () => {
         refused = await failure(token, heavy, { d: w.dictionary.id });
       });
@@ -947,7 +968,7 @@ describe('limits', () => {
       await gqlOk(
         base,
         token,
-        `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) { related(depth: 2) { id } } }`,
+        `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) { nodes { related(depth: 2) { id } } } }`,
         {
           d: w.dictionary.id,
         },
@@ -983,8 +1004,8 @@ describe('limits', () => {
       }
       return { w, made };
     }
-    const page = `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) {
-      terms { name } relations { target { terms { name } } } } }`;
+    const page = `query ($d: Int!) { concepts(dictionaryId: $d, first: 50) { nodes {
+      terms { name } relations { target { terms { name } } } } } }`;
     /** A hub related to every concept of the chain: its neighbours are loaded, not primed by a page. */
     const star = `query ($id: Int!) { concept(id: $id) { related {
       terms { name } relations { target { terms { name } } } } } }`;
@@ -994,11 +1015,13 @@ describe('limits', () => {
 
     for (const { w, made } of [small, large]) {
       const answer = await gqlOk<{
-        concepts: { terms: { name: string }[]; relations: { target: { terms: { name: string }[] } }[] }[];
+        concepts: {
+          nodes: { terms: { name: string }[]; relations: { target: { terms: { name: string }[] } }[] }[];
+        };
       }>(base, w.admin.token!, page, { d: w.dictionary.id });
-      expect(answer.concepts).toHaveLength(made.length);
+      expect(answer.concepts.nodes).toHaveLength(made.length);
       // Made last to first, so the page (by id) starts with c{n}.
-      answer.concepts.forEach((concept, index) => {
+      answer.concepts.nodes.forEach((concept, index) => {
         const i = made.length - index;
         expect(concept.terms.map((term) => term.name)).toEqual([`c${i} en`, `c${i} de`]);
         // The relation from the previous concept ends here; the one to the next concept ends there.

@@ -45,16 +45,11 @@ export async function renderedConcepts(scope: Scope, ids: readonly number[]): Pr
 }
 
 /**
- * The live concepts of a dictionary (or one of its sections) the caller may read, ordered by id. A
- * section readable only through the OWNER grant shows the caller's own concepts, as single reads do.
+ * Which concepts of a dictionary (or one of its sections) the caller may read: sections readable in full,
+ * and sections readable only through the OWNER grant (the caller's own concepts there, as single reads).
+ * Null when none is readable.
  */
-export async function listConcepts(scope: Scope, input: ConceptListInput): Promise<ConceptDto[]> {
-  if (!Number.isInteger(input.first) || input.first < 1 || input.first > CONCEPT_PAGE_MAX) {
-    throw new AppError('BAD_REQUEST', `first must be between 1 and ${CONCEPT_PAGE_MAX}`);
-  }
-  if (!Number.isInteger(input.offset) || input.offset < 0) {
-    throw new AppError('BAD_REQUEST', 'offset must be 0 or more');
-  }
+async function readableSelection(scope: Scope, input: Pick<ConceptListInput, 'dictionaryId' | 'sectionOid'>) {
   const dictionary = await readableDictionary(scope, input.dictionaryId);
   // Concepts belong to their client whoever asks (system administrators read other clients' dictionaries).
   if (dictionary.client.id !== scope.actor.clientId) throw notFound('Dictionary', input.dictionaryId);
@@ -82,28 +77,51 @@ export async function listConcepts(scope: Scope, input: ConceptListInput): Promi
   if (input.sectionOid && open.length === 0 && ownOnly.length === 0) {
     throw notFound('Section', input.sectionOid);
   }
-  if (open.length === 0 && ownOnly.length === 0) return [];
+  if (open.length === 0 && ownOnly.length === 0) return null;
+  return {
+    client: scope.actor.clientId,
+    dictionary: dictionary.id,
+    deleted: false,
+    $or: [
+      ...(open.length ? [{ section: { $in: open } }] : []),
+      ...(ownOnly.length ? [{ section: { $in: ownOnly }, createdById: me }] : []),
+    ],
+  };
+}
+
+function checkPage(input: Pick<ConceptListInput, 'first' | 'offset'>) {
+  if (!Number.isInteger(input.first) || input.first < 1 || input.first > CONCEPT_PAGE_MAX) {
+    throw new AppError('BAD_REQUEST', `first must be between 1 and ${CONCEPT_PAGE_MAX}`);
+  }
+  if (!Number.isInteger(input.offset) || input.offset < 0) {
+    throw new AppError('BAD_REQUEST', 'offset must be 0 or more');
+  }
+}
+
+/**
+ * One page of the readable live concepts of a dictionary (or one of its sections), as ids ordered by id:
+ * `first` of them after `afterId` (keyset paging) or after skipping `offset`; `limit` may ask for one more,
+ * to learn whether a next page exists. `count` counts them all, on demand.
+ */
+export async function conceptPageIds(
+  scope: Scope,
+  input: ConceptListInput & { afterId?: number; limit?: number },
+): Promise<{ ids: number[]; count: () => Promise<number> }> {
+  checkPage(input);
+  const where = await readableSelection(scope, input);
+  if (!where) return { ids: [], count: async () => 0 };
   const rows = await scope.em
     .createQueryBuilder(Concept, 'c')
     .select('c.id')
-    .where({
-      client: scope.actor.clientId,
-      dictionary: dictionary.id,
-      deleted: false,
-      $or: [
-        ...(open.length ? [{ section: { $in: open } }] : []),
-        ...(ownOnly.length ? [{ section: { $in: ownOnly }, createdById: me }] : []),
-      ],
-    })
+    .where(input.afterId === undefined ? where : { ...where, id: { $gt: input.afterId } })
     .orderBy({ id: 'asc' })
-    .limit(input.first)
+    .limit(input.limit ?? input.first)
     .offset(input.offset)
     .execute<{ id: number }[]>('all', false);
-  const concepts = await renderedConcepts(
-    scope,
-    rows.map((row) => row.id),
-  );
-  return concepts.filter((concept): concept is ConceptDto => concept !== null);
+  return {
+    ids: rows.map((row) => row.id),
+    count: () => scope.em.count(Concept, where, { filters: NO_TENANT }),
+  };
 }
 
 /**

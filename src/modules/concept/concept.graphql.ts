@@ -11,6 +11,7 @@ import './graphql/history-item.type.js';
 import './graphql/concept-relation.type.js';
 import './graphql/term.type.js';
 import './graphql/concept.type.js';
+import './graphql/concept-connection.type.js';
 import './graphql/concept.mutations.js';
 
 export { loadConcept } from './graphql/concept-loader.js';

@@ -1,15 +1,15 @@
 /**
- * Concept, with its fields, terms, relations, related concepts and history, and the concept, conceptByTerm
- * and concepts queries. Top-level reads call the concept procedures or listConcepts; nested ones load.
+ * Concept, with its fields, terms, relations, related concepts and history, and the concept and
+ * conceptByTerm queries (the concepts connection: concept-connection.type.ts). Top-level reads call the
+ * concept procedures; nested ones load.
  */
 import { TRPCError } from '@trpc/server';
 import { builder, type GraphQLContext } from '../../../graphql/builder.js';
 import { AuditInfoRef } from '../../../graphql/common.graphql.js';
 import type { ConceptDto } from '../concept.schema.js';
-import { CONCEPT_PAGE_MAX, listConcepts } from '../concept-list.js';
 import { CommentRef } from './comment.type.js';
 import { LOAD_COST, PER_CONCEPT, perConcept } from './complexity.js';
-import { conceptLoader, conceptOfTerm, readConcept, remember } from './concept-loader.js';
+import { conceptLoader, conceptOfTerm, readConcept } from './concept-loader.js';
 import { ConceptLockRef } from './concept-lock.type.js';
 import { ConceptRelationRef } from './concept-relation.type.js';
 import { FieldValuesRef, fieldList } from './field-value.type.js';
@@ -23,7 +23,6 @@ import {
 } from './named-summary.type.js';
 import { RefLinkRef } from './ref-link.type.js';
 import { ConceptRef, TermRef } from './refs.js';
-import { domainCall } from './request-state.js';
 
 /** Deepest `related` walk, and the most concepts one walk answers. */
 const RELATED_MAX_DEPTH = 3;
@@ -141,10 +140,11 @@ ConceptRef.implement({
         type: [ConceptRef],
         description: `the concepts reachable through relations (either direction) within depth steps, nearest first, each once; at most ${RELATED_MAX_CONCEPTS}; concepts the caller may not read are neither shown nor crossed`,
         args: { depth: t.arg.int({ defaultValue: 1, description: `1 to ${RELATED_MAX_DEPTH}` }) },
-        complexity: (args) => ({
-          field: LOAD_COST,
-          multiplier: PER_CONCEPT ** Math.min(Math.max(args.depth ?? 1, 1), RELATED_MAX_DEPTH),
-        }),
+        complexity: (args) => {
+          const reached = PER_CONCEPT ** Math.min(Math.max(args.depth ?? 1, 1), RELATED_MAX_DEPTH);
+          // Every concept reached is loaded: LOAD_COST each, besides what is selected of it.
+          return { field: LOAD_COST * reached, multiplier: reached };
+        },
         resolve: (concept, args, context) => {
           const depth = args.depth ?? 1;
           if (!Number.isInteger(depth) || depth < 1 || depth > RELATED_MAX_DEPTH) {
@@ -192,31 +192,5 @@ builder.queryFields((t) => ({
     description: 'The concept of a term.',
     args: { termId: t.arg.int({ required: true }) },
     resolve: (_, args, context) => conceptOfTerm(context, args.termId),
-  }),
-  concepts: t.field({
-    type: [ConceptRef],
-    description: `The live concepts of a dictionary (or one of its sections) the caller may read, ordered by id; first: 1 to ${CONCEPT_PAGE_MAX}.`,
-    args: {
-      dictionaryId: t.arg.int({ required: true }),
-      sectionOid: t.arg.string({ required: false }),
-      first: t.arg.int({ defaultValue: 50 }),
-      offset: t.arg.int({ defaultValue: 0 }),
-    },
-    complexity: (args) => ({
-      field: LOAD_COST,
-      multiplier: Math.min(Math.max(args.first ?? 50, 1), CONCEPT_PAGE_MAX),
-    }),
-    resolve: async (_, args, context) => {
-      const concepts = await domainCall(context, (scope) =>
-        listConcepts(scope, {
-          dictionaryId: args.dictionaryId,
-          sectionOid: args.sectionOid,
-          first: args.first ?? 50,
-          offset: args.offset ?? 0,
-        }),
-      );
-      remember(context, concepts);
-      return concepts;
-    },
   }),
 }));
