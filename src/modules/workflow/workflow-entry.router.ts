@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { answerAsync, asyncNote } from '../../trpc/crud-procedures.js';
 import { authedProcedure } from '../../trpc/trpc.js';
+import { BulkTransitionInputSchema, bulkTransition } from './workflow-bulk-transition.js';
 import {
   ConceptWorkflowSchema,
   FireInputSchema,
@@ -7,6 +10,7 @@ import {
   TransitionLogItemSchema,
 } from './workflow-entry.schema.js';
 import * as entries from './workflow-entry.service.js';
+import { InboxInputSchema, InboxItemSchema, inbox } from './workflow-inbox.js';
 
 const tags = ['workflows'];
 const ConceptIdInput = z.object({ conceptId: z.number().int().positive() });
@@ -56,4 +60,34 @@ export const workflowEntryProcedures = {
     .input(ConceptIdInput)
     .output(z.array(TransitionLogItemSchema))
     .query(({ ctx, input }) => entries.conceptTransitions(ctx.scope, input.conceptId)),
+
+  bulkTransition: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/workflows/bulk-transitions',
+        tags,
+        summary:
+          'Fire one transition on many entries (concept ids or a filter) as a job; the result is the number moved',
+        description: `Entries in other states, in sections you cannot read, or failing the condition or required fields are skipped. Transitions with votes or SET_FIELD actions are refused (400). ${asyncNote}`,
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(BulkTransitionInputSchema)
+    .output(InvocationResultSchema)
+    .mutation(async ({ ctx, input }) => answerAsync(ctx, await bulkTransition(ctx.scope, input))),
+
+  inbox: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/inbox',
+        tags,
+        summary: 'The entries assigned to you (assignee=me), by dictionary and language, newest move first',
+        errorResponses: [400, 401, 403],
+      },
+    })
+    .input(InboxInputSchema)
+    .output(z.array(InboxItemSchema))
+    .query(({ ctx, input }) => inbox(ctx.scope, input)),
 };

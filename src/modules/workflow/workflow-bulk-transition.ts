@@ -1,0 +1,174 @@
+/**
+ * Bulk transitions (docs/workflows.md): one transition over a list of concept ids or a filter (state,
+ * language), run as a job in batches of set-based SQL. The rules of a single move hold for each entry:
+ * the caller must be named by the transition (else 403 before anything runs), entries of sections the
+ * caller cannot read, in other states, or failing the condition or required fields are skipped.
+ * Transitions that need votes or set fields are refused in bulk (400): each vote is a person's act, and
+ * field changes belong in the concept history one by one.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/scope.js';
+import { accessSubject, readableSectionIds } from '../access/access.service.js';
+import type { FieldValues } from '../concept/concept.entity.js';
+import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { runAsJob } from '../jobs/job-runner.js';
+import type { Workflow } from './workflow.entity.js';
+import { enabledWorkflow } from './workflow.service.js';
+import { type BulkEntry, materializeEntries, moveEntries } from './workflow-bulk.js';
+import type { WorkflowTransition } from './workflow-definition.js';
+import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
+
+const BATCH = 5_000;
+
+export const BulkTransitionInputSchema = z.object({
+  dictionaryId: z.number().int().positive(),
+  transition: z.string().min(1).max(64),
+  comment: z.string().trim().max(4000).optional(),
+  conceptIds: z
+    .array(z.number().int().positive())
+    .max(200_000)
+    .optional()
+    .describe('the concepts whose entries move; absent: every concept of the dictionary'),
+  state: z.string().max(64).optional().describe('only entries in this state'),
+  languageCode: z.string().trim().toLowerCase().max(64).optional().describe('only entries of this language'),
+});
+export type BulkTransitionInput = z.infer<typeof BulkTransitionInputSchema>;
+
+/** Checks what can be checked at once, then runs the moves as a job; the result is the number moved. */
+export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
+  if (scope.actor.guest) throw new AppError('FORBIDDEN', 'Guests cannot move entries through a workflow');
+  const dictionary = await readableDictionary(scope, input.dictionaryId);
+  const workflow = await enabledWorkflow(scope.em, dictionary.id);
+  if (!workflow) throw new AppError('BAD_REQUEST', 'No workflow is enabled for this dictionary');
+  const transition = workflow.definition.transitions.find((t) => t.key === input.transition);
+  if (!transition) throw new AppError('BAD_REQUEST', `The workflow has no transition ${input.transition}`);
+  if (transition.votes || transition.actions.some((action) => action.type === 'SET_FIELD')) {
+    throw new AppError('BAD_REQUEST', `${transition.key} needs votes or sets fields: fire it entry by entry`);
+  }
+  if (transition.commentRequired && !input.comment) {
+    throw new AppError('BAD_REQUEST', `${transition.key} needs a comment`);
+  }
+  const subject = await accessSubject(scope);
+  const languages = transition.languages.length ? transition.languages : null;
+  const named = mayFire(scope.actor, subject.groupIds, dictionary, { ...transition, languages: [] }, '');
+  if (!named) throw new AppError('FORBIDDEN', `You may not fire ${transition.key}`);
+  const sections = [...(await readableSectionIds(scope, [dictionary.id]))];
+  return runAsJob(
+    scope,
+    'workflows.bulk-transition',
+    async (em, progress) => {
+      await materializeAll(em, workflow, input.conceptIds);
+      let moved = 0;
+      let after = '0';
+      for (;;) {
+        const batch = await em.transactional(async (tx) => {
+          const entries = await candidates(tx, workflow, transition, input, sections, languages, after);
+          const passing = await passingEntries(tx, transition, entries);
+          await moveEntries(tx, workflow, passing, {
+            to: transition.to,
+            transition: transition.key,
+            comment: input.comment ?? null,
+            userId: scope.actor.userId,
+          });
+          return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: passing.length };
+        });
+        moved += batch.moved;
+        await progress(moved);
+        if (batch.count < BATCH || batch.last === null) break;
+        after = batch.last;
+      }
+      return moved;
+    },
+    { answerWhenLate: true },
+  );
+}
+
+async function materializeAll(
+  em: EntityManager,
+  workflow: Workflow,
+  conceptIds: readonly number[] | undefined,
+) {
+  const ids =
+    conceptIds ??
+    (
+      await em.execute<{ id: number }[]>('select id from concepts where dictionary_id = ? and not deleted', [
+        workflow.dictionary.id,
+      ])
+    ).map((row) => row.id);
+  for (let start = 0; start < ids.length; start += BATCH) {
+    await em.transactional((tx) => materializeEntries(tx, workflow, ids.slice(start, start + BATCH)));
+  }
+}
+
+/** The next batch of entries the transition leaves from, in readable sections, by id. */
+function candidates(
+  em: EntityManager,
+  workflow: Workflow,
+  transition: WorkflowTransition,
+  input: BulkTransitionInput,
+  sections: readonly number[],
+  languages: readonly string[] | null,
+  after: string,
+) {
+  const from = input.state ? transition.from.filter((state) => state === input.state) : transition.from;
+  return em.execute<BulkEntry[]>(
+    `select e.id::text as id, e.concept_id, e.language_code, e.term_id, e.state
+       from workflow_entry_states e join concepts c on c.id = e.concept_id
+      where e.workflow_id = ? and e.id > ?::bigint and e.state = any(?::text[])
+        and not c.deleted and c.section_id = any(?::int[])
+        and (?::text is null or e.language_code = ?)
+        and (?::text[] is null or e.language_code = any(?::text[]))
+        and (?::int[] is null or e.concept_id = any(?::int[]))
+      order by e.id limit ? for update of e skip locked`,
+    [
+      workflow.id,
+      after,
+      `{${from.join(',')}}`,
+      `{${sections.join(',')}}`,
+      input.languageCode ?? null,
+      input.languageCode ?? null,
+      languages ? `{${languages.join(',')}}` : null,
+      languages ? `{${languages.join(',')}}` : null,
+      input.conceptIds ? `{${input.conceptIds.join(',')}}` : null,
+      input.conceptIds ? `{${input.conceptIds.join(',')}}` : null,
+      BATCH,
+    ],
+  );
+}
+
+/** The entries whose fields meet the condition and the required fields (two queries per batch). */
+async function passingEntries(
+  em: EntityManager,
+  transition: WorkflowTransition,
+  entries: readonly BulkEntry[],
+) {
+  if (transition.condition.length === 0 && transition.requiredFields.length === 0) return entries;
+  const conceptIds = `{${[...new Set(entries.map((entry) => entry.concept_id))].join(',')}}`;
+  const concepts = await em.execute<{ id: number; field_map: FieldValues }[]>(
+    'select id, field_map from concepts where id = any(?::int[])',
+    [conceptIds],
+  );
+  const terms = await em.execute<
+    { id: number; concept_id: number; language_code: string; field_map: FieldValues }[]
+  >(
+    'select id, concept_id, language_code, field_map from terms where concept_id = any(?::int[]) and not deleted',
+    [conceptIds],
+  );
+  const conceptFields = new Map(concepts.map((row) => [row.id, row.field_map]));
+  const termsOf = new Map<number, typeof terms>();
+  for (const term of terms) termsOf.set(term.concept_id, [...(termsOf.get(term.concept_id) ?? []), term]);
+  return entries.filter((entry) => {
+    const own = (termsOf.get(entry.concept_id) ?? []).filter((term) =>
+      entry.term_id
+        ? term.id === entry.term_id
+        : !entry.language_code || term.language_code === entry.language_code,
+    );
+    const fields = {
+      concept: conceptFields.get(entry.concept_id) ?? {},
+      terms: own.map((term) => term.field_map),
+    };
+    return conditionHolds(transition, fields) && missingFields(transition, fields).length === 0;
+  });
+}
