@@ -9,6 +9,8 @@ import '../modules/access/access.graphql.js';
 import '../modules/dictionary/dictionary.graphql.js';
 import '../modules/concept/concept.graphql.js';
 import '../modules/search/search.graphql.js';
+import '../modules/stemming/stemming.graphql.js';
+import '../modules/decoration/decoration.graphql.js';
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = builder.toSchema();

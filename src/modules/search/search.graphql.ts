@@ -16,6 +16,7 @@ const SearchOptionsInput = builder.inputType('SearchOptionsInput', {
     fuzzy: t.boolean({ required: false, description: 'also names within `fuzziness` edits' }),
     fuzziness: t.int({ required: false, description: '1 or 2' }),
     mode: t.field({ type: SearchModeEnum, required: false }),
+    stemmed: t.boolean({ required: false, description: "also terms whose stem key is the text's" }),
     multiEnabled: t.boolean({ required: false, description: 'also search the values of `fields`' }),
     multiAllFields: t.boolean({ required: false, description: 'also search the values of every field' }),
     fields: t.stringList({ required: false, description: 'field oids for multiEnabled' }),
