@@ -25,7 +25,7 @@ import type { RawRoute } from './rest/raw-route.js';
 import { registerRequestGuards } from './rest/request-guards.js';
 import { restAdapter } from './rest/rest-adapter.js';
 import { AppError, httpStatusOf } from './shared/errors.js';
-import { serializeRequest } from './shared/log-redaction.js';
+import { loggerOptions } from './shared/logger.js';
 import { setMetricsRoute, trpcMetricsRoute } from './shared/metrics-route.js';
 import { registerSecurityHeaders } from './shared/security-headers.js';
 import { createContextFactory } from './trpc/context.js';
@@ -77,17 +77,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: {
-      level: config.LOG_LEVEL,
-      redact: [
-        'req.headers["x-auth-token"]',
-        'req.headers.cookie',
-        'req.headers.authorization',
-        'res.headers["set-cookie"]',
-      ],
-      serializers: { req: serializeRequest },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
-    },
+    logger: { ...loggerOptions(config.LOG_LEVEL), ...(deps.logStream ? { stream: deps.logStream } : {}) },
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     routerOptions: { maxParamLength: 5000 },

@@ -94,10 +94,32 @@ export async function openOrm(
   clientUrl: string,
   overrides: Partial<Options> = {},
   timeouts: DatabaseTimeouts = DEFAULT_TIMEOUTS,
+  log?: DriverLog,
 ): Promise<MikroORM> {
   const options = ormOptions(clientUrl, timeouts);
-  return MikroORM.init({ ...options, ...overrides, pool: { ...options.pool, ...overrides.pool } });
+  return MikroORM.init({
+    ...options,
+    ...overrides,
+    pool: { ...options.pool, ...overrides.pool },
+    // knex writes pool warnings ("Connection Error: ...") to the console unless given a logger.
+    ...(log ? { driverOptions: { ...options.driverOptions, log: driverLog(log) } } : {}),
+  });
 }
+
+/** Where the database driver's own warnings go (the server's logger). */
+export interface DriverLog {
+  warn(message: string): void;
+  error(message: string): void;
+  debug(message: string): void;
+}
+
+const driverLog = (log: DriverLog) => ({
+  warn: (message: unknown) => log.warn(`database driver: ${String(message)}`),
+  error: (message: unknown) => log.error(`database driver: ${String(message)}`),
+  deprecate: (method: unknown, alternative: unknown) =>
+    log.debug(`database driver: ${String(method)} is deprecated, use ${String(alternative)}`),
+  debug: (message: unknown) => log.debug(`database driver: ${String(message)}`),
+});
 
 /** Migrations may build indexes over large tables: their statements are not bounded. */
 export async function migrate(orm: MikroORM): Promise<string[]> {
