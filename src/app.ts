@@ -17,6 +17,7 @@ import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
+import { registerWebApp } from './modules/web-app/web-app.routes.js';
 import { registerCors } from './rest/cors.js';
 import { registerDocsPage } from './rest/docs-page.js';
 import { sendError, sendSurfaceError } from './rest/error-body.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   orm: MikroORM;
   /** Where the JSON log goes; standard output unless given (tests read it). */
   logStream?: { write(line: string): void };
+  /** Where the built web application is (default dist/web of this checkout); tests build their own. */
+  webAppDirectory?: string;
 }
 
 const codeForStatus: Record<number, string> = {
@@ -183,5 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerDocsPage(app);
 
   registerHealthRoutes(app, deps.orm, search);
+  // The browser application at / (web/, built into dist/web).
+  await registerWebApp(app, deps.webAppDirectory);
   return app;
 }

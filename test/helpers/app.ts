@@ -1,7 +1,7 @@
 import type { Options } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type MikroORM, openOrm } from '../../src/db/orm.js';
 import { databaseTimeouts } from '../../src/db/timeouts.js';
@@ -18,6 +18,8 @@ export interface TestApp {
 export async function buildTestApp(
   overrides: Record<string, string> = {},
   ormOverrides: Partial<Options> = {},
+  /** More of the server's dependencies, e.g. webAppDirectory for the browser tests (test/web). */
+  extraDeps: Pick<AppDeps, 'webAppDirectory'> = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
@@ -32,7 +34,7 @@ export async function buildTestApp(
     ...overrides,
   });
   const orm = await openOrm(config.DATABASE_URL!, ormOverrides, databaseTimeouts(config));
-  const app = await buildApp({ config, orm });
+  const app = await buildApp({ config, orm, ...extraDeps });
   await app.ready();
   return {
     app,

@@ -1,0 +1,96 @@
+/**
+ * What the browser suites share: the web application built by Vite into a folder of the test run, the
+ * server listening on a real socket with that build, Debian's Chromium driven by playwright-core,
+ * axe-core run inside the page, and screenshots (into docs/ui with POLYTERM_SCREENSHOTS=1).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** `vite build` of web/ into a fresh folder (removed by `close`). */
+export async function buildWebApp(): Promise<string> {
+  const outDir = await mkdtemp(join(tmpdir(), 'polyterm-web-'));
+  await build({
+    configFile: join(root, 'web/vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+  return outDir;
+}
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export interface WebServer {
+  server: TestApp;
+  base: string;
+  webDir: string;
+  close(): Promise<void>;
+}
+
+/** The whole server with a fresh build of the web application, listening on a free port. */
+export async function startWebServer(overrides: Record<string, string> = {}): Promise<WebServer> {
+  const webDir = await buildWebApp();
+  const server = await buildTestApp(overrides, {}, { webAppDirectory: webDir });
+  const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    server,
+    base: address,
+    webDir,
+    close: async () => {
+      await server.close();
+      await rm(webDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let axeSource: string | undefined;
+
+/** axe-core's serious and critical violations on the page as it is now (none expected). */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  axeSource ??= await readFile(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) })))`)) as unknown[];
+  expect({ screen, violations }).toEqual({ screen, violations: [] });
+}
+
+/** A screenshot for docs/ui.md: written there with POLYTERM_SCREENSHOTS=1, else into a temporary folder. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const folder =
+    process.env.POLYTERM_SCREENSHOTS === '1' ? join(root, 'docs/ui') : join(tmpdir(), 'polyterm-ui');
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`) });
+}

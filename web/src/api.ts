@@ -1,0 +1,60 @@
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { AppRouter } from 'polyterm/router';
+import { getSession, setSession } from './session';
+
+/** The typed tRPC client: every call is checked against the server's router at compile time. */
+export const trpc = createTRPCClient<AppRouter>({
+  links: [
+    httpLink({
+      url: '/trpc',
+      headers: () => {
+        const token = getSession()?.token;
+        return token ? { 'x-auth-token': token } : {};
+      },
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        // An expired or ended session: back to sign-in, keeping the page to return to.
+        if (response.status === 401 && getSession()) setSession(null);
+        return response;
+      },
+    }),
+  ],
+});
+
+export interface ApiProblem {
+  code: string;
+  message: string;
+  status: number;
+}
+
+/** The error of a tRPC call or a REST call as {code, message, status}. */
+export function problemOf(error: unknown): ApiProblem {
+  if (error instanceof TRPCClientError) {
+    const data = error.data as { code?: string; httpStatus?: number } | undefined;
+    return { code: data?.code ?? 'ERROR', message: error.message, status: data?.httpStatus ?? 0 };
+  }
+  if (error instanceof RestError) return error.problem;
+  return { code: 'ERROR', message: error instanceof Error ? error.message : String(error), status: 0 };
+}
+
+export class RestError extends Error {
+  constructor(readonly problem: ApiProblem) {
+    super(problem.message);
+  }
+}
+
+/** REST for what tRPC cannot carry from a browser: file uploads and downloads. */
+export async function rest(path: string, init: RequestInit = {}): Promise<Response> {
+  const token = getSession()?.token;
+  const headers = new Headers(init.headers);
+  if (token) headers.set('x-auth-token', token);
+  const response = await fetch(`/api/v4${path}`, { ...init, headers });
+  if (response.ok) return response;
+  if (response.status === 401 && getSession()) setSession(null);
+  const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+  throw new RestError({
+    code: body.code ?? 'ERROR',
+    message: body.message ?? response.statusText,
+    status: response.status,
+  });
+}

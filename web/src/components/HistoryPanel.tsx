@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { problemOf, trpc } from '../api';
+import { type Dictionary, useLoaded } from '../data';
+import { namesOf } from './concept-text';
+
+type Change = {
+  kind: string;
+  subject: string;
+  termId?: number;
+  fieldOid?: string;
+  relationId?: number;
+  before?: unknown;
+  after?: unknown;
+};
+
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('\n');
+  return JSON.stringify(value);
+}
+
+/** What a change touched, in words: the subject, the field's name, the term. */
+function whatOf(change: Change, names: ReturnType<typeof namesOf>, termNames: Map<number, string>) {
+  const parts = [change.subject.toLowerCase().replaceAll('_', ' ')];
+  if (change.termId !== undefined) parts.push(`“${termNames.get(change.termId) ?? `term ${change.termId}`}”`);
+  if (change.fieldOid) parts.push(names.field(change.fieldOid));
+  if (change.relationId !== undefined) parts.push(`relation ${change.relationId}`);
+  return `${change.kind.toLowerCase()}: ${parts.join(' · ')}`;
+}
+
+/** The concept's history, newest first, each change field by field; any earlier version can come back. */
+export function HistoryPanel(props: {
+  conceptId: number;
+  version: number;
+  dictionary?: Dictionary;
+  onRestored: () => void;
+}) {
+  const { conceptId, version, dictionary, onRestored } = props;
+  const history = useLoaded(
+    () => trpc.history.concept.query({ conceptId, page: 0, size: 100, format: 'FULL' }),
+    `history ${conceptId} ${version}`,
+  );
+  const [error, setError] = useState<string | null>(null);
+  const names = namesOf(dictionary);
+
+  async function restore(itemId: number) {
+    setError(null);
+    try {
+      await trpc.history.conceptUndo.mutate({ 'history-item-id': itemId, format: 'ID' });
+      onRestored();
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
+
+  const items = history.data?.content ?? [];
+  return (
+    <section aria-label="History">
+      {history.error && <p role="alert">{history.error.message}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ol reversed className="history" style={{ listStyle: 'none', padding: 0 }}>
+        {items.map((item, index) => {
+          const termNames = new Map((item.snapshot?.terms ?? []).map((t) => [t.id, t.name]));
+          return (
+            <li key={item.id} className="history-item">
+              <h3 style={{ fontSize: '1rem', margin: 0 }}>
+                Version {item.revision} · {item.action?.toLowerCase()} by{' '}
+                {item.user?.fullName || item.user?.name || 'someone'} ·{' '}
+                {item.time ? new Date(item.time).toLocaleString() : ''}
+              </h3>
+              {(item.changes ?? []).length > 0 && (
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Change</th>
+                      <th scope="col">Before</th>
+                      <th scope="col">After</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(item.changes ?? []).map((change, k) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: changes of an item have no id and never move.
+                      <tr key={k}>
+                        <td>{whatOf(change as Change, names, termNames)}</td>
+                        <td className="value">
+                          {change.before !== undefined && <del>{shown(change.before)}</del>}
+                        </td>
+                        <td className="value">
+                          {change.after !== undefined && <ins>{shown(change.after)}</ins>}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {index > 0 && (
+                <button type="button" onClick={() => void restore(item.id)}>
+                  Restore version {item.revision}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { type FormEvent, useState } from 'react';
+import { problemOf, trpc } from '../api';
+import { bodyOf, ConceptEditor, type Draft, newKey } from '../components/ConceptEditor';
+import { type FieldProblems, problemsOf } from '../components/concept-text';
+import { loadDictionaries, useLoaded } from '../data';
+import { idList, navigate, withQuery } from '../routes';
+
+const noProblems: FieldProblems = { general: [], terms: new Map(), fields: new Map() };
+
+/** A new concept in the dictionary of the URL (`d`), with one empty term to start from. */
+export default function NewConceptScreen({ query }: { query: URLSearchParams }) {
+  const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [problems, setProblems] = useState<FieldProblems>(noProblems);
+  const [busy, setBusy] = useState(false);
+  if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
+  if (!dictionaries.data) return <p role="status">Loading…</p>;
+  const list = dictionaries.data;
+  const dictionary = list.find((d) => d.id === idList(query.get('d'))[0]) ?? list[0];
+  if (!dictionary) return <p>There is no dictionary you may write to.</p>;
+  const current: Draft = draft ?? {
+    sectionOid: dictionary.sections?.[0]?.oid ?? '',
+    fieldMap: {},
+    terms: [
+      {
+        key: newKey(),
+        name: '',
+        languageCode: dictionary.languages?.[0]?.code ?? 'eng',
+        regionCode: null,
+        scriptCode: null,
+        fieldMap: {},
+        refLinks: [],
+      },
+    ],
+  };
+  const fieldNames = new Map(
+    [...(dictionary.conceptFields ?? []), ...(dictionary.termFields ?? [])].map((f) => [f.oid ?? '', f.name]),
+  );
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setProblems(noProblems);
+    try {
+      const created = await trpc.concepts.create.mutate({
+        dictionaryId: dictionary!.id,
+        format: 'ID',
+        'with-comments': false,
+        ...bodyOf(current),
+      });
+      navigate(`/concepts/${created.id}`);
+    } catch (caught) {
+      setProblems(problemsOf(problemOf(caught).message, fieldNames));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={create} aria-labelledby="new-title">
+      <h1 id="new-title">New concept</h1>
+      <label className="stack">
+        Dictionary
+        <select
+          value={dictionary.id}
+          onChange={(e) => {
+            setDraft(null);
+            navigate(withQuery('/concepts/new', { d: e.target.value }), { replace: true });
+          }}
+        >
+          {list.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ConceptEditor
+        key={dictionary.id}
+        dictionary={dictionary}
+        draft={current}
+        problems={problems}
+        onChange={setDraft}
+      />
+      <div className="actions" style={{ marginTop: '0.8rem' }}>
+        <button type="submit" className="primary" disabled={busy}>
+          Create concept
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,288 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { problemOf, trpc } from '../api';
+import { entryStyle } from '../components/entry-style';
+import { Highlight } from '../components/Highlight';
+import {
+  type Dictionary,
+  loadDictionaries,
+  loadSearchSettings,
+  type SearchSettings,
+  type TermEntry,
+  useLoaded,
+} from '../data';
+import { codeList, idList, navigate, onLinkClick, withQuery } from '../routes';
+import { SearchForm, type SearchState } from './SearchForm';
+
+const TYPING_PAUSE_MS = 200;
+
+function stateOf(
+  query: URLSearchParams,
+  dictionaries: Dictionary[],
+  settings: SearchSettings | null,
+): SearchState {
+  const fromUrl = idList(query.get('d'));
+  const preset = settings?.defaultDictionaryIds?.filter((id) => dictionaries.some((d) => d.id === id)) ?? [];
+  const dictionaryIds = fromUrl.length ? fromUrl : preset.length ? preset : dictionaries.map((d) => d.id);
+  const languages = dictionaries
+    .filter((d) => dictionaryIds.includes(d.id))
+    .flatMap((d) => d.languages ?? []);
+  const lang = query.get('lang') ?? settings?.sourceLanguage ?? languages[0]?.code ?? 'eng';
+  const mode = query.get('mode');
+  return {
+    q: query.get('q') ?? '',
+    dictionaryIds,
+    lang,
+    section: query.get('sec') ?? '',
+    domain: query.get('dom') ?? '',
+    filterId: query.get('filter') ? Number(query.get('filter')) : null,
+    mode:
+      mode === 'PREFIX' || mode === 'EXACT' || mode === 'SUBSTRING'
+        ? mode
+        : (settings?.searchMode ?? 'SUBSTRING'),
+    normalized: query.has('norm') ? query.get('norm') === '1' : (settings?.normalized ?? true),
+    fuzzy: query.has('fuzzy') ? query.get('fuzzy') === '1' : (settings?.fuzzy ?? false),
+  };
+}
+
+function urlOf(state: SearchState) {
+  return withQuery('/search', {
+    q: state.q,
+    d: state.dictionaryIds.join(','),
+    lang: state.lang,
+    sec: state.section,
+    dom: state.domain,
+    filter: state.filterId,
+    mode: state.mode,
+    norm: state.normalized ? '1' : '0',
+    fuzzy: state.fuzzy ? '1' : '0',
+  });
+}
+
+interface Page {
+  key: string;
+  rows: TermEntry[];
+  total: number;
+  next: string | null;
+  translations: Map<number, Map<string, string[]>>;
+}
+
+/** Terms of the other working languages for each listed concept (one request per page). */
+async function translationsOf(rows: TermEntry[], languages: string[]) {
+  const byConcept = new Map<number, Map<string, string[]>>();
+  if (languages.length === 0 || rows.length === 0) return byConcept;
+  const concepts = await trpc.concepts.findByTermIds.query({
+    'term-ids': rows.map((row) => row.id),
+    format: 'SHORT',
+    'with-comments': false,
+    'include-deleted': false,
+  });
+  for (const concept of concepts) {
+    const terms = new Map<string, string[]>();
+    for (const term of concept.terms ?? []) {
+      if (languages.includes(term.languageCode))
+        terms.set(term.languageCode, [...(terms.get(term.languageCode) ?? []), term.name]);
+    }
+    byConcept.set(concept.id, terms);
+  }
+  return byConcept;
+}
+
+function ResultRow({
+  row,
+  query,
+  columns,
+  langs,
+  translations,
+}: {
+  row: TermEntry;
+  query: string;
+  columns: string[];
+  langs: string;
+  translations?: Map<string, string[]>;
+}) {
+  if (row.hidden) return null;
+  const href = withQuery(`/concepts/${row.conceptId}`, { langs });
+  return (
+    <tr className={row.disabled ? 'disabled' : undefined} style={entryStyle(row.style)}>
+      <th scope="row">
+        <a href={href} onClick={onLinkClick}>
+          <Highlight text={row.name} query={query} />
+        </a>
+        {row.disabled && <span className="badge">read-only</span>}
+      </th>
+      {columns.map((code) => (
+        <td key={code}>{(translations?.get(code) ?? []).join('; ')}</td>
+      ))}
+    </tr>
+  );
+}
+
+export function SearchScreen({ query }: { query: URLSearchParams }) {
+  const loaded = useLoaded(() => Promise.all([loadDictionaries(), loadSearchSettings()]), 'search');
+  if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
+  if (!loaded.data) return <p role="status">Loading…</p>;
+  const [dictionaries, settings] = loaded.data;
+  if (dictionaries.length === 0) return <p>There is no dictionary you may read.</p>;
+  return <Search query={query} dictionaries={dictionaries} settings={settings} />;
+}
+
+function Search({
+  query,
+  dictionaries,
+  settings,
+}: {
+  query: URLSearchParams;
+  dictionaries: Dictionary[];
+  settings: SearchSettings | null;
+}) {
+  const state = stateOf(query, dictionaries, settings);
+  const key = urlOf(state);
+  const columns = codeList(query.get('cols')).length
+    ? codeList(query.get('cols'))
+    : (settings?.targetLanguages ?? []).filter((code) => code !== state.lang);
+  const [page, setPage] = useState<Page | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const more = useRef<HTMLButtonElement>(null);
+  const latest = useRef(key);
+  latest.current = key;
+
+  const fetchPage = async (after: string | null) => {
+    const response = await trpc.terms.search.query({
+      dictionaryIds: state.dictionaryIds,
+      langCode: state.lang,
+      sectionOids: state.section ? [state.section] : [],
+      ...(state.domain ? { domainOids: [state.domain] } : {}),
+      filterId: state.filterId,
+      name: state.q,
+      searchAfter: after,
+      searchOptions: { mode: state.mode, normalized: state.normalized, fuzzy: state.fuzzy },
+    });
+    performance.mark('polyterm:results-received');
+    const translations = await translationsOf(response.results, columns).catch(() => new Map());
+    return { response, translations };
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the whole search; a new one starts over.
+  useEffect(() => {
+    if (state.dictionaryIds.length === 0) {
+      setPage(null);
+      return;
+    }
+    setLoading(true);
+    const timer = setTimeout(() => {
+      fetchPage(null).then(
+        ({ response, translations }) => {
+          if (latest.current !== key) return;
+          setError(null);
+          setPage({
+            key,
+            rows: response.results,
+            total: response.total,
+            next: response.searchAfter,
+            translations,
+          });
+          setLoading(false);
+        },
+        (caught: unknown) => {
+          if (latest.current !== key) return;
+          setError(problemOf(caught).message);
+          setLoading(false);
+        },
+      );
+    }, TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [key, columns.join(',')]);
+
+  const loadMore = async () => {
+    if (!page?.next || loading) return;
+    setLoading(true);
+    try {
+      const { response, translations } = await fetchPage(page.next);
+      if (latest.current !== page.key) return;
+      setPage({
+        ...page,
+        rows: [...page.rows, ...response.results],
+        next: response.searchAfter,
+        translations: new Map([...page.translations, ...translations]),
+      });
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  // The next page loads when the "More results" button scrolls into view (and on a click or Enter).
+  useEffect(() => {
+    const button = more.current;
+    if (!button) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) void loadMore();
+    });
+    observer.observe(button);
+    return () => observer.disconnect();
+  });
+
+  useLayoutEffect(() => {
+    if (!page) return;
+    performance.mark('polyterm:results-rendered');
+    performance.measure('polyterm:render', 'polyterm:results-received', 'polyterm:results-rendered');
+  }, [page]);
+
+  const change = (next: Partial<SearchState>) =>
+    navigate(urlOf({ ...state, ...next }), { replace: 'q' in next });
+  const langs = [state.lang, ...columns].join(',');
+  const current = page?.key === key ? page : null;
+
+  return (
+    <div className="search-screen">
+      <h1 className="visually-hidden">Search</h1>
+      <SearchForm state={state} dictionaries={dictionaries} onChange={change} />
+      <p role="status" className="result-count">
+        {loading && !current
+          ? 'Searching…'
+          : current
+            ? `${current.total < 0 ? 'Many' : current.total} terms`
+            : ''}
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {current && current.rows.length > 0 && (
+        <table className="results">
+          <caption className="visually-hidden">Terms found</caption>
+          <thead>
+            <tr>
+              <th scope="col">{state.lang}</th>
+              {columns.map((code) => (
+                <th key={code} scope="col">
+                  {code}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {current.rows.map((row) => (
+              <ResultRow
+                key={row.id}
+                row={row}
+                query={state.q}
+                columns={columns}
+                langs={langs}
+                translations={current.translations.get(row.conceptId)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {current?.next && (
+        <button type="button" ref={more} className="more" onClick={() => void loadMore()} disabled={loading}>
+          More results
+        </button>
+      )}
+    </div>
+  );
+}

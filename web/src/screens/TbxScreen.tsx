@@ -1,0 +1,259 @@
+import * as Progress from '@radix-ui/react-progress';
+import { type FormEvent, useEffect, useState } from 'react';
+import { problemOf, rest, trpc } from '../api';
+import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
+import { idList, navigate, onLinkClick, withQuery } from '../routes';
+
+const POLL_MS = 500;
+
+interface ImportSummary {
+  dictionaryId?: number;
+  concepts?: number;
+  terms?: number;
+  updated?: number;
+  skipped?: number;
+  errorCount?: number;
+}
+
+type Job = {
+  status: 'RUNNING' | 'DONE' | 'FAILED';
+  processed: number;
+  total: number | null;
+  message?: string | null;
+  summary?: ImportSummary;
+};
+
+/** Upload, then follow the job (GET /jobs/{id}) until it is done; the bar shows processed of total. */
+function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
+  const [target, setTarget] = useState<string>('new');
+  const [name, setName] = useState('');
+  const [merge, setMerge] = useState('ENTRY_ID');
+  const [job, setJob] = useState<Job | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (jobId === null) return;
+    const timer = setInterval(async () => {
+      try {
+        const task = await trpc.jobs.get.query({ id: jobId });
+        setJob({
+          status: task.status,
+          processed: task.processed,
+          total: task.total,
+          message: task.message,
+          summary: task.result as ImportSummary,
+        });
+        if (task.status !== 'RUNNING') {
+          setJobId(null);
+          forgetCachedData();
+        }
+      } catch (caught) {
+        setError(problemOf(caught).message);
+        setJobId(null);
+      }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [jobId]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setJob(null);
+    const form = new FormData(event.currentTarget);
+    const body = new FormData();
+    body.set('file', form.get('file') as Blob);
+    const params = target === 'new' ? { name } : { 'dictionary-id': target, merge };
+    try {
+      const response = await rest(withQuery('/dictionaries/import-tbx', params), { method: 'POST', body });
+      const answer = (await response.json()) as { jobTaskId?: number; result?: ImportSummary };
+      if (answer.jobTaskId !== undefined && response.status === 202) {
+        setJob({ status: 'RUNNING', processed: 0, total: null });
+        setJobId(answer.jobTaskId);
+      } else {
+        setJob({ status: 'DONE', processed: 1, total: 1, summary: answer.result });
+        forgetCachedData();
+      }
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
+
+  const percent = job
+    ? job.status === 'DONE'
+      ? 100
+      : job.total
+        ? Math.round((100 * job.processed) / job.total)
+        : 0
+    : 0;
+  return (
+    <form className="stack card" onSubmit={submit} aria-labelledby="import-title">
+      <h2 id="import-title">Import a TBX file</h2>
+      <label>
+        TBX file
+        <input type="file" name="file" accept=".tbx,.xml,application/x-tbx,application/xml" required />
+      </label>
+      <label>
+        Into
+        <select value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="new">A new dictionary</option>
+          {dictionaries.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {target === 'new' ? (
+        <label>
+          Name of the new dictionary
+          <input value={name} onChange={(e) => setName(e.target.value)} required />
+        </label>
+      ) : (
+        <label>
+          Entries that exist already
+          <select value={merge} onChange={(e) => setMerge(e.target.value)}>
+            <option value="ENTRY_ID">Update the concept with the same entry id</option>
+            <option value="TERM">Update the concept sharing a term</option>
+            <option value="NONE">Always add new concepts</option>
+          </select>
+        </label>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={jobId !== null}>
+          Import
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {job && (
+        <div className="stack">
+          <Progress.Root className="progress" value={percent} aria-label="Import progress">
+            <Progress.Indicator
+              className="progress-indicator"
+              style={{ transform: `translateX(-${100 - percent}%)` }}
+            />
+          </Progress.Root>
+          <p role="status">
+            {job.status === 'RUNNING' &&
+              `Importing… ${job.processed}${job.total ? ` of ${job.total}` : ''} entries`}
+            {job.status === 'FAILED' && `The import failed: ${job.message ?? 'no reason given'}`}
+            {job.status === 'DONE' &&
+              `Imported: ${job.summary?.concepts ?? 0} concepts, ${job.summary?.terms ?? 0} terms, ${job.summary?.updated ?? 0} updated, ${job.summary?.skipped ?? 0} skipped, ${job.summary?.errorCount ?? 0} errors.`}
+          </p>
+          {job.status === 'DONE' && job.summary?.dictionaryId !== undefined && (
+            <a href={withQuery('/search', { d: job.summary.dictionaryId })} onClick={onLinkClick}>
+              Search the imported dictionary
+            </a>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** Download a dictionary as TBX with the chosen format and languages. */
+function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
+  const [format, setFormat] = useState('TBX');
+  const [languages, setLanguages] = useState<string[]>([]);
+  const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const dictionary = chosen ?? dictionaries[0];
+  useEffect(
+    () => () => {
+      if (download) URL.revokeObjectURL(download.url);
+    },
+    [download],
+  );
+  if (!dictionary) return null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    try {
+      const response = await rest(
+        withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, { format, languages: languages.join(',') }),
+      );
+      const disposition = response.headers.get('content-disposition') ?? '';
+      const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${dictionary!.name}.tbx`;
+      setDownload({ url: URL.createObjectURL(await response.blob()), name });
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
+
+  return (
+    <form className="stack card" onSubmit={submit} aria-labelledby="export-title">
+      <h2 id="export-title">Export as TBX</h2>
+      <label>
+        Dictionary
+        <select
+          value={dictionary.id}
+          onChange={(e) => navigate(withQuery('/tbx', { d: e.target.value }), { replace: true })}
+        >
+          {dictionaries.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Format
+        <select value={format} onChange={(e) => setFormat(e.target.value)}>
+          <option value="TBX">TBX-Basic v3 (DCA)</option>
+          <option value="TBX_V2">TBX v2 (martif)</option>
+        </select>
+      </label>
+      <fieldset>
+        <legend>Languages (none chosen: all)</legend>
+        {(dictionary.languages ?? []).map((l) => (
+          <label key={l.code} className="check">
+            <input
+              type="checkbox"
+              checked={languages.includes(l.code)}
+              onChange={(e) =>
+                setLanguages(
+                  e.target.checked ? [...languages, l.code] : languages.filter((c) => c !== l.code),
+                )
+              }
+            />
+            {l.name}
+          </label>
+        ))}
+      </fieldset>
+      <div className="actions">
+        <button type="submit" className="primary">
+          Prepare the export
+        </button>
+        {download && (
+          <a href={download.url} download={download.name}>
+            Download {download.name}
+          </a>
+        )}
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export default function TbxScreen({ query }: { query: URLSearchParams }) {
+  const dictionaries = useLoaded(loadDictionaries, `tbx ${query.get('reload') ?? ''}`);
+  if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
+  if (!dictionaries.data) return <p role="status">Loading…</p>;
+  const chosen = dictionaries.data.find((d) => d.id === idList(query.get('d'))[0]);
+  return (
+    <div className="stack">
+      <h1>Import and export</h1>
+      <ImportForm dictionaries={dictionaries.data} />
+      <ExportForm dictionaries={dictionaries.data} chosen={chosen} />
+    </div>
+  );
+}
