@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import type { MikroORM } from '../../src/db/orm.js';
 import { JobHeartbeat } from '../../src/modules/jobs/job-heartbeat.js';
 import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
+import { TBX_IMPORT_JOB } from '../../src/modules/search/search-runtime.js';
 import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tbx/tbx.router.js';
 import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
 import { importTbx, TbxUpload } from '../../src/modules/tbx/tbx-import.service.js';
@@ -19,7 +20,7 @@ import { AppError } from '../../src/shared/errors.js';
 import type { Scope } from '../../src/shared/scope.js';
 import { actAs, openDatabase } from './direct-scope.js';
 import type { DirectCli } from './options.js';
-import { CliError, followJob, type ImportSummary, type JobState, printSummary } from './output.js';
+import { CliError, followImport, type ImportStarted, type JobState, printSummary } from './output.js';
 import { writeOut } from './write-out.js';
 
 const list = (value: string | undefined) =>
@@ -76,15 +77,20 @@ async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<
       merge: cli.merge,
       'section-oid': cli.section,
     });
-    const { body } = await importTbx(scope, input.file, {
+    // The newest job before this import: the import's own job is the next TBX import job of this user.
+    const jobs = (where: object) =>
+      orm.em.fork().findOne(JobTask, { userId: scope.actor.userId, ...where }, { orderBy: { id: 'DESC' } });
+    const before = (await jobs({}))?.id ?? 0;
+    const started = importTbx(scope, input.file, {
       dictionaryId: input['dictionary-id'],
       name: input.name,
       merge: input.merge,
       sectionOid: input['section-oid'],
+    }).then(({ body }) => body as ImportStarted);
+    const summary = await followImport(started, {
+      find: async () => (await jobs({ id: { $gt: before }, type: TBX_IMPORT_JOB }))?.id,
+      read: (id) => jobState(orm, id),
     });
-    const jobId = body.jobTaskId;
-    const summary =
-      jobId === undefined ? (body.result as ImportSummary) : await followJob(() => jobState(orm, jobId));
     printSummary(summary);
   } finally {
     if (!upload.claimed) await upload.discard();

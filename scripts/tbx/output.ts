@@ -27,26 +27,68 @@ export interface JobState {
 }
 
 const POLL_MS = 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls the job until it ends, drawing the bar (on a terminal) from its processed/total entries. */
-export async function followJob(read: () => Promise<JobState>): Promise<ImportSummary> {
+/** The answer of the import call: the summary when it ended within the threshold, else its job. */
+export interface ImportStarted {
+  result?: ImportSummary;
+  jobTaskId?: number;
+}
+
+/**
+ * How an import shows its progress: the bar from the moment the import starts, drawn from its job's
+ * processed/total entries. The job is found while the call still runs (a new import job of the user), so
+ * an import that ends within the server's async threshold shows its progress as a longer one does.
+ * On a terminal the bar redraws in place; otherwise (a log, CI) a progress line is written every second.
+ */
+export async function followImport(
+  started: Promise<ImportStarted>,
+  jobs: { find(): Promise<number | undefined>; read(id: number): Promise<JobState> },
+): Promise<ImportSummary> {
   const bar = new SingleBar({
     format: 'importing [{bar}] {percentage}% | {value}/{total} entries | {duration}s',
+    noTTYOutput: true,
+    notTTYSchedule: 1000,
   });
-  let started = false;
-  for (;;) {
-    const job = await read();
-    const total = job.total ?? Math.max(job.processed, 1);
-    if (!started) bar.start(total, job.processed);
-    started = true;
-    bar.setTotal(total);
+  bar.start(1, 0);
+  const show = (job: JobState) => {
+    bar.setTotal(job.total ?? Math.max(job.processed, 1));
     bar.update(job.processed);
-    if (job.status !== 'RUNNING') {
-      bar.stop();
-      if (job.status === 'FAILED') throw new CliError(`Import failed: ${job.message ?? 'unknown reason'}`);
-      return job.result as ImportSummary;
+  };
+  let answer: ImportStarted | undefined;
+  let failure: unknown;
+  const settled = started.then(
+    (value) => {
+      answer = value;
+    },
+    (error: unknown) => {
+      failure = error ?? new Error('import failed');
+    },
+  );
+  let jobId: number | undefined;
+  try {
+    // While the call runs: find its job, then follow it.
+    while (answer === undefined && failure === undefined) {
+      jobId ??= await jobs.find();
+      if (jobId !== undefined) show(await jobs.read(jobId));
+      await Promise.race([settled, sleep(POLL_MS)]);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    if (failure !== undefined) throw failure;
+    const call = answer as ImportStarted;
+    if (call.jobTaskId === undefined) {
+      bar.update(bar.getTotal());
+      return call.result as ImportSummary;
+    }
+    // Still running after the threshold: follow the job the call named until it ends.
+    for (;;) {
+      const job = await jobs.read(call.jobTaskId);
+      show(job);
+      if (job.status === 'FAILED') throw new CliError(`Import failed: ${job.message ?? 'unknown reason'}`);
+      if (job.status === 'DONE') return job.result as ImportSummary;
+      await sleep(POLL_MS);
+    }
+  } finally {
+    bar.stop();
   }
 }
 

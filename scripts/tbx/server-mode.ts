@@ -3,7 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ServerCli } from './options.js';
-import { CliError, followJob, type ImportSummary, type JobState, printSummary } from './output.js';
+import { CliError, followImport, type ImportStarted, type JobState, printSummary } from './output.js';
 import { writeOut } from './write-out.js';
 
 const query = (params: Record<string, string | undefined>) => {
@@ -12,6 +12,9 @@ const query = (params: Record<string, string | undefined>) => {
   const text = search.toString();
   return text ? `?${text}` : '';
 };
+
+/** The job type of TBX imports (TBX_IMPORT_JOB of the server; this mode loads none of its code). */
+const TBX_IMPORT_JOB = 'dictionaries.import-tbx';
 
 /** The server's error body names a code and a message; anything else is shown as it came. */
 function failure(what: string, status: number, text: string): CliError {
@@ -89,14 +92,15 @@ async function importFile(api: ServerApi, cli: ServerCli): Promise<void> {
     merge: cli.merge,
     'section-oid': cli.section,
   })}`;
-  const started = await api.json<{ result?: ImportSummary; jobTaskId?: number }>(path, 'Import', {
-    method: 'POST',
-    body: form,
+  // The newest job before this import: the import's own job is the next TBX import job of this user.
+  const recentJobs = () => api.json<{ content: { id: number; type: string }[] }>('/jobs?size=5', 'Job list');
+  const before = (await recentJobs()).content[0]?.id ?? 0;
+  const started = api.json<ImportStarted>(path, 'Import', { method: 'POST', body: form });
+  const summary = await followImport(started, {
+    find: async () =>
+      (await recentJobs()).content.find((job) => job.id > before && job.type === TBX_IMPORT_JOB)?.id,
+    read: (id) => api.json<JobState>(`/jobs/${id}`, 'Job status'),
   });
-  const summary =
-    started.jobTaskId === undefined
-      ? started.result!
-      : await followJob(() => api.json<JobState>(`/jobs/${started.jobTaskId}`, 'Job status'));
   printSummary(summary);
 }
 
