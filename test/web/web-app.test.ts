@@ -93,6 +93,15 @@ beforeAll(async () => {
     links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
   });
   dictionaryId = await importTbx(seed, `Web ${uniqueSuffix()}`, token);
+  // A relation to follow: from the HTML-looking term's concept to "cluster 001" (associative).
+  const read = { format: 'FULL', 'with-comments': false, 'include-deleted': false } as const;
+  const [from, to] = await Promise.all(['x1', 'c001'].map((oid) => api.concepts.byOid.query({ oid, ...read })));
+  await api.concepts.patch.mutate({
+    ...read,
+    id: from!.id,
+    version: from!.version,
+    conceptRelations: [{ targetConceptId: to!.id, type: 4, attribute: 11 }],
+  });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -197,8 +206,9 @@ describe('in the browser', () => {
     expect(await page.getByRole('searchbox').inputValue()).toBe('ubersetz');
   });
 
-  it('opens a concept with its languages side by side', async () => {
-    await rows().first().getByRole('link').click();
+  it('opens a concept with its languages side by side (from the keyboard)', async () => {
+    await rows().first().getByRole('link').focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);
     // The search was in German: the concept opens in German, and English joins beside it.
     await page.getByRole('region', { name: 'German' }).getByText('Übersetzung').waitFor();
@@ -260,6 +270,10 @@ describe('in the browser', () => {
     await dialog.getByRole('region', { name: 'Your version' }).getByText('translation (mine)').waitFor();
     await expectAccessible(page, 'conflict dialog');
     await screenshot(page, 'conflict');
+    // Escape closes the dialog and keeps the edit; saving again meets the same conflict.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.getByRole('button', { name: 'Save' }).click();
     await dialog.getByRole('button', { name: 'Save my version over it' }).click();
     await page.getByRole('region', { name: 'English' }).getByText('translation (mine)').waitFor();
   });
@@ -284,7 +298,10 @@ describe('in the browser', () => {
   });
 
   it('adds a comment, shown as text, and deletes it', async () => {
-    await page.getByRole('tab', { name: 'Comments' }).click();
+    // Tabs follow the arrow keys: Terms -> Comments.
+    await page.getByRole('tab', { name: 'Terms' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('comments');
     const text = 'Check the <b>German</b> term';
     await page.getByLabel('New comment').fill(text);
     await page.getByRole('button', { name: 'Add comment' }).click();
@@ -304,6 +321,9 @@ describe('in the browser', () => {
     await page.getByRole('region', { name: 'English' }).getByText(XSS, { exact: true }).waitFor();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(dialogs).toEqual([]);
+    // Its relation leads to the related concept.
+    await page.getByRole('region', { name: 'Relations' }).getByRole('link', { name: 'cluster 001' }).click();
+    await page.getByRole('region', { name: 'English' }).getByText('cluster 001').waitFor();
   });
 
   it('creates a concept, naming what is missing first', async () => {
@@ -357,7 +377,7 @@ describe('in the browser', () => {
     const saved = await api.searchSettings.get.query({});
     expect(saved.targetLanguages).toContain('deu');
     await page.goto(`${web.base}/search?d=${dictionaryId}&lang=eng&q=translation`);
-    await page.getByRole('columnheader', { name: 'deu' }).waitFor();
+    await page.getByRole('columnheader', { name: 'German' }).waitFor();
     await rows().first().getByRole('cell').getByText('Übersetzung').waitFor();
   });
 

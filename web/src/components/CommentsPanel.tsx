@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
+import { ErrorMessage } from './controls';
 
 /** The concept's comments, newest last, as plain text; add and delete. */
 export function CommentsPanel({ conceptId, canComment }: { conceptId: number; canComment: boolean }) {
@@ -35,7 +36,7 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
 
   return (
     <section aria-label="Comments">
-      {comments.error && <p role="alert">{comments.error.message}</p>}
+      <ErrorMessage text={comments.error?.message} />
       {comments.data?.length === 0 && <p className="hint">No comments yet.</p>}
       <ul className="comments">
         {comments.data?.map((comment) => (
@@ -61,11 +62,7 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
             New comment
             <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4000} />
           </label>
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorMessage text={error} />
           <div className="actions">
             <button type="submit" className="primary">
               Add comment

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { type Dictionary, useLoaded } from '../data';
 import { namesOf } from './concept-text';
+import { ErrorMessage } from './controls';
 
 type Change = {
   kind: string;
@@ -57,12 +58,8 @@ export function HistoryPanel(props: {
   const items = history.data?.content ?? [];
   return (
     <section aria-label="History">
-      {history.error && <p role="alert">{history.error.message}</p>}
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={history.error?.message} />
+      <ErrorMessage text={error} />
       <ol reversed className="history" style={{ listStyle: 'none', padding: 0 }}>
         {items.map((item, index) => {
           const termNames = new Map((item.snapshot?.terms ?? []).map((t) => [t.id, t.name]));

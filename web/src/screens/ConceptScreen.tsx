@@ -6,8 +6,9 @@ import { bodyOf, ConceptEditor, type Draft, draftOf } from '../components/Concep
 import { ConceptView } from '../components/ConceptView';
 import { ConflictDialog } from '../components/ConflictDialog';
 import { conceptLabel, type FieldProblems, problemsOf } from '../components/concept-text';
+import { CheckList, languageOptions } from '../components/controls';
 import { HistoryPanel } from '../components/HistoryPanel';
-import { type Concept, type Dictionary, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
+import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
 
@@ -23,35 +24,6 @@ function LockNote({ lock }: { lock: Concept['lock'] }) {
         ? `You hold the edit lock until ${until}.`
         : `${lock.fullName || lock.name || 'Another user'} is editing this concept (locked until ${until}).`}
     </p>
-  );
-}
-
-function LanguagePicker({
-  dictionary,
-  chosen,
-  onChange,
-}: {
-  dictionary?: Dictionary;
-  chosen: string[];
-  onChange: (codes: string[]) => void;
-}) {
-  const all = (dictionary?.languages ?? []).filter((l) => !l.deleted);
-  return (
-    <fieldset className="pickers">
-      <legend>Languages shown</legend>
-      {all.map((l) => (
-        <label key={l.code} className="check">
-          <input
-            type="checkbox"
-            checked={chosen.includes(l.code)}
-            onChange={(e) =>
-              onChange(e.target.checked ? [...chosen, l.code] : chosen.filter((c) => c !== l.code))
-            }
-          />
-          {l.name}
-        </label>
-      ))}
-    </fieldset>
   );
 }
 
@@ -215,8 +187,10 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
         </form>
       ) : (
         <>
-          <LanguagePicker
-            dictionary={dictionary}
+          <CheckList
+            legend="Languages shown"
+            className="pickers"
+            options={languageOptions((dictionary?.languages ?? []).filter((l) => !l.deleted))}
             chosen={languages}
             onChange={(codes) => setQuery({ langs: codes.join(',') })}
           />

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { bodyOf, ConceptEditor, type Draft, newKey } from '../components/ConceptEditor';
 import { type FieldProblems, problemsOf } from '../components/concept-text';
+import { Choice, dictionaryOptions } from '../components/controls';
 import { loadDictionaries, useLoaded } from '../data';
 import { idList, navigate, withQuery } from '../routes';
 
@@ -59,22 +60,15 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
   return (
     <form onSubmit={create} aria-labelledby="new-title">
       <h1 id="new-title">New concept</h1>
-      <label className="stack">
-        Dictionary
-        <select
-          value={dictionary.id}
-          onChange={(e) => {
-            setDraft(null);
-            navigate(withQuery('/concepts/new', { d: e.target.value }), { replace: true });
-          }}
-        >
-          {list.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Dictionary"
+        value={dictionary.id}
+        options={dictionaryOptions(list)}
+        onChange={(id) => {
+          setDraft(null);
+          navigate(withQuery('/concepts/new', { d: id }), { replace: true });
+        }}
+      />
       <ConceptEditor
         key={dictionary.id}
         dictionary={dictionary}

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
+import { Check, CheckList, Choice, languageOptions, MATCH_MODES } from '../components/controls';
 import {
   languagesOf,
   loadDictionaries,
@@ -53,71 +54,38 @@ function PreferencesForm({
     }
   }
 
-  const toggle = (code: string, on: boolean) =>
-    setValue({
-      ...value,
-      targetLanguages: on
-        ? [...value.targetLanguages, code]
-        : value.targetLanguages.filter((c) => c !== code),
-    });
-
   return (
     <form className="stack" onSubmit={save} aria-labelledby="prefs-title">
       <h1 id="prefs-title">Preferences</h1>
-      <label>
-        Search in
-        <select
-          value={value.sourceLanguage ?? ''}
-          onChange={(e) => setValue({ ...value, sourceLanguage: e.target.value || null })}
-        >
-          <option value="">The first language of the dictionary</option>
-          {languages.map((l) => (
-            <option key={l.code} value={l.code}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <fieldset>
-        <legend>Working languages (result columns and concept view)</legend>
-        {languages.map((l) => (
-          <label key={l.code} className="check">
-            <input
-              type="checkbox"
-              checked={value.targetLanguages.includes(l.code)}
-              onChange={(e) => toggle(l.code, e.target.checked)}
-            />
-            {l.name}
-          </label>
-        ))}
-      </fieldset>
-      <label>
-        Match
-        <select
-          value={value.searchMode}
-          onChange={(e) => setValue({ ...value, searchMode: e.target.value as SearchSettings['searchMode'] })}
-        >
-          <option value="PREFIX">Starts with</option>
-          <option value="SUBSTRING">Contains</option>
-          <option value="EXACT">Exactly</option>
-        </select>
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value.normalized}
-          onChange={(e) => setValue({ ...value, normalized: e.target.checked })}
-        />
-        Ignore case and accents
-      </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={value.fuzzy}
-          onChange={(e) => setValue({ ...value, fuzzy: e.target.checked })}
-        />
-        Fuzzy matching
-      </label>
+      <Choice
+        label="Search in"
+        value={value.sourceLanguage ?? ''}
+        options={languageOptions(languages)}
+        empty="The first language of the dictionary"
+        onChange={(code) => setValue({ ...value, sourceLanguage: code || null })}
+      />
+      <CheckList
+        legend="Working languages (result columns and concept view)"
+        options={languageOptions(languages)}
+        chosen={value.targetLanguages}
+        onChange={(targetLanguages) => setValue({ ...value, targetLanguages })}
+      />
+      <Choice
+        label="Match"
+        value={value.searchMode}
+        options={MATCH_MODES}
+        onChange={(mode) => setValue({ ...value, searchMode: mode as SearchSettings['searchMode'] })}
+      />
+      <Check
+        label="Ignore case and accents"
+        checked={value.normalized}
+        onChange={(normalized) => setValue({ ...value, normalized })}
+      />
+      <Check
+        label="Fuzzy matching"
+        checked={value.fuzzy}
+        onChange={(fuzzy) => setValue({ ...value, fuzzy })}
+      />
       <label>
         Results per page
         <input

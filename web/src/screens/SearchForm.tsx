@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { trpc } from '../api';
+import { Check, CheckList, Choice, languageOptions, MATCH_MODES, type Option } from '../components/controls';
 import { type Dictionary, languagesOf } from '../data';
 
 export interface SearchState {
@@ -14,10 +15,8 @@ export interface SearchState {
   fuzzy: boolean;
 }
 
-interface Option {
-  value: string;
-  label: string;
-}
+const listInput = (dictionaryId: number) =>
+  ({ 'dictionary-id': dictionaryId, page: 0, size: 500, format: 'FULL', 'include-deleted': false }) as const;
 
 /** The search box and its pickers; every change goes to the URL through `onChange`. */
 export function SearchForm(props: {
@@ -35,26 +34,21 @@ export function SearchForm(props: {
   const [filters, setFilters] = useState<Option[]>([]);
   const first = chosen[0]?.id ?? dictionaries[0]?.id;
 
+  // Domains and saved filters of the first chosen dictionary.
   useEffect(() => {
     if (first === undefined) return;
     const dictionary = dictionaries.find((d) => d.id === first);
     if (dictionary?.hasDomains) {
       trpc.domains.list
-        .query({ 'dictionary-id': first, page: 0, size: 500, format: 'FULL', 'include-deleted': false })
+        .query(listInput(first))
         .then((page) => setDomains(page.content.map((d) => ({ value: d.oid ?? '', label: d.name ?? '' }))))
         .catch(() => setDomains([]));
     } else setDomains([]);
     trpc.filters.list
-      .query({ 'dictionary-id': first, page: 0, size: 500, format: 'FULL', 'include-deleted': false })
+      .query(listInput(first))
       .then((page) => setFilters(page.content.map((f) => ({ value: String(f.id), label: f.name ?? '' }))))
       .catch(() => setFilters([]));
   }, [first, dictionaries]);
-
-  const toggleDictionary = (id: number, on: boolean) =>
-    onChange({
-      dictionaryIds: on ? [...state.dictionaryIds, id] : state.dictionaryIds.filter((x) => x !== id),
-      section: '',
-    });
 
   return (
     <search className="search-form" aria-label="Term search">
@@ -71,96 +65,52 @@ export function SearchForm(props: {
         />
       </label>
       <div className="pickers">
-        <fieldset>
-          <legend>Dictionaries</legend>
-          {dictionaries.map((d) => (
-            <label key={d.id} className="check">
-              <input
-                type="checkbox"
-                checked={state.dictionaryIds.includes(d.id)}
-                onChange={(e) => toggleDictionary(d.id, e.target.checked)}
-              />
-              {d.name}
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          Language
-          <select value={state.lang} onChange={(e) => onChange({ lang: e.target.value })}>
-            {languages.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.name} ({l.code})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Section
-          <select value={state.section} onChange={(e) => onChange({ section: e.target.value })}>
-            <option value="">All sections</option>
-            {sections.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Domain
-          <select
-            value={state.domain}
-            onChange={(e) => onChange({ domain: e.target.value })}
-            disabled={domains.length === 0}
-          >
-            <option value="">Any domain</option>
-            {domains.map((d) => (
-              <option key={d.value} value={d.value}>
-                {d.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Filter
-          <select
-            value={state.filterId === null ? '' : String(state.filterId)}
-            onChange={(e) => onChange({ filterId: e.target.value ? Number(e.target.value) : null })}
-          >
-            <option value="">No filter</option>
-            {filters.map((f) => (
-              <option key={f.value} value={f.value}>
-                {f.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Match
-          <select
-            value={state.mode}
-            onChange={(e) => onChange({ mode: e.target.value as SearchState['mode'] })}
-          >
-            <option value="PREFIX">Starts with</option>
-            <option value="SUBSTRING">Contains</option>
-            <option value="EXACT">Exactly</option>
-          </select>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={state.normalized}
-            onChange={(e) => onChange({ normalized: e.target.checked })}
-          />
-          Ignore case and accents
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={state.fuzzy}
-            onChange={(e) => onChange({ fuzzy: e.target.checked })}
-          />
-          Fuzzy
-        </label>
+        <CheckList
+          legend="Dictionaries"
+          options={dictionaries.map((d) => ({ value: String(d.id), label: d.name ?? '' }))}
+          chosen={state.dictionaryIds.map(String)}
+          onChange={(ids) => onChange({ dictionaryIds: ids.map(Number), section: '' })}
+        />
+        <Choice
+          label="Language"
+          value={state.lang}
+          options={languageOptions(languages, true)}
+          onChange={(lang) => onChange({ lang })}
+        />
+        <Choice
+          label="Section"
+          value={state.section}
+          options={sections}
+          empty="All sections"
+          onChange={(section) => onChange({ section })}
+        />
+        <Choice
+          label="Domain"
+          value={state.domain}
+          options={domains}
+          empty="Any domain"
+          disabled={domains.length === 0}
+          onChange={(domain) => onChange({ domain })}
+        />
+        <Choice
+          label="Filter"
+          value={state.filterId === null ? '' : String(state.filterId)}
+          options={filters}
+          empty="No filter"
+          onChange={(value) => onChange({ filterId: value ? Number(value) : null })}
+        />
+        <Choice
+          label="Match"
+          value={state.mode}
+          options={MATCH_MODES}
+          onChange={(mode) => onChange({ mode: mode as SearchState['mode'] })}
+        />
+        <Check
+          label="Ignore case and accents"
+          checked={state.normalized}
+          onChange={(normalized) => onChange({ normalized })}
+        />
+        <Check label="Fuzzy" checked={state.fuzzy} onChange={(fuzzy) => onChange({ fuzzy })} />
       </div>
     </search>
   );

@@ -1,9 +1,11 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { problemOf, trpc } from '../api';
+import { ErrorMessage } from '../components/controls';
 import { entryStyle } from '../components/entry-style';
 import { Highlight } from '../components/Highlight';
 import {
   type Dictionary,
+  languagesOf,
   loadDictionaries,
   loadSearchSettings,
   type SearchSettings,
@@ -234,6 +236,8 @@ function Search({
   const change = (next: Partial<SearchState>) =>
     navigate(urlOf({ ...state, ...next }), { replace: 'q' in next });
   const langs = [state.lang, ...columns].join(',');
+  const names = new Map(languagesOf(dictionaries).map((l) => [l.code, l.name]));
+  const languageName = (code: string) => names.get(code) ?? code;
   const current = page?.key === key ? page : null;
 
   return (
@@ -247,20 +251,16 @@ function Search({
             ? `${current.total < 0 ? 'Many' : current.total} terms`
             : ''}
       </p>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {current && current.rows.length > 0 && (
         <table className="results">
           <caption className="visually-hidden">Terms found</caption>
           <thead>
             <tr>
-              <th scope="col">{state.lang}</th>
+              <th scope="col">{languageName(state.lang)}</th>
               {columns.map((code) => (
                 <th key={code} scope="col">
-                  {code}
+                  {languageName(code)}
                 </th>
               ))}
             </tr>

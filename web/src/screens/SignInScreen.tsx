@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
+import { ErrorMessage } from '../components/controls';
 import { navigate } from '../routes';
 import { setSession } from '../session';
 
@@ -80,11 +81,7 @@ export function SignInScreen({ next }: { next: string | null }) {
           required
         />
       </label>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           Sign in

@@ -1,10 +1,20 @@
 import * as Progress from '@radix-ui/react-progress';
 import { type FormEvent, useEffect, useState } from 'react';
 import { problemOf, rest, trpc } from '../api';
+import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
 
 const POLL_MS = 500;
+const MERGE_MODES = [
+  { value: 'ENTRY_ID', label: 'Update the concept with the same entry id' },
+  { value: 'TERM', label: 'Update the concept sharing a term' },
+  { value: 'NONE', label: 'Always add new concepts' },
+];
+const EXPORT_FORMATS = [
+  { value: 'TBX', label: 'TBX-Basic v3 (DCA)' },
+  { value: 'TBX_V2', label: 'TBX v2 (martif)' },
+];
 
 interface ImportSummary {
   dictionaryId?: number;
@@ -93,42 +103,26 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
         TBX file
         <input type="file" name="file" accept=".tbx,.xml,application/x-tbx,application/xml" required />
       </label>
-      <label>
-        Into
-        <select value={target} onChange={(e) => setTarget(e.target.value)}>
-          <option value="new">A new dictionary</option>
-          {dictionaries.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Into"
+        value={target}
+        options={[{ value: 'new', label: 'A new dictionary' }, ...dictionaryOptions(dictionaries)]}
+        onChange={setTarget}
+      />
       {target === 'new' ? (
         <label>
           Name of the new dictionary
           <input value={name} onChange={(e) => setName(e.target.value)} required />
         </label>
       ) : (
-        <label>
-          Entries that exist already
-          <select value={merge} onChange={(e) => setMerge(e.target.value)}>
-            <option value="ENTRY_ID">Update the concept with the same entry id</option>
-            <option value="TERM">Update the concept sharing a term</option>
-            <option value="NONE">Always add new concepts</option>
-          </select>
-        </label>
+        <Choice label="Entries that exist already" value={merge} options={MERGE_MODES} onChange={setMerge} />
       )}
       <div className="actions">
         <button type="submit" className="primary" disabled={jobId !== null}>
           Import
         </button>
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
       {job && (
         <div className="stack">
           <Progress.Root className="progress" value={percent} aria-label="Import progress">
@@ -188,43 +182,19 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   return (
     <form className="stack card" onSubmit={submit} aria-labelledby="export-title">
       <h2 id="export-title">Export as TBX</h2>
-      <label>
-        Dictionary
-        <select
-          value={dictionary.id}
-          onChange={(e) => navigate(withQuery('/tbx', { d: e.target.value }), { replace: true })}
-        >
-          {dictionaries.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Format
-        <select value={format} onChange={(e) => setFormat(e.target.value)}>
-          <option value="TBX">TBX-Basic v3 (DCA)</option>
-          <option value="TBX_V2">TBX v2 (martif)</option>
-        </select>
-      </label>
-      <fieldset>
-        <legend>Languages (none chosen: all)</legend>
-        {(dictionary.languages ?? []).map((l) => (
-          <label key={l.code} className="check">
-            <input
-              type="checkbox"
-              checked={languages.includes(l.code)}
-              onChange={(e) =>
-                setLanguages(
-                  e.target.checked ? [...languages, l.code] : languages.filter((c) => c !== l.code),
-                )
-              }
-            />
-            {l.name}
-          </label>
-        ))}
-      </fieldset>
+      <Choice
+        label="Dictionary"
+        value={dictionary.id}
+        options={dictionaryOptions(dictionaries)}
+        onChange={(id) => navigate(withQuery('/tbx', { d: id }), { replace: true })}
+      />
+      <Choice label="Format" value={format} options={EXPORT_FORMATS} onChange={setFormat} />
+      <CheckList
+        legend="Languages (none chosen: all)"
+        options={languageOptions(dictionary.languages ?? [])}
+        chosen={languages}
+        onChange={setLanguages}
+      />
       <div className="actions">
         <button type="submit" className="primary">
           Prepare the export
@@ -235,11 +205,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
           </a>
         )}
       </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorMessage text={error} />
     </form>
   );
 }
