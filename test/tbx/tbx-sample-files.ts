@@ -55,11 +55,11 @@ export class TbxClient {
   }
 
   /** POST /dictionaries/import-tbx into a new dictionary; the job's summary. */
-  async importNew(content: Buffer, name: string): Promise<ImportSummary> {
+  async importNew(content: Buffer, name: string, merge = 'ENTRY_ID'): Promise<ImportSummary> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(content)]), 'in.tbx');
     const response = await fetch(
-      `${this.server.base}/api/v4/dictionaries/import-tbx?${new URLSearchParams({ name })}`,
+      `${this.server.base}/api/v4/dictionaries/import-tbx?${new URLSearchParams({ name, merge })}`,
       { method: 'POST', headers: { 'x-auth-token': this.token }, body: form },
     );
     const body = (await response.json()) as { result?: ImportSummary; jobTaskId?: number; message?: string };

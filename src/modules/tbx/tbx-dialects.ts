@@ -76,12 +76,25 @@ export function normalizeStatus(value: string): string {
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** ISO 8601 basic format (`20010507`, `20010507T105725Z`) and its mixes (`20010507T10:57:25Z`). */
+const COMPACT_DATE =
+  /^(\d{4})(\d{2})(\d{2})(?:T(\d{2}):?(\d{2})(?::?(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** An ISO date or date-time; a date-time without zone is taken as UTC, so the result is the same anywhere. */
+/**
+ * An ISO 8601 date or date-time, extended or basic format; a date-time without zone is taken as UTC,
+ * so the result is the same anywhere.
+ */
 export function parseDate(text: string): Date | null {
-  const match = ISO_DATE.exec(text);
+  const trimmed = text.trim();
+  const compact = COMPACT_DATE.exec(trimmed);
+  if (compact) {
+    const [, y, mo, d, h, mi, sec, frac, zone] = compact;
+    const time = h === undefined ? '' : `T${h}:${mi}:${sec ?? '00'}${frac ?? ''}${zone ?? ''}`;
+    return parseDate(`${y}-${mo}-${d}${time}`);
+  }
+  const match = ISO_DATE.exec(trimmed);
   if (!match) return null;
-  let iso = text.replace(' ', 'T');
+  let iso = trimmed.replace(' ', 'T');
   if (iso.includes('T') && match[1] === undefined) iso += 'Z';
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? null : date;

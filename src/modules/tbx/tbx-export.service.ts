@@ -15,7 +15,7 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
-import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValueOf } from './tbx-mapping.js';
+import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
 import { type TbxProfile, writeTbx } from './tbx-writer.js';
 
@@ -309,7 +309,7 @@ function valuesOf(plan: ExportPlan, level: FieldLevel, fieldMap: Record<string, 
   return plan.fields
     .filter((field) => field.level === level)
     .flatMap((field) =>
-      (fieldMap[field.oid] ?? []).map((value) => tbxValueOf(field.category, value, field.tbxNames)),
+      (fieldMap[field.oid] ?? []).flatMap((value) => tbxValuesOf(field.category, value, field.tbxNames)),
     );
 }
 

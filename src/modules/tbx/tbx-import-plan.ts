@@ -55,15 +55,21 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
     terms: [],
     xrefs: [],
   };
+  // What the reader met but the model cannot hold is said, never dropped in silence.
+  for (const problem of entry.notKept ?? []) ctx.error(problem.line, problem.message);
   const conceptValues = new Map<ImportField, string[]>();
-  for (const value of entry.values) take(structure, value, 'CONCEPT', concept, conceptValues, entry.line);
+  for (const value of entry.values)
+    take(ctx, structure, value, 'CONCEPT', concept, conceptValues, entry.line);
   concept.fieldMap = checkedValues(ctx, structure, conceptValues, entry.line);
   for (const section of entry.languages) {
     const language = structure.language(section.lang, entry.line);
     if (!language) continue;
-    // Language-level values belong to every term of the language (a term's own value wins).
+    // Language-level values belong to every term of the language, after the term's own values of the
+    // same field (a single-valued field keeps the term's own and reports the language's).
     const sectionValues = new Map<ImportField, string[]>();
-    for (const value of section.values) take(structure, value, 'TERM', concept, sectionValues, entry.line);
+    for (const value of section.values) {
+      take(ctx, structure, value, 'TERM', concept, sectionValues, entry.line);
+    }
     if (section.terms.length === 0 && sectionValues.size > 0) {
       ctx.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
     }
@@ -78,8 +84,11 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         continue;
       }
       const termValues = new Map<ImportField, string[]>();
-      for (const value of term.values) take(structure, value, 'TERM', concept, termValues, term.line);
-      for (const [field, values] of sectionValues) if (!termValues.has(field)) termValues.set(field, values);
+      for (const value of term.values) take(ctx, structure, value, 'TERM', concept, termValues, term.line);
+      for (const [field, values] of sectionValues) {
+        const own = termValues.get(field) ?? [];
+        termValues.set(field, [...own, ...values.filter((value) => !own.includes(value))]);
+      }
       concept.terms.push({
         oid: identifier(ctx, term.id, 'term', term.line),
         name,
@@ -108,8 +117,13 @@ function identifier(
   return trimmed;
 }
 
+/** `cross-reference`, `crossRef`, `CrossReference`… as written by other tools. */
+const isCrossReference = (category: string) =>
+  ['crossreference', 'crossref'].includes(category.toLowerCase().replace(/[^a-z]/g, ''));
+
 /** Routes one value: domains, cross-references, or the field of its category at this level. */
 function take(
+  ctx: ImportContext,
   structure: ImportStructure,
   value: TbxValue,
   level: FieldLevel,
@@ -118,14 +132,32 @@ function take(
   line: number,
 ) {
   const category = categoryOf(value);
+  if (value.component !== undefined) {
+    // Dictionaries have no term components: a component's part of speech is not the term's.
+    ctx.error(
+      value.line ?? line,
+      `${category} "${value.value}" of the term component "${value.component}" is not kept (no term components)`,
+    );
+    return;
+  }
   if (category.toLowerCase() === SUBJECT_FIELD.toLowerCase()) {
     const name = value.value.trim().slice(0, 255);
     if (name) concept.domainIds.add(structure.domain(name));
     return;
   }
-  if (category.toLowerCase() === CROSS_REFERENCE.toLowerCase()) {
+  if (
+    category.toLowerCase() === CROSS_REFERENCE.toLowerCase() ||
+    (isCrossReference(category) && value.target)
+  ) {
     const target = (value.target ?? value.value).trim().replace(/^#/, '');
     const text = value.value.trim();
+    if (level === 'TERM' && target) {
+      // Relations join concepts: the link is kept, its place on a term is not.
+      ctx.error(
+        value.line ?? line,
+        `${category} "${text}" -> ${target} of a term is kept as a relation of its concept`,
+      );
+    }
     if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
     return;
   }

@@ -92,26 +92,43 @@ export function storedTextOf(value: TbxValue): string {
   const target = value.target?.trim();
   if (!target) return value.value;
   const label = value.value.trim();
-  if (label === '' || label === target) return target;
+  // A bare target reads back as a link only for xref categories; other categories keep `<target>`.
+  if (label === '' || label === target)
+    return TARGETED_CATEGORIES.has(value.category) ? target : `<${target}>`;
   return `${label} <${target}>`;
 }
 
-const LABELLED_TARGET = /^(.*) <(\S+)>$/s;
+const LABELLED_TARGET = /^(?:(.*) )?<([^<>\r\n]+)>$/s;
+/** How fieldValuesFrom joins several values of a single-valued MULTILINE field. */
+const JOINED = /\r?\n\r?\n/;
 
-/** A stored value as a TBX value of `category` (picklist names written as their TBX names). */
-export function tbxValueOf(
+/** A stored link (`label <target>`, or for xref categories a bare `scheme:…` target), or null. */
+function linkOf(category: string, stored: string): { value: string; target: string } | null {
+  const labelled = LABELLED_TARGET.exec(stored);
+  if (labelled && !labelled[1]?.includes('\n')) return { value: labelled[1] ?? '', target: labelled[2]! };
+  if (TARGETED_CATEGORIES.has(category) && /^\S+:\S+$/.test(stored)) return { value: stored, target: stored };
+  return null;
+}
+
+/**
+ * A stored value as the TBX values of `category` (picklist names written as their TBX names). A value
+ * holding links (`label <target>`, what an import stores for a ref or xref of any category) gives them
+ * back as links; values the import joined into one field value (blank lines between them) come back
+ * one by one when links are among them.
+ */
+export function tbxValuesOf(
   category: string,
   stored: string,
   tbxNames?: ReadonlyMap<string, string>,
-): TbxValue {
+): TbxValue[] {
   // The element is left to the writer, which picks the one TBX uses for the category at the level.
   const element = category === NOTE ? 'note' : '';
-  if (TARGETED_CATEGORIES.has(category)) {
-    const labelled = LABELLED_TARGET.exec(stored);
-    if (labelled) return { category, element, value: labelled[1]!, target: labelled[2]! };
-    if (/^\S+:\S+$/.test(stored)) return { category, element, value: stored, target: stored };
-  }
-  return { category, element, value: tbxNames?.get(stored) ?? stored };
+  const parts = stored.split(JOINED);
+  const links = parts.map((part) => linkOf(category, part));
+  if (links.every((link) => link === null))
+    return [{ category, element, value: tbxNames?.get(stored) ?? stored }];
+  // Joined values with links among them: one value per part, so that each link keeps its target.
+  return parts.map((part, index) => ({ category, element, ...(links[index] ?? { value: part }) }));
 }
 
 /** The created and changed times a file gives (the latest of each kind). */

@@ -13,6 +13,10 @@ export interface TbxValue {
   value: string;
   /** `target` of xref/ref elements (crossReference, externalCrossReference). */
   target?: string;
+  /** 1-based line of the element, when read from a file (for error reports). */
+  line?: number;
+  /** The termComp text a value of a termCompList component describes (not the whole term's). */
+  component?: string;
 }
 
 /** A transacGrp: who did what when (`origination`/`creation` or `modification`). */
@@ -48,6 +52,8 @@ export interface TbxEntry {
   languages: TbxLanguageSection[];
   /** 1-based line of the entry element. */
   line: number;
+  /** What the reader met but the model cannot hold (an import reports each as an error). */
+  notKept?: { line: number; message: string }[];
 }
 
 /** What the file says about itself before the first entry. */

@@ -87,10 +87,18 @@ type Frame =
   | { kind: 'lang' }
   | { kind: 'term' }
   | { kind: 'termText'; implicit: boolean }
-  | { kind: 'group'; element: string | null; listType: string | null }
-  | { kind: 'transacGrp'; tx: PendingTransaction }
+  | { kind: 'group'; name: string; element: string | null; listType: string | null }
+  | { kind: 'transacGrp'; tx: PendingTransaction; line: number }
   | { kind: 'transacPart'; tx: PendingTransaction; part: 'type' | 'date' | 'responsibility' }
-  | { kind: 'value'; holder: ValueHolder; category: string; element: string; target: string | undefined }
+  | {
+      kind: 'value';
+      holder: ValueHolder;
+      category: string;
+      element: string;
+      target: string | undefined;
+      line: number;
+      component: string | undefined;
+    }
   | { kind: 'discard' }
   | { kind: 'inline' };
 
@@ -118,6 +126,8 @@ class TbxStreamReader {
   /** Polyterm's own exports keep whitespace as written (POLYTERM_SOURCE_DESC). */
   private preserveByDefault = false;
   private text = '';
+  /** The text of the last termComp of the open termCompList. */
+  private component: string | null = null;
 
   constructor(private readonly onHeader: ((header: TbxHeader) => void) | undefined) {
     const parser = this.parser;
@@ -203,13 +213,17 @@ class TbxStreamReader {
     if (name === 'term' && this.lang) return this.openTermText(attrs);
     const group = GROUPS.get(name);
     if (group !== undefined) {
+      if (name === 'termCompList') this.component = null;
       return {
         kind: 'group',
+        name,
         element: group,
         listType: name === 'termCompList' ? (attrs.type ?? null) : null,
       };
     }
-    if (name === 'transacGrp') return { kind: 'transacGrp', tx: { type: '', date: '', responsibility: '' } };
+    if (name === 'transacGrp') {
+      return { kind: 'transacGrp', tx: { type: '', date: '', responsibility: '' }, line: this.parser.line };
+    }
     const top = this.stack.at(-1);
     if (top?.kind === 'transacGrp') return this.openTransactionPart(name, attrs, top.tx);
     return this.openValue(name, tag.name !== name, attrs, top);
@@ -326,8 +340,22 @@ class TbxStreamReader {
       category = name;
       element = DCT_ELEMENT[name] ?? group?.element ?? (this.term ? 'termNote' : 'descrip');
     }
+    // Values beside a termComp describe that component (one word), not the whole term.
+    const inComponent =
+      element !== 'termComp' &&
+      this.stack.some(
+        (frame) => frame.kind === 'group' && (frame.name === 'termCompGrp' || frame.name === 'termCompList'),
+      );
     this.startCapture();
-    return { kind: 'value', holder, category, element, target: attrs.target || undefined };
+    return {
+      kind: 'value',
+      holder,
+      category,
+      element,
+      target: attrs.target || undefined,
+      line: this.parser.line,
+      component: inComponent ? (this.component ?? '') : undefined,
+    };
   }
 
   private close(): void {
@@ -356,8 +384,11 @@ class TbxStreamReader {
           category: frame.category,
           element: frame.element,
           value: frame.category === 'administrativeStatus' ? normalizeStatus(raw) : raw,
+          line: frame.line,
         };
         if (frame.target) value.target = frame.target;
+        if (frame.element === 'termComp') this.component = raw;
+        if (frame.component !== undefined) value.component = frame.component;
         frame.holder.values.push(value);
         return;
       }
@@ -365,7 +396,7 @@ class TbxStreamReader {
         frame.tx[frame.part] = this.takeText();
         return;
       case 'transacGrp':
-        this.addTransaction(frame.tx);
+        this.addTransaction(frame.tx, frame.line);
         return;
       case 'discard':
         this.takeText();
@@ -387,19 +418,36 @@ class TbxStreamReader {
     }
   }
 
-  private addTransaction(tx: PendingTransaction): void {
+  private addTransaction(tx: PendingTransaction, line: number): void {
     const type = tx.type.toLowerCase();
-    if (!type) return;
+    const what = `The transaction "${tx.type}"${tx.date ? ` of ${tx.date}` : ''}`;
+    if (!type) return this.notKept(line, `${what} has no type and is not kept`);
+    // A transacGrp in a descripGrp (or adminGrp...) dates that value, not the entry or term.
+    if (this.stack.some((frame) => frame.kind === 'group')) {
+      return this.notKept(
+        line,
+        `${what} of a value (in a group) is not kept: only concepts and terms have dates`,
+      );
+    }
     // The model has no langSec-level transactions: those of a langSec (without a term) are not kept.
     const holder = this.term ?? (this.lang ? null : this.entry);
-    if (!holder) return;
+    if (!holder) return this.notKept(line, `${what} of a language section is not kept`);
+    const date = parseDate(tx.date);
+    if (tx.date && date === null)
+      this.notKept(line, `${what}: the date "${tx.date}" is not an ISO 8601 date`);
     const transaction: TbxTransaction = {
       // Transaction types other than creation (check, approval...) still record a change of the entry.
       kind: CREATED_TRANSACTIONS.has(type) ? 'created' : 'changed',
-      date: parseDate(tx.date),
+      date,
       responsibility: tx.responsibility || null,
     };
     holder.transactions.push(transaction);
+  }
+
+  private notKept(line: number, message: string): void {
+    if (!this.entry) return;
+    this.entry.notKept ??= [];
+    this.entry.notKept.push({ line, message });
   }
 
   private sendHeader(): void {
