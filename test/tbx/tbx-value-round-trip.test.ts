@@ -168,6 +168,56 @@ class ValueCheck {
   }
 }
 
+const HAND_WRITTEN = `<?xml version="1.0"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>TermWeb</p></sourceDesc></fileDesc></martifHeader>
+<text><body>
+<termEntry id="e1">
+<xref type="externalCrossReference" target="https://a.example/">first</xref>
+<xref type="externalCrossReference" target="https://b.example/">second</xref>
+<ref type="cross-reference" target="e2">other</ref>
+<descripGrp><descrip type="definition">d</descrip><transacGrp><transac type="transactionType">origination</transac><date>1999-01-01</date></transacGrp></descripGrp>
+<transacGrp><transac type="transactionType">origination</transac><date>20010507T10:57:25Z</date></transacGrp>
+<langSet xml:lang="en"><admin type="source">language source</admin>
+<tig><term>one</term><admin type="source">term source</admin></tig>
+<ntig><termGrp><term>two words</term><termCompList type="lemma"><termCompGrp><termComp>two</termComp><termNote type="partOfSpeech">numeral</termNote></termCompGrp></termCompList></termGrp></ntig>
+</langSet></termEntry>
+<termEntry id="e2"><langSet xml:lang="en"><tig><term>other</term></tig></langSet></termEntry>
+</body></text></martif>`;
+
+describe('the losses the issue names', () => {
+  it('keeps language-level values beside term values, several links, cross-reference spellings and compact dates; reports the rest with its line', async () => {
+    const summary = await client.importNew(Buffer.from(HAND_WRITTEN), 'hand-written losses', 'NONE');
+    expect(summary.errors).toEqual([
+      { line: 8, message: expect.stringContaining('of a value (in a group) is not kept') },
+      {
+        line: 12,
+        message: expect.stringContaining('partOfSpeech "numeral" of the term component "two" is not kept'),
+      },
+    ]);
+    const xml = await client.export(summary.dictionaryId, 'TBX_V3_FULL');
+    const [e1] = await readAll([xml]);
+    expect(
+      e1!.values.filter((v) => v.category === 'externalCrossReference').map((v) => [v.value, v.target]),
+    ).toEqual([
+      ['first', 'https://a.example/'],
+      ['second', 'https://b.example/'],
+    ]);
+    expect(e1!.values.find((v) => v.category === 'crossReference')).toMatchObject({
+      value: 'other',
+      target: 'e2',
+    });
+    expect(e1!.transactions.find((t) => t.kind === 'created')?.date?.toISOString()).toBe(
+      '2001-05-07T10:57:25.000Z',
+    );
+    const one = e1!.languages[0]!.terms.find((t) => t.term === 'one')!;
+    expect(one.values.filter((v) => v.category === 'source').map((v) => v.value)).toEqual([
+      'term source; language source',
+    ]);
+    const two = e1!.languages[0]!.terms.find((t) => t.term === 'two words')!;
+    expect(two.values.some((v) => v.category === 'partOfSpeech')).toBe(false);
+  }, 120_000);
+});
+
 describe('every value of every sample file is kept or reported', () => {
   for (const format of ['TBX_V3_FULL', 'TBX_V2_FULL'] as const) {
     it(`${format}: found at its level in the export, or listed in the import's errors`, async () => {
