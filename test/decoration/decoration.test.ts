@@ -42,6 +42,7 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
     ids.bankMoney = (await concept(base, [{ name: 'bank', lang: 'eng' }])).id;
     ids.bankRiver = (await concept(base, [{ name: 'bank', lang: 'eng' }])).id;
     ids.cafe = (await concept(base, [{ name: 'café', lang: 'eng' }])).id;
+    ids.email = (await concept(base, [{ name: 'tölvupóstur', lang: 'isl' }])).id;
     ids.list = (
       await concept(base, [
         { name: 'blacklist', lang: 'eng', status: 'forbidden' },
@@ -68,6 +69,24 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
     // Only the kinds asked for.
     expect(brief(await matchesOf(text, { kinds: ['exact'] }))).toEqual([['café', 'café', 'exact']]);
     expect((await matchesOf(text, { minScore: 0.92 })).map((m) => m.kind)).toEqual(['case-folded', 'exact']);
+  });
+
+  it('finds fuzzy matches (a word and a one-word term, one the other plus up to 3 letters) on request only', async () => {
+    expect(await matchesOf('pumpkin, pumpkins, pum')).toEqual([]);
+    expect(brief(await matchesOf('pumpkin, pumpkins, pum', { kinds: ['fuzzy'] }))).toEqual([
+      ['pumpkin', 'pump', 'fuzzy'],
+    ]);
+    // Icelandic has no stemmer: "tölvupóst" (accusative) meets "tölvupóstur" only as a fuzzy match.
+    const icelandic = { sourceLang: 'isl', segments: [{ text: 'Sendu tölvupóst strax.' }] };
+    expect((await decorate(admin, icelandic)).segments[0]!.matches).toEqual([]);
+    const [email] = (await decorate(admin, { ...icelandic, kinds: ['exact', 'fuzzy'] })).segments[0]!.matches;
+    expect(email).toMatchObject({
+      text: 'tölvupóst',
+      term: 'tölvupóstur',
+      kind: 'fuzzy',
+      conceptId: ids.email,
+    });
+    expect(email!.score).toBeLessThan(0.6);
   });
 
   it('prefers the longest leftmost match and answers all overlapping ones on request', async () => {

@@ -19,6 +19,7 @@ import { Migration20261130090000 } from './Migration20261130090000_dictionary_na
 import { Migration20261201090000 } from './Migration20261201090000_client_api_key_hash.js';
 import { Migration20261202090000 } from './Migration20261202090000_workflows.js';
 import { Migration20261203090000 } from './Migration20261203090000_stemming.js';
+import { Migration20261203100000 } from './Migration20261203100000_stem_first.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000_client_api_key_hash', class: Migration20261201090000 },
   { name: 'Migration20261202090000_workflows', class: Migration20261202090000 },
   { name: 'Migration20261203090000_stemming', class: Migration20261203090000 },
+  { name: 'Migration20261203100000_stem_first', class: Migration20261203100000 },
 ];

@@ -8,7 +8,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../../shared/sql.js';
-import { scopeConditions } from '../search/postgres-search.js';
+import { likeEscaped, scopeConditions } from '../search/postgres-search.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { searchRuntimeOf, type TermIndexAccess } from '../search/search-runtime.js';
 
@@ -28,6 +28,8 @@ export interface TermRow {
 export interface LookupKeys {
   folded: string[];
   stems: string[];
+  /** Folded words whose longer forms are wanted too (fuzzy): names starting with one, up to `extra` letters longer. */
+  prefixes: { word: string; maxLength: number }[];
 }
 
 const TERM_COLUMNS = `t.id, t.concept_id, t.dictionary_id, t.name, t.name_folded, t.stem_key, t.language_code, t.field_map`;
@@ -64,11 +66,20 @@ function termsSql(hits: Sql, languages: readonly string[]): Sql {
 /** Terms in the plan's dictionaries, language, readable sections and filters whose keys are given. */
 function postgresHits(plan: SearchPlan, keys: LookupKeys): Sql {
   const where = scopeConditions(plan);
+  // Each prefix is a range of the folded-name index (C collation), its length checked on the rows.
+  const prefixes = keys.prefixes
+    .map(() => ' or (t.name_folded like ? and char_length(t.name_folded) <= ?)')
+    .join('');
   return {
     text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
             where ${where.map((w) => `(${w.text})`).join(' and ')}
-              and (t.name_folded in (?) or t.stem_key in (?))`,
-    params: [...where.flatMap((w) => w.params), orNone(keys.folded), orNone(keys.stems)],
+              and (t.name_folded in (?) or t.stem_key in (?)${prefixes})`,
+    params: [
+      ...where.flatMap((w) => w.params),
+      orNone(keys.folded),
+      orNone(keys.stems),
+      ...keys.prefixes.flatMap((p) => [`${likeEscaped(p.word)}%`, p.maxLength]),
+    ],
   };
 }
 
@@ -83,6 +94,7 @@ async function elasticsearchHitIds(
   const should: estypes.QueryDslQueryContainer[] = [];
   if (keys.folded.length) should.push({ terms: { folded: keys.folded } });
   if (keys.stems.length) should.push({ terms: { stemKey: keys.stems } });
+  for (const prefix of keys.prefixes) should.push({ prefix: { folded: prefix.word } });
   if (!should.length) return [];
   const ids: number[] = [];
   let after: estypes.SortResults | undefined;
@@ -128,7 +140,7 @@ export async function lookUpTerms(
   keys: LookupKeys,
   languages: readonly string[],
 ): Promise<TermRow[]> {
-  if (!keys.folded.length && !keys.stems.length) return [];
+  if (!keys.folded.length && !keys.stems.length && !keys.prefixes.length) return [];
   const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), languages));
   const index = searchRuntimeOf(em).termIndex;
   if (!index || plan.restriction) return onPostgres();

@@ -39,7 +39,7 @@ const EntryRef = builder.interfaceRef<MatchEntry>('DecorationEntry').implement({
     termId: t.exposeInt('termId'),
     dictionaryId: t.exposeInt('dictionaryId'),
     term: t.exposeString('term'),
-    kind: t.exposeString('kind', { description: 'exact, case-folded, accent-folded or stemmed' }),
+    kind: t.exposeString('kind', { description: 'exact, case-folded, accent-folded, stemmed or fuzzy' }),
     score: t.exposeFloat('score'),
     status: t.exposeString('status'),
     preferred: t.field({ type: [TermRefRef], resolve: (entry) => entry.preferred }),

@@ -4,7 +4,9 @@ import { TERM_STATUSES } from './term-status.js';
 /** Term decoration and term check requests and answers (docs/decoration.md). */
 const LangSchema = z.string().trim().min(2).max(64);
 
-export const MATCH_KINDS = ['exact', 'case-folded', 'accent-folded', 'stemmed'] as const;
+export const MATCH_KINDS = ['exact', 'case-folded', 'accent-folded', 'stemmed', 'fuzzy'] as const;
+/** The kinds a request gets when it names none: fuzzy matches only on request (pump would meet pumpkin). */
+export const DEFAULT_KINDS = ['exact', 'case-folded', 'accent-folded', 'stemmed'] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
 export const SegmentInputSchema = z.object({
@@ -58,7 +60,7 @@ export const MatchEntrySchema = z.object({
   dictionaryId: z.number().int(),
   term: z.string().describe('the matched term as stored'),
   kind: z.enum(MATCH_KINDS),
-  score: z.number().describe('1 exact, 0.95 case-folded, 0.9 accent-folded, below 0.8 stemmed'),
+  score: z.number().describe('1 exact, 0.95 case-folded, 0.9 accent-folded, 0.6-0.8 stemmed, 0.4-0.6 fuzzy'),
   status: z.enum(TERM_STATUSES).describe('from the usage status (docs/decoration.md)'),
   preferred: z
     .array(TermRefSchema)

@@ -6,29 +6,38 @@
  */
 import { AppError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
-import { boundRows, selectEach } from '../../shared/sql.js';
+import { boundRows } from '../../shared/sql.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
 import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
-import { foldedTextsSql, StemKeys, stemKeysSql } from '../stemming/stem-keys.js';
+import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
 import { type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import { lookUpTerms, type TermRow } from './candidate-lookup.js';
 import { decoratedSegment } from './decorated-output.js';
-import type { DecorationInput, DecorationResponse, Match, MatchKind } from './decoration.schema.js';
+import {
+  DEFAULT_KINDS,
+  type DecorationInput,
+  type DecorationResponse,
+  type Match,
+  type MatchKind,
+} from './decoration.schema.js';
 import { originalRange, type SegmentFormat, type SegmentText, segmentText } from './inline-markup.js';
 import {
   type Candidate,
   chooseSpans,
   entryOf,
+  FUZZY_EXTRA,
+  FUZZY_MIN_LENGTH,
   foldedCandidate,
+  fuzzyCandidate,
   groupBySpan,
   type SpanMatch,
   stemmedCandidate,
   termsByConcept,
 } from './match-building.js';
-import { piecesOf, spanStemKey, spansOf } from './text-spans.js';
+import { piecesOf, type Span, spanStemKey, spansOf } from './text-spans.js';
 
 /** Per call (docs/decoration.md): more is 413. */
 export const MAX_SEGMENTS = 100;
@@ -91,39 +100,71 @@ async function accessPlan(
 interface KeyRow {
   folded: string[];
   stems: [number | null, string[]][] | null;
+  /** The most words of a term whose stem key starts with the word, by first word. */
+  starts: Record<string, number>;
   bounds: { words: number; chars: number } | null;
 }
 
-/** The folded pieces and stemmed words of all segments, and the longest term's words and characters. */
+/**
+ * One statement: the folded pieces and stemmed words of all segments; for each word, the most words of
+ * a term starting with its stem (terms_stem_first_index); and the longest term's words and characters
+ * (for scripts without spaces, whose words do not bound a term).
+ */
 async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly PreparedSegment[]) {
   const pieces = [...new Set(segments.flatMap((s) => piecesOf(s.text.text, s.tokens)))];
   const words = [...new Set(segments.flatMap((s) => s.tokens.map((t) => t.surface)))];
-  const [row] = await boundRows<KeyRow>(
-    scope.em,
-    selectEach({
-      folded: foldedTextsSql(pieces),
-      stems: stemKeysSql(plan.dictionaryIds, plan.languageCode, words),
-      bounds: {
-        text: `(select json_build_object('words', coalesce(max(a.w), 0), 'chars', coalesce(max(b.ch), 0))
-                  from unnest(?::int[]) d
-                  cross join lateral (select stem_words as w from terms where dictionary_id = d and language_code = ?
-                                         and not deleted and stem_words is not null order by stem_words desc limit 1) a
-                  cross join lateral (select char_length(name_folded) as ch from terms where dictionary_id = d
-                                         and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b)`,
-        params: [plan.dictionaryIds, plan.languageCode, plan.languageCode],
-      },
-    }),
-  );
-  const folded = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
+  const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
+  const folded = foldedTextsSql(pieces);
+  const [row] = await boundRows<KeyRow>(scope.em, {
+    text: `with stems as (${groups.text})
+      select ${folded.text} as folded,
+             (select json_agg(json_build_array(s.d, s.keys)) from stems s) as stems,
+             (select coalesce(json_object_agg(x.f, x.w), '{}'::json) from (
+                select t.stem_first as f, max(t.stem_words) as w from terms t
+                 where t.dictionary_id = any(?::int[]) and t.language_code = ? and not t.deleted
+                   and t.stem_first in (select split_part(k, ' ', 1) from stems, unnest(stems.keys) k)
+                 group by t.stem_first) x) as starts,
+             (select json_build_object('words', coalesce(max(a.w), 0), 'chars', coalesce(max(b.ch), 0))
+                from unnest(?::int[]) d
+                cross join lateral (select stem_words as w from terms where dictionary_id = d and language_code = ?
+                                       and not deleted and stem_words is not null order by stem_words desc limit 1) a
+                cross join lateral (select char_length(name_folded) as ch from terms where dictionary_id = d
+                                       and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b) as bounds`,
+    params: [
+      ...groups.params,
+      ...folded.params,
+      plan.dictionaryIds,
+      plan.languageCode,
+      plan.dictionaryIds,
+      plan.languageCode,
+      plan.languageCode,
+    ],
+  });
+  const foldedOf = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
   const wordIndex = new Map(words.map((word, index) => [word, index]));
+  const stems = new StemKeys(row!.stems);
+  const maxWords = row!.bounds?.words ?? 0;
+  /** The most words a span starting with this word may have (the longest term starting with it). */
+  const wordsFrom = (word: string): number => {
+    if (NO_SPACES.test(word)) return maxWords;
+    const index = wordIndex.get(word)!;
+    let most = 0;
+    for (const set of stems.all()) most = Math.max(most, row!.starts[(set[index] ?? '').split(' ')[0]!] ?? 0);
+    return most;
+  };
   return {
-    fold: (piece: string) => folded.get(piece) ?? piece,
-    stems: new StemKeys(row!.stems),
+    fold: (piece: string) => foldedOf.get(piece) ?? piece,
+    stems,
     wordIndex,
-    maxWords: row!.bounds?.words ?? 0,
+    wordsFrom,
+    maxWords,
     maxChars: row!.bounds?.chars ?? 0,
   };
 }
+
+/** Scripts written without spaces: their words do not bound a term, its characters do. */
+const NO_SPACES =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** Finds the terms of the caller's dictionaries in the segments (the work of both endpoints). */
 export async function lookUpSegments(
@@ -153,15 +194,22 @@ export async function lookUpSegments(
   };
   if (!dictionaryIds.length) return empty;
   const plan = await accessPlan(scope, dictionaryIds, sourceLang);
+
   if (!plan || segments.every((s) => !s.tokens.length)) return empty;
 
+  const kinds = new Set(request.kinds);
   const keys = await textKeys(scope, plan, segments);
+
   if (keys.maxWords === 0) return empty;
   // Folding may lengthen a text (ß -> ss, æ -> ae): spans get room beyond the longest folded name.
   const maxLength = 2 * keys.maxChars + 16;
   const stemSets = keys.stems.all();
   const perSegment = segments.map((segment) => {
-    const spans = spansOf(segment.text.text, segment.tokens, keys.fold, keys.maxWords, maxLength);
+    // Fuzzy matches need every word's one-word span, whatever terms start with it.
+    const wordsFrom = kinds.has('fuzzy')
+      ? (word: string) => Math.max(1, keys.wordsFrom(word))
+      : keys.wordsFrom;
+    const spans = spansOf(segment.text.text, segment.tokens, keys.fold, wordsFrom, maxLength);
     const wordStems = stemSets.map((set) =>
       segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
     );
@@ -180,14 +228,27 @@ export async function lookUpSegments(
       for (const key of stemKeys[index]!) if (key) stemmed.add(key);
     });
   }
+  const fuzzyWords = kinds.has('fuzzy') ? fuzzyWordsOf(perSegment.flatMap((s) => s.spans)) : [];
+  // A word's shorter forms are plain keys; its longer forms, prefixes.
+  for (const word of fuzzyWords) for (const shorter of shorterForms(word)) folded.add(shorter);
+  const prefixes = fuzzyWords.map((word) => ({ word, maxLength: [...word].length + FUZZY_EXTRA }));
   const languages = [
     ...new Set([sourceLang, plan.languageCode, ...request.targetLangs.map((l) => l.toLowerCase())]),
   ];
-  const rows = await lookUpTerms(scope.em, plan, { folded: [...folded], stems: [...stemmed] }, languages);
+  const rows = await lookUpTerms(
+    scope.em,
+    plan,
+    { folded: [...folded], stems: [...stemmed], prefixes },
+    languages,
+  );
   const hits = rows.filter((row) => row.hit);
   const byFolded = groupRows(hits, (row) => row.folded);
   const byStem = groupRows(hits, (row) => row.stemKey ?? '');
-  const kinds = new Set(request.kinds);
+  // Fuzzy candidates of a word: names that are one of its shorter forms, or start with it.
+  const byStart = groupRows(
+    hits.filter((row) => !row.folded.includes(' ')),
+    (row) => [...row.folded].slice(0, FUZZY_MIN_LENGTH).join(''),
+  );
 
   return {
     sourceLang,
@@ -208,10 +269,41 @@ export async function lookUpSegments(
           }
         });
       });
+      if (kinds.has('fuzzy')) {
+        for (const span of spans) {
+          if (span.firstToken !== span.lastToken || span.attached) continue;
+          const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
+          for (const term of byStart.get(start) ?? []) {
+            const candidate = fuzzyCandidate(span, term);
+            if (candidate) candidates.push(candidate);
+          }
+        }
+      }
       const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
       return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
     }),
   };
+}
+
+/** The folded one-word spans long enough for fuzzy matches. */
+function fuzzyWordsOf(spans: readonly Span[]): string[] {
+  const words = new Set<string>();
+  for (const span of spans) {
+    if (span.firstToken === span.lastToken && !span.attached && !span.folded.includes(' ')) {
+      if ([...span.folded].length >= FUZZY_MIN_LENGTH) words.add(span.folded);
+    }
+  }
+  return [...words];
+}
+
+/** A word without its last 1 to FUZZY_EXTRA letters, no shorter than FUZZY_MIN_LENGTH. */
+function shorterForms(word: string): string[] {
+  const chars = [...word];
+  const forms: string[] = [];
+  for (let cut = 1; cut <= FUZZY_EXTRA && chars.length - cut >= FUZZY_MIN_LENGTH; cut++) {
+    forms.push(chars.slice(0, chars.length - cut).join(''));
+  }
+  return forms;
 }
 
 function groupRows(rows: readonly TermRow[], keyOf: (row: TermRow) => string): Map<string, TermRow[]> {
@@ -266,7 +358,7 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
     dictionaryIds: input.dictionaryIds,
     targetLangs,
     segments,
-    kinds: input.kinds ?? ['exact', 'case-folded', 'accent-folded', 'stemmed'],
+    kinds: input.kinds ?? DEFAULT_KINDS,
     minScore: input.minScore ?? 0,
     overlap: input.overlap ?? 'longest',
   });

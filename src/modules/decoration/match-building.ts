@@ -16,8 +16,14 @@ export interface Candidate {
   score: number;
 }
 
-const KIND_RANK: Record<MatchKind, number> = { exact: 0, 'case-folded': 1, 'accent-folded': 2, stemmed: 3 };
-const FOLDED_SCORES: Record<Exclude<MatchKind, 'stemmed'>, number> = {
+const KIND_RANK: Record<MatchKind, number> = {
+  exact: 0,
+  'case-folded': 1,
+  'accent-folded': 2,
+  stemmed: 3,
+  fuzzy: 4,
+};
+const FOLDED_SCORES: Record<Exclude<MatchKind, 'stemmed' | 'fuzzy'>, number> = {
   exact: 1,
   'case-folded': 0.95,
   'accent-folded': 0.9,
@@ -26,20 +32,41 @@ const FOLDED_SCORES: Record<Exclude<MatchKind, 'stemmed'>, number> = {
 const PUNCTUATION_AT_ENDS = /^[\p{P}\p{S}]|[\p{P}\p{S}]$/u;
 
 /** How a span matches a term whose folded name equals the span's. */
-export function foldedKind(span: Span, term: TermRow): Exclude<MatchKind, 'stemmed'> {
+export function foldedKind(span: Span, term: TermRow): Exclude<MatchKind, 'stemmed' | 'fuzzy'> {
   const name = normalizeSpaces(term.name);
   if (span.surface === name) return 'exact';
   if (span.surface.toLowerCase() === name.toLowerCase()) return 'case-folded';
   return 'accent-folded';
 }
 
-/** A stemmed match scores between 0.6 and 0.8, more the longer the folded forms' common beginning. */
-function stemmedScore(span: Span, term: TermRow): number {
-  const a = span.folded;
-  const b = term.folded;
+function commonStart(a: string, b: string): number {
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return Math.round((0.6 + (0.2 * common) / Math.max(a.length, b.length, 1)) * 1000) / 1000;
+  return common;
+}
+
+/** `base` plus up to `range`, more the longer the folded forms' common beginning. */
+function scoreBetween(span: Span, term: TermRow, base: number, range: number): number {
+  const common = commonStart(span.folded, term.folded);
+  return (
+    Math.round((base + (range * common) / Math.max(span.folded.length, term.folded.length, 1)) * 1000) / 1000
+  );
+}
+
+/** Fuzzy matches: one word and a one-word name, one the other plus up to this many letters. */
+export const FUZZY_EXTRA = 3;
+/** ...both at least this long (shorter words are too often the start of other words). */
+export const FUZZY_MIN_LENGTH = 4;
+
+/** A fuzzy candidate (veira ~ veiran, tölvupóstur ~ tölvupóst), or null when the forms are too far apart. */
+export function fuzzyCandidate(span: Span, term: TermRow): Candidate | null {
+  if (span.attached || span.firstToken !== span.lastToken || term.folded.includes(' ')) return null;
+  const [shorter, longer] =
+    span.folded.length <= term.folded.length ? [span.folded, term.folded] : [term.folded, span.folded];
+  if ([...shorter].length < FUZZY_MIN_LENGTH || [...longer].length - [...shorter].length > FUZZY_EXTRA)
+    return null;
+  if (shorter === longer || !longer.startsWith(shorter)) return null;
+  return { span, term, kind: 'fuzzy', score: scoreBetween(span, term, 0.4, 0.2) };
 }
 
 export function foldedCandidate(span: Span, term: TermRow): Candidate {
@@ -50,7 +77,7 @@ export function foldedCandidate(span: Span, term: TermRow): Candidate {
 /** A stemmed candidate, or null for names whose stem key does not stand for them. */
 export function stemmedCandidate(span: Span, term: TermRow): Candidate | null {
   if (span.attached || !term.stemKey || PUNCTUATION_AT_ENDS.test(term.name)) return null;
-  return { span, term, kind: 'stemmed', score: stemmedScore(span, term) };
+  return { span, term, kind: 'stemmed', score: scoreBetween(span, term, 0.6, 0.2) };
 }
 
 const better = (a: Candidate, b: Candidate) =>

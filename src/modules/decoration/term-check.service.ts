@@ -5,11 +5,14 @@
  * target are listed with them, and source terms whose concept has no term in the target language too.
  */
 import type { Scope } from '../../shared/scope.js';
-import type { Match, TermCheckInput, TermCheckResponse } from './decoration.schema.js';
+import {
+  DEFAULT_KINDS,
+  type Match,
+  type TermCheckInput,
+  type TermCheckResponse,
+} from './decoration.schema.js';
 import { type Lookup, lookUpSegments, matchOf } from './decoration.service.js';
 import { conceptTerms } from './match-building.js';
-
-const ALL_KINDS = ['exact', 'case-folded', 'accent-folded', 'stemmed'] as const;
 
 function matchesOf(lookup: Lookup, targetLangs: readonly string[]): Match[] {
   const [only] = lookup.segments;
@@ -23,7 +26,7 @@ export async function checkTerms(scope: Scope, input: TermCheckInput): Promise<T
   const targetLang = input.targetLang.toLowerCase();
   const common = {
     dictionaryIds: input.dictionaryIds,
-    kinds: ALL_KINDS,
+    kinds: DEFAULT_KINDS,
     minScore: 0,
     overlap: 'longest' as const,
   };

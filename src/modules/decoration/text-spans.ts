@@ -5,7 +5,8 @@
  * - folded: the folded words and what lies between them (spaces as one space), as `name_folded`;
  * - stem: the words' stem keys joined by a space, or by nothing where no space or punctuation separates
  *   them (Japanese, Chinese, Thai words), as `stem_key` is made from the name.
- * A span has at most as many words as the longest term, so nothing a term could match is left out.
+ * A span has at most as many words as the longest term starting with its first word's stem (any term
+ * it matches starts with that stem), so nothing a term could match is left out.
  */
 import type { TextToken } from '../stemming/text-tokens.js';
 import { OBJECT_REPLACEMENT } from './inline-markup.js';
@@ -64,18 +65,20 @@ function trailOf(text: string, tokens: readonly TextToken[], index: number): str
 }
 
 /**
- * Every span of up to `maxWords` words (and `maxLength` UTF-16 units, which bounds runs of words with
- * nothing between them), with its keys; `fold` answers the folded form of a piece.
+ * Every span of up to `maxWordsFrom(its first word)` words (and `maxLength` UTF-16 units, which bounds
+ * runs of words with nothing between them), with its keys; `fold` answers the folded form of a piece.
  */
 export function spansOf(
   text: string,
   tokens: readonly TextToken[],
   fold: (piece: string) => string,
-  maxWords: number,
+  maxWordsFrom: (word: string) => number,
   maxLength: number,
 ): Span[] {
   const spans: Span[] = [];
   for (let first = 0; first < tokens.length; first++) {
+    const maxWords = maxWordsFrom(tokens[first]!.surface);
+    if (maxWords < 1) continue;
     let words = 1;
     let folded = fold(tokens[first]!.surface);
     const lead = leadOf(text, tokens, first);

@@ -13,22 +13,35 @@ export const foldedTextsSql = (texts: readonly string[]): Sql => ({
 });
 
 /**
- * The stem key of each text under each dictionary's settings for `language`: a json array of
- * [dictionaryId, keys[]] pairs, where dictionary null stands for every dictionary without settings of
- * its own for the language (the default algorithm of the language).
+ * Rows (d, keys): the stem key of each text under each dictionary's settings for `language`, where
+ * dictionary null stands for every dictionary without settings of its own for the language (the default
+ * algorithm of the language).
  */
-export const stemKeysSql = (
+export const stemGroupsSql = (
   dictionaryIds: readonly number[],
   language: string,
   texts: readonly string[],
 ): Sql => ({
-  text: `(select json_agg(json_build_array(g.d, public.polyterm_stem_keys(g.d, ?, ?::text[])))
+  text: `select g.d, public.polyterm_stem_keys(g.d, ?, ?::text[]) as keys
             from (select null::int as d
                   union all
                   select s.dictionary_id from stemming_settings s
-                   where s.dictionary_id = any(?::int[]) and s.language_code = lower(?)) g)`,
+                   where s.dictionary_id = any(?::int[]) and s.language_code = lower(?)) g`,
   params: [language, texts, dictionaryIds, language],
 });
+
+/** stemGroupsSql as one json array of [dictionaryId, keys[]] pairs (see StemKeys). */
+export const stemKeysSql = (
+  dictionaryIds: readonly number[],
+  language: string,
+  texts: readonly string[],
+): Sql => {
+  const groups = stemGroupsSql(dictionaryIds, language, texts);
+  return {
+    text: `(select json_agg(json_build_array(s.d, s.keys)) from (${groups.text}) s)`,
+    params: groups.params,
+  };
+};
 
 /** Stem keys per dictionary: the dictionary's own, or the default ones. */
 export class StemKeys {
