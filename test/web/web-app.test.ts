@@ -6,12 +6,15 @@
  * One server and one browser for the file; the steps share one page, in order.
  */
 import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webAppDirectory } from '../../src/modules/web-app/web-app.routes.js';
 import type { AppRouter } from '../../src/trpc/router.js';
-import { uniqueSuffix } from '../factories/tenant.js';
+import { createTenant, uniqueSuffix } from '../factories/tenant.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
+import { loginSysadmin } from '../helpers/rest.js';
 import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -95,7 +98,9 @@ beforeAll(async () => {
   dictionaryId = await importTbx(seed, `Web ${uniqueSuffix()}`, token);
   // A relation to follow: from the HTML-looking term's concept to "cluster 001" (associative).
   const read = { format: 'FULL', 'with-comments': false, 'include-deleted': false } as const;
-  const [from, to] = await Promise.all(['x1', 'c001'].map((oid) => api.concepts.byOid.query({ oid, ...read })));
+  const [from, to] = await Promise.all(
+    ['x1', 'c001'].map((oid) => api.concepts.byOid.query({ oid, ...read })),
+  );
   await api.concepts.patch.mutate({
     ...read,
     id: from!.id,
@@ -141,6 +146,11 @@ describe('serving', () => {
       expect(script.status).toBe(200);
       expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     }
+  });
+
+  it('serves dist/web by default, from the sources (tsx) and from the build (dist/src)', () => {
+    const root = resolve(import.meta.dirname, '../..');
+    expect(webAppDirectory()).toBe(join(root, 'dist/web'));
   });
 
   it('keeps the API docs page and the JSON 404 of unknown API paths', async () => {
@@ -223,6 +233,21 @@ describe('in the browser', () => {
     await page.getByText('Rendering text in another language.').waitFor();
     await expectAccessible(page, 'concept');
     await screenshot(page, 'concept');
+  });
+
+  it('shows who holds the edit lock, and refuses to edit while they do', async () => {
+    const conceptId = Number(new URL(page.url()).pathname.split('/').pop());
+    // Another session of the same user: a lock belongs to a session.
+    expect(await api.concepts.acquireLock.mutate({ id: conceptId })).toBe(true);
+    await page.reload();
+    await page.getByText(/is editing this concept/).waitFor();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('Someone else holds the edit lock').waitFor();
+    expect(await page.getByLabel('Term', { exact: true }).count()).toBe(0);
+    expect(await api.concepts.releaseLock.mutate({ id: conceptId })).toBe(true);
+    await page.reload();
+    await page.getByRole('region', { name: 'English' }).waitFor();
+    expect(await page.getByText('is editing this concept').count()).toBe(0);
   });
 
   it('edits under the edit lock, with the validation message of the server beside the field', async () => {
@@ -387,6 +412,47 @@ describe('in the browser', () => {
     expect(await page.evaluate('sessionStorage.length + localStorage.length')).toBe(0);
     await page.goto(`${web.base}/preferences`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+  });
+});
+
+describe('a guest', () => {
+  it('signs in as the guest of a client that opens guest sessions, without the editing screens', async () => {
+    const tenant = await createTenant(await loginSysadmin(web.server.app));
+    const tenantAdmin = createTRPCClient<AppRouter>({
+      links: [
+        httpLink({
+          url: `${web.base}/trpc`,
+          headers: async () => {
+            const login = await createTRPCClient<AppRouter>({
+              links: [httpLink({ url: `${web.base}/trpc` })],
+            }).auth.login.mutate({
+              client: tenant.loginName,
+              username: 'admin',
+              password: tenant.adminPassword,
+            });
+            return { 'x-auth-token': login.token!.token };
+          },
+        }),
+      ],
+    });
+    await tenantAdmin.guests.update.mutate({
+      enabled: true,
+      username: `guest${uniqueSuffix()}`,
+      password: `pw-${uniqueSuffix()}-guest`,
+      loginMethod: 'GUEST_CLIENT_AUTOLOGIN',
+      enableQuickFilters: false,
+      enableSearchModes: true,
+      enableCommenting: false,
+    });
+    const guestPage = await context.newPage();
+    await guestPage.goto(`${web.base}/signin`);
+    await guestPage.getByLabel(/^Client/).fill(tenant.loginName);
+    await guestPage.getByRole('button', { name: 'Continue as guest' }).click();
+    await expect.poll(() => new URL(guestPage.url()).pathname).toBe('/search');
+    await guestPage.getByText(`Guest @ ${tenant.loginName}`).waitFor();
+    expect(await guestPage.getByRole('link', { name: 'New concept' }).count()).toBe(0);
+    await expectAccessible(guestPage, 'guest search');
+    await guestPage.close();
   });
 });
 
