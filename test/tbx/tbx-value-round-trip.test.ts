@@ -178,7 +178,7 @@ const HAND_WRITTEN = `<?xml version="1.0"?>
 <descripGrp><descrip type="definition">d</descrip><transacGrp><transac type="transactionType">origination</transac><date>1999-01-01</date></transacGrp></descripGrp>
 <transacGrp><transac type="transactionType">origination</transac><date>20010507T10:57:25Z</date></transacGrp>
 <langSet xml:lang="en"><admin type="source">language source</admin>
-<tig><term>one</term><admin type="source">term source</admin></tig>
+<tig><term>one</term><admin type="source">term source</admin><descrip type="surface">S</descrip><admin type="origin">O</admin><termNote type="MSD">NN</termNote></tig>
 <ntig><termGrp><term>two words</term><termCompList type="lemma"><termCompGrp><termComp>two</termComp><termNote type="partOfSpeech">numeral</termNote></termCompGrp></termCompList></termGrp></ntig>
 </langSet></termEntry>
 <termEntry id="e2"><langSet xml:lang="en"><tig><term>other</term></tig></langSet></termEntry>
@@ -212,6 +212,16 @@ describe('the losses the issue names', () => {
     const one = e1!.languages[0]!.terms.find((t) => t.term === 'one')!;
     expect(one.values.filter((v) => v.category === 'source').map((v) => v.value)).toEqual([
       'term source; language source',
+    ]);
+    // Categories TBX does not define come back in the element they were imported in.
+    expect(
+      one.values
+        .filter((v) => ['surface', 'origin', 'MSD'].includes(v.category))
+        .map((v) => [v.category, v.element]),
+    ).toEqual([
+      ['MSD', 'termNote'],
+      ['surface', 'descrip'],
+      ['origin', 'admin'],
     ]);
     const two = e1!.languages[0]!.terms.find((t) => t.term === 'two words')!;
     expect(two.values.some((v) => v.category === 'partOfSpeech')).toBe(false);

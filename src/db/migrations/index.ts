@@ -20,6 +20,7 @@ import { Migration20261201090000 } from './Migration20261201090000_client_api_ke
 import { Migration20261202090000 } from './Migration20261202090000_workflows.js';
 import { Migration20261203090000 } from './Migration20261203090000_stemming.js';
 import { Migration20261203100000 } from './Migration20261203100000_stem_first.js';
+import { Migration20261204090000 } from './Migration20261204090000_field_tbx_element.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261202090000_workflows', class: Migration20261202090000 },
   { name: 'Migration20261203090000_stemming', class: Migration20261203090000 },
   { name: 'Migration20261203100000_stem_first', class: Migration20261203100000 },
+  { name: 'Migration20261204090000_field_tbx_element', class: Migration20261204090000 },
 ];

@@ -95,6 +95,8 @@ export const Field = defineEntity({
     regExp: p.string().length(1024).nullable(),
     number: p.boolean().default(false),
     unicode: p.boolean().default(false),
+    /** The TBX element (descrip, admin, termNote) of a GENERIC field a TBX import made; see docs/tbx.md. */
+    tbxElement: p.string().length(16).nullable(),
   },
 });
 export type Field = InferEntity<typeof Field>;

@@ -66,6 +66,8 @@ interface ExportField {
   tbxNames: Map<string, string>;
   /** Language-level in TBX-Basic: shared by every term of a language, it is written once on langSec. */
   languageLevel: boolean;
+  /** The element an import read the field's values in (GENERIC fields only), kept by the full dialects. */
+  element: string;
 }
 
 interface ExportPlan {
@@ -118,6 +120,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
         category: tbxCategoryOf(field),
         tbxNames,
         languageLevel: field.level === 'TERM' && field.dataCategory === 'DEFINITION',
+        element: field.tbxElement ?? '',
       };
     });
 
@@ -309,7 +312,9 @@ function valuesOf(plan: ExportPlan, level: FieldLevel, fieldMap: Record<string, 
   return plan.fields
     .filter((field) => field.level === level)
     .flatMap((field) =>
-      (fieldMap[field.oid] ?? []).flatMap((value) => tbxValuesOf(field.category, value, field.tbxNames)),
+      (fieldMap[field.oid] ?? []).flatMap((value) =>
+        tbxValuesOf(field.category, value, field.tbxNames, field.element),
+      ),
     );
 }
 

@@ -161,7 +161,7 @@ function take(
     if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
     return;
   }
-  const field = structure.field(category, level);
+  const field = structure.field(category, level, value.element);
   const list = values.get(field);
   const text = storedTextOf(value);
   if (list) list.push(text);

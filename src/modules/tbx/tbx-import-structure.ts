@@ -22,6 +22,8 @@ import { type ImportContext, NO_TENANT } from './tbx-import-context.js';
 import { tbxLanguage } from './tbx-languages.js';
 import { fieldBlueprint } from './tbx-mapping.js';
 
+/** Elements a GENERIC field's values are written back in by the full export (tbx-writer.ts). */
+const KEPT_ELEMENTS: ReadonlySet<string> = new Set(['descrip', 'admin', 'termNote']);
 /** A field values go to, with what validating them needs. */
 export interface ImportField {
   /** The field row; a field this import made is known by its entity until the batch flushes it. */
@@ -120,8 +122,11 @@ export class ImportStructure {
     return [...new Set(this.fieldsByName.values())].filter((f) => f.rules.fieldType === 'INCREMENTAL');
   }
 
-  /** The field of a category at a level, made when the dictionary has none. */
-  field(category: string, level: FieldLevel): ImportField {
+  /**
+   * The field of a category at a level, made when the dictionary has none. A GENERIC field made for a
+   * category TBX does not define remembers the element its value came in (descrip, admin, termNote).
+   */
+  field(category: string, level: FieldLevel, element = ''): ImportField {
     const blueprint = fieldBlueprint(category, level);
     const known =
       (blueprint.dataCategory !== 'GENERIC'
@@ -136,6 +141,7 @@ export class ImportStructure {
       name: blueprint.name.slice(0, 255),
       dataCategory: blueprint.dataCategory,
       fieldType: blueprint.fieldType,
+      tbxElement: blueprint.dataCategory === 'GENERIC' && KEPT_ELEMENTS.has(element) ? element : null,
       sortIndex: this.nextFieldSortIndex[level]++,
       createdById: this.ctx.scope.actor.userId,
       changedById: this.ctx.scope.actor.userId,

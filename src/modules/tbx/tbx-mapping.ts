@@ -120,9 +120,11 @@ export function tbxValuesOf(
   category: string,
   stored: string,
   tbxNames?: ReadonlyMap<string, string>,
+  fieldElement = '',
 ): TbxValue[] {
-  // The element is left to the writer, which picks the one TBX uses for the category at the level.
-  const element = category === NOTE ? 'note' : '';
+  // Unless the field remembers the element it was imported in, the writer picks the one TBX uses for
+  // the category at the level.
+  const element = category === NOTE ? 'note' : fieldElement;
   const parts = stored.split(JOINED);
   const links = parts.map((part) => linkOf(category, part));
   if (links.every((link) => link === null))
