@@ -18,6 +18,7 @@ import { featuresScriptPaths, featuresScriptRoute } from './modules/system/syste
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
 import { registerWebApp } from './modules/web-app/web-app.routes.js';
+import { WorkflowSweeper } from './modules/workflow/workflow-sweeper.js';
 import { registerCors } from './rest/cors.js';
 import { registerDocsPage } from './rest/docs-page.js';
 import { sendError, sendSurfaceError } from './rest/error-body.js';
@@ -135,6 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const jobHeartbeat = new JobHeartbeat(deps.orm, app.log);
   app.addHook('onReady', async () => jobHeartbeat.start());
   app.addHook('onClose', () => jobHeartbeat.close());
+  // Workflow re-validation and e-mail, once a minute (docs/workflows.md).
+  const workflowSweeper = new WorkflowSweeper(deps.orm, config, app.log);
+  app.addHook('onReady', async () => workflowSweeper.start());
+  app.addHook('onClose', () => workflowSweeper.close());
   const search = createSearchRuntime(deps.orm, config, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);

@@ -27,9 +27,14 @@ export interface ConceptWorkflowBody {
 }
 
 /** A tenant: client administrator, dictionary administrator, reviewer (in a group), author, and a field. */
-export async function workflowWorld(t: TestApp, sysadmin: RestClient) {
+export async function workflowWorld(
+  t: TestApp,
+  sysadmin: RestClient,
+  options: { scheme?: (admin: RestClient) => Promise<number> } = {},
+) {
   const { admin, tenant } = await newTenant(t, sysadmin);
   const dictionary = await createDictionary(admin, {
+    ...(options.scheme ? { permissionSchemeId: await options.scheme(admin) } : {}),
     languages: [{ code: 'eng' }, { code: 'deu' }],
     conceptFields: [{ name: 'Definition', fieldType: 'MULTILINE' }],
   });

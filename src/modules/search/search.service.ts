@@ -19,6 +19,7 @@ import { termAllowed } from '../concept/concept-access.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
 import { tbxLanguage } from '../tbx/tbx-languages.js';
+import { applyWorkflowToTermList } from '../workflow/workflow-effects.js';
 import { HIT_COLUMNS, type HitRow, hitOf } from './postgres-search.js';
 import type {
   DuplicatesInputSchema,
@@ -168,21 +169,25 @@ async function entriesOf(
   const access = searchAccess
     ? await conceptAccessInSections(scope, searchAccess.access, entries)
     : await conceptAccessFor(scope, entries);
-  return hits.map((hit, index) => ({
-    id: hit.id,
-    name: hit.name,
-    dictionaryId: hit.dictionaryId,
-    termId: hit.tid,
-    conceptId: hit.conceptId,
-    conceptOid: hit.conceptOid,
-    langCode: hit.langCode,
-    regionCode: hit.regionCode,
-    scriptCode: hit.scriptCode,
-    filterId,
-    style: '',
-    disabled: scope.actor.guest || !termAllowed(access[index]!, 'TERM_UPDATE', hit.langCode),
-    hidden: false,
-  }));
+  // Workflow states (docs/workflows.md): style, read-only, hidden and unpublished entries.
+  return applyWorkflowToTermList(
+    scope,
+    hits.map((hit, index) => ({
+      id: hit.id,
+      name: hit.name,
+      dictionaryId: hit.dictionaryId,
+      termId: hit.tid,
+      conceptId: hit.conceptId,
+      conceptOid: hit.conceptOid,
+      langCode: hit.langCode,
+      regionCode: hit.regionCode,
+      scriptCode: hit.scriptCode,
+      filterId,
+      style: '',
+      disabled: scope.actor.guest || !termAllowed(access[index]!, 'TERM_UPDATE', hit.langCode),
+      hidden: false,
+    })),
+  );
 }
 
 export async function searchTerms(scope: Scope, input: TermSearchInput): Promise<TermSearchResponse> {

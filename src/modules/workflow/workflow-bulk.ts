@@ -74,12 +74,7 @@ export async function materializeEntries(
 ) {
   if (conceptIds.length === 0) return;
   const initial = stateOf(workflow.definition, workflow.definition.initialState);
-  const keys =
-    workflow.unit === 'CONCEPT'
-      ? `select c.id as concept_id, '' as language_code, 0 as term_id from concepts c where c.id = any(?::int[]) and not c.deleted`
-      : workflow.unit === 'TERM'
-        ? `select t.concept_id, t.language_code, t.id as term_id from terms t where t.concept_id = any(?::int[]) and not t.deleted`
-        : `select distinct t.concept_id, t.language_code, 0 as term_id from terms t where t.concept_id = any(?::int[]) and not t.deleted`;
+  const keys = entryKeysSql(workflow, 'c.id = any(?::int[])');
   await em.execute(
     `insert into workflow_entry_states (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id, state, category, version)
      select ?, ?, ?, k.concept_id, k.language_code, k.term_id, ?, ?, 0 from (${keys}) k
@@ -93,4 +88,18 @@ export async function materializeEntries(
       `{${conceptIds.join(',')}}`,
     ],
   );
+}
+
+/**
+ * The entries a workflow governs as rows (concept_id, language_code, term_id) of the live concepts that
+ * `where` selects (a condition on `c`, the concepts table): one per concept, per language with live
+ * terms, or per live term.
+ */
+export function entryKeysSql(workflow: Workflow, where: string): string {
+  if (workflow.unit === 'CONCEPT') {
+    return `select c.id as concept_id, '' as language_code, 0 as term_id from concepts c where ${where} and not c.deleted`;
+  }
+  const term = workflow.unit === 'TERM' ? 't.id' : '0';
+  return `select distinct c.id as concept_id, t.language_code, ${term} as term_id
+            from concepts c join terms t on t.concept_id = c.id and not t.deleted where ${where} and not c.deleted`;
 }

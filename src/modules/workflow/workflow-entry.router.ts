@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { AppError } from '../../shared/errors.js';
 import { answerAsync, asyncNote } from '../../trpc/crud-procedures.js';
 import { authedProcedure } from '../../trpc/trpc.js';
 import { BulkTransitionInputSchema, bulkTransition } from './workflow-bulk-transition.js';
@@ -11,6 +12,15 @@ import {
 } from './workflow-entry.schema.js';
 import * as entries from './workflow-entry.service.js';
 import { InboxInputSchema, InboxItemSchema, inbox } from './workflow-inbox.js';
+import { MailSettingsSchema, mailSettings, setMailSettings } from './workflow-mail.js';
+import {
+  EntryListInputSchema,
+  EntryListItemSchema,
+  entriesInState,
+  StateCountInputSchema,
+  StateCountSchema,
+  stateCounts,
+} from './workflow-statistics.js';
 
 const tags = ['workflows'];
 const ConceptIdInput = z.object({ conceptId: z.number().int().positive() });
@@ -90,4 +100,64 @@ export const workflowEntryProcedures = {
     .input(InboxInputSchema)
     .output(z.array(InboxItemSchema))
     .query(({ ctx, input }) => inbox(ctx.scope, input)),
+
+  statistics: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/statistics',
+        tags,
+        summary:
+          'Entries per state and language in a dictionary (entries that never moved count in the initial state)',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(StateCountInputSchema)
+    .output(z.array(StateCountSchema))
+    .query(({ ctx, input }) => stateCounts(ctx.scope, input['dictionary-id'])),
+
+  entries: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/entries',
+        tags,
+        summary: 'The entries of a dictionary in a state (and language), by concept id',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(EntryListInputSchema)
+    .output(z.array(EntryListItemSchema))
+    .query(({ ctx, input }) => entriesInState(ctx.scope, input)),
+
+  mailSettings: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/mail-settings',
+        tags,
+        summary: 'How you get workflow e-mail: each at once (digestHours null) or a digest every N hours',
+        errorResponses: [401],
+      },
+    })
+    .input(z.object({}))
+    .output(MailSettingsSchema)
+    .query(({ ctx }) => mailSettings(ctx.scope)),
+
+  setMailSettings: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/workflows/mail-settings',
+        tags,
+        summary: 'Choose workflow e-mail at once (digestHours null) or as a digest every N hours (1 to 720)',
+        errorResponses: [400, 401, 403],
+      },
+    })
+    .input(MailSettingsSchema)
+    .output(MailSettingsSchema)
+    .mutation(({ ctx, input }) => {
+      if (ctx.scope.actor.guest) throw new AppError('FORBIDDEN', 'Guests get no workflow e-mail');
+      return setMailSettings(ctx.scope, input);
+    }),
 };

@@ -19,6 +19,7 @@ import { stateOf, type WorkflowDefinition, type WorkflowTransition } from './wor
 import type { ConceptWorkflowDto, EntryStateDto, FireInput } from './workflow-entry.schema.js';
 import { recordMoves } from './workflow-history.js';
 import { conditionHolds, type EntryFields, mayFire, missingFields } from './workflow-rules.js';
+import { wakeWorkflowSweeper } from './workflow-sweeper.js';
 
 const NO_TENANT = { tenant: false } as const;
 
@@ -250,7 +251,7 @@ async function votesDecide(
 export async function fireTransition(scope: Scope, input: FireInput) {
   if (scope.actor.guest) throw new AppError('FORBIDDEN', 'Guests cannot move entries through a workflow');
   const { concept } = await readableConcept(scope, input.conceptId);
-  const fired = await scope.em.transactional(async (em) => {
+  const { fired, notifies } = await scope.em.transactional(async (em) => {
     const workflow = await enabledWorkflow(em, concept.dictionary.id);
     if (!workflow)
       throw new AppError('BAD_REQUEST', 'No workflow is enabled for the dictionary of this concept');
@@ -293,12 +294,13 @@ export async function fireTransition(scope: Scope, input: FireInput) {
         [workflow.client.id, row.id, transition.key, scope.actor.userId, input.comment ?? null],
       );
       if (!cast) throw new AppError('CONFLICT', `You already voted for ${transition.key} on this entry`);
-      if (!(await votesDecide(em, row.id!, transition))) return false;
+      if (!(await votesDecide(em, row.id!, transition))) return { fired: false, notifies: false };
     }
     await moveEntry(scope, em, workflow, concept, row, transition, input.comment ?? null);
-    return true;
+    return { fired: true, notifies: transition.actions.some((action) => action.type === 'NOTIFY') };
   });
   scope.em.clear();
+  if (notifies) wakeWorkflowSweeper(scope.em);
   const after = await conceptWorkflow(scope, concept.id);
   const key = after.entries.find((entry) =>
     after.unit === 'CONCEPT'

@@ -1,0 +1,91 @@
+/**
+ * Entries per state (docs/workflows.md), entries that never moved counted in the initial state, and the
+ * entries of one state as a list (the filter by state). Set-based: one statement each.
+ */
+import { z } from 'zod';
+import { AppError } from '../../shared/errors.js';
+import type { Scope } from '../../shared/scope.js';
+import { readableSectionIds } from '../access/access.service.js';
+import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { enabledWorkflow } from './workflow.service.js';
+import { entryKeysSql } from './workflow-bulk.js';
+
+export const StateCountInputSchema = z.object({ 'dictionary-id': z.number().int().positive() });
+export const StateCountSchema = z.object({
+  state: z.string(),
+  languageCode: z.string().nullable(),
+  count: z.number().int(),
+});
+
+export const EntryListInputSchema = z.object({
+  'dictionary-id': z.number().int().positive(),
+  state: z.string().max(64).optional(),
+  'language-code': z.string().trim().toLowerCase().max(64).optional(),
+  size: z.number().int().min(1).max(1000).default(100),
+  page: z.number().int().min(0).default(0),
+});
+export const EntryListItemSchema = z.object({
+  conceptId: z.number().int(),
+  languageCode: z.string().nullable(),
+  termId: z.number().int().nullable(),
+  state: z.string(),
+});
+
+/** The governing workflow and the readable sections, or 400 when none governs the dictionary. */
+async function governed(scope: Scope, dictionaryId: number) {
+  const dictionary = await readableDictionary(scope, dictionaryId);
+  const workflow = await enabledWorkflow(scope.em, dictionary.id);
+  if (!workflow) throw new AppError('BAD_REQUEST', 'No workflow is enabled for this dictionary');
+  const sections = `{${[...(await readableSectionIds(scope, [dictionary.id]))].join(',')}}`;
+  return { dictionary, workflow, sections };
+}
+
+/** Entries per state and language, over the concepts of sections the caller reads. */
+export async function stateCounts(scope: Scope, dictionaryId: number) {
+  const { dictionary, workflow, sections } = await governed(scope, dictionaryId);
+  const keys = entryKeysSql(workflow, 'c.dictionary_id = ? and c.section_id = any(?::int[])');
+  const rows = await scope.em.execute<{ state: string; language_code: string; count: number }[]>(
+    `select coalesce(e.state, ?) as state, k.language_code, count(*)::int as count
+       from (${keys}) k
+       left join workflow_entry_states e
+         on e.workflow_id = ? and e.concept_id = k.concept_id and e.language_code = k.language_code and e.term_id = k.term_id
+      group by 1, 2 order by 1, 2`,
+    [workflow.definition.initialState, dictionary.id, sections, workflow.id],
+  );
+  return rows.map((row) => ({ state: row.state, languageCode: row.language_code || null, count: row.count }));
+}
+
+/** One page of the entries in a state (and language), by concept id. */
+export async function entriesInState(scope: Scope, input: z.infer<typeof EntryListInputSchema>) {
+  const { dictionary, workflow, sections } = await governed(scope, input['dictionary-id']);
+  const keys = entryKeysSql(workflow, 'c.dictionary_id = ? and c.section_id = any(?::int[])');
+  const rows = await scope.em.execute<
+    { concept_id: number; language_code: string; term_id: number; state: string }[]
+  >(
+    `select k.concept_id, k.language_code, k.term_id, coalesce(e.state, ?) as state
+       from (${keys}) k
+       left join workflow_entry_states e
+         on e.workflow_id = ? and e.concept_id = k.concept_id and e.language_code = k.language_code and e.term_id = k.term_id
+      where (?::text is null or coalesce(e.state, ?) = ?) and (?::text is null or k.language_code = ?)
+      order by k.concept_id, k.language_code, k.term_id limit ? offset ?`,
+    [
+      workflow.definition.initialState,
+      dictionary.id,
+      sections,
+      workflow.id,
+      input.state ?? null,
+      workflow.definition.initialState,
+      input.state ?? null,
+      input['language-code'] ?? null,
+      input['language-code'] ?? null,
+      input.size,
+      input.page * input.size,
+    ],
+  );
+  return rows.map((row) => ({
+    conceptId: row.concept_id,
+    languageCode: row.language_code || null,
+    termId: row.term_id || null,
+    state: row.state,
+  }));
+}

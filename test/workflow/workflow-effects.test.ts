@@ -1,0 +1,173 @@
+/**
+ * What workflow states do elsewhere (docs/workflows.md): term lists (style, read-only, hidden,
+ * unpublished for guests and users without review rights), counts per state, the filter by state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemGroups } from '../access/access-helpers.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { loginRest, loginSysadmin, type RestClient } from '../helpers/rest.js';
+import { createScheme, grant, uniqueSuffix } from '../helpers/structure.js';
+import { entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
+
+let t: TestApp;
+let sysadmin: RestClient;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  sysadmin = await loginSysadmin(t.app);
+});
+afterAll(() => t.close());
+
+interface ListEntry {
+  name: string;
+  langCode: string;
+  style: string;
+  disabled: boolean;
+  hidden: boolean;
+}
+
+/** The terms a search lists in English and in German. */
+async function listed(caller: RestClient, dictionaryId: number) {
+  const results: ListEntry[] = [];
+  for (const langCode of ['deu', 'eng']) {
+    const response = await caller.post<{ results: ListEntry[] }>('/terms/search', {
+      dictionaryIds: [dictionaryId],
+      langCode,
+      sectionOids: [],
+    });
+    expect(response.status, response.text).toBe(200);
+    results.push(...response.body.results);
+  }
+  return results;
+}
+
+/** Named users and guests read the dictionary; a guest session. */
+async function openWorld() {
+  const w = await workflowWorld(t, sysadmin, {
+    scheme: async (admin) => {
+      const groups = await systemGroups(admin);
+      const scheme = await createScheme(admin, [
+        grant(groups.ALL_USERS.id, ['DICT_READ'], ['CONCEPT_UPDATE', 'TERM_CREATE']),
+        grant(groups.GUEST.id, ['DICT_READ']),
+      ]);
+      return scheme.id;
+    },
+  });
+  const username = `guest${uniqueSuffix()}`;
+  const settings = await w.admin.put('/users/guest', {
+    enabled: true,
+    username,
+    password: 'guest-pass-1',
+    loginMethod: 'NORMAL',
+  });
+  expect(settings.status, settings.text).toBe(200);
+  const guest = await loginRest(t.app, username, 'guest-pass-1', w.tenant.loginName);
+  return { ...w, guest };
+}
+
+describe('term lists under the default workflow', () => {
+  it('unpublished terms are invisible to guests and non-reviewers, hidden ones to everybody; styles and read-only apply', async () => {
+    const w = await openWorld();
+    const concept = await w.concept();
+    const before = await listed(w.guest, w.dictionary.id);
+    expect(before.map((entry) => entry.langCode).sort()).toEqual(['deu', 'eng']);
+    expect(before.every((entry) => entry.style === '')).toBe(true);
+
+    const created = await w.dictAdmin.rest.post('/workflows', {
+      name: 'Default',
+      dictionaryId: w.dictionary.id,
+      enabled: true,
+    });
+    expect(created.status, created.text).toBe(201);
+    // Everything is "suggested" now: unpublished. Only reviewers (the dictionary administrator) list it.
+    expect(await listed(w.guest, w.dictionary.id)).toEqual([]);
+    expect(await listed(w.author.rest, w.dictionary.id)).toEqual([]);
+    const reviewerView = await listed(w.dictAdmin.rest, w.dictionary.id);
+    expect(reviewerView.map((entry) => [entry.langCode, entry.style])).toEqual(
+      expect.arrayContaining([
+        ['deu', 'font-style: italic'],
+        ['eng', 'font-style: italic'],
+      ]),
+    );
+
+    // German approved: published to all; English rejected: hidden (and read-only) for everybody.
+    expect(
+      (
+        await fire(w.author.rest, {
+          conceptId: concept.id,
+          languageCode: 'deu',
+          transition: 'submit',
+          version: 0,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await fire(w.author.rest, {
+          conceptId: concept.id,
+          languageCode: 'eng',
+          transition: 'submit',
+          version: 0,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await fire(w.dictAdmin.rest, {
+          conceptId: concept.id,
+          languageCode: 'deu',
+          transition: 'approve',
+          version: 1,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await fire(w.dictAdmin.rest, {
+          conceptId: concept.id,
+          languageCode: 'eng',
+          transition: 'reject',
+          version: 1,
+          comment: 'Calque',
+        })
+      ).status,
+    ).toBe(200);
+    for (const caller of [w.guest, w.author.rest, w.dictAdmin.rest]) {
+      const entries = await listed(caller, w.dictionary.id);
+      expect(entries.map((entry) => [entry.langCode, entry.style, entry.hidden])).toEqual([
+        ['deu', '', false],
+      ]);
+    }
+    expect(entryOf(await states(w.author.rest, concept.id), 'eng')).toMatchObject({
+      state: 'rejected',
+      readOnly: true,
+    });
+
+    // Counts per state and the filter by state.
+    const counts = await w.author.rest.get<{ state: string; languageCode: string; count: number }[]>(
+      `/workflows/statistics?dictionary-id=${w.dictionary.id}`,
+    );
+    expect(counts.status, counts.text).toBe(200);
+    expect(counts.body).toEqual([
+      { state: 'approved', languageCode: 'deu', count: 1 },
+      { state: 'rejected', languageCode: 'eng', count: 1 },
+    ]);
+    const second = await w.concept();
+    const suggested = await w.author.rest.get<{ conceptId: number; languageCode: string }[]>(
+      `/workflows/entries?dictionary-id=${w.dictionary.id}&state=suggested`,
+    );
+    expect(suggested.body).toEqual([
+      { conceptId: second.id, languageCode: 'deu', termId: null, state: 'suggested' },
+      { conceptId: second.id, languageCode: 'eng', termId: null, state: 'suggested' },
+    ]);
+
+    // Switched off: every term is listed as before.
+    const workflow = created.body as { id: number; version: number };
+    const off = await w.admin.put(`/workflows/partial/${workflow.id}`, {
+      version: workflow.version,
+      enabled: false,
+    });
+    expect(off.status, off.text).toBe(200);
+    expect((await listed(w.guest, w.dictionary.id)).length).toBe(4);
+  });
+});
