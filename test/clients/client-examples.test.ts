@@ -14,6 +14,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRoutePaths } from '../../src/app.js';
 import { buildOpenApiDocument } from '../../src/trpc/openapi.js';
+import { listen } from '../e2e/structure-graphql-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 import { loginSysadmin } from '../helpers/rest.js';
@@ -56,10 +57,7 @@ async function consumerProject(tarball: string): Promise<string> {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t);
   // The examples sign in without a client name: the default client's administrator.
   const admin = await loginSysadmin(t.app);
   dictionaryName = `Examples ${uniqueSuffix()}`;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../e2e/structure-graphql-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 
@@ -14,10 +15,7 @@ let token: string;
 
 beforeAll(async () => {
   t = await buildTestApp({ CORS_ORIGINS: `${ALLOWED}, http://localhost:5173` });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t);
   const login = await fetch(`${base}/api/v4/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

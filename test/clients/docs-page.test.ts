@@ -1,5 +1,6 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../e2e/structure-graphql-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 
@@ -10,10 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox'],

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/trpc/router.js';
+import { listen } from '../e2e/structure-graphql-helpers.js';
 import { createTenant, createUser, type TestTenant } from '../factories/tenant.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
@@ -16,10 +17,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t);
   sysadmin = await loginSysadmin(t.app);
   tenant = await createTenant(sysadmin);
   const key = await sysadmin.post<{ apiKey: string }>(
