@@ -39,6 +39,7 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
     ids.pump = (await concept(base, [{ name: 'pump', lang: 'eng' }])).id;
     ids.heat = (await concept(base, [{ name: 'heat pump', lang: 'eng' }])).id;
     ids.cpp = (await concept(base, [{ name: 'C++', lang: 'eng' }])).id;
+    ids.quoted = (await concept(base, [{ name: `rock 'n' roll "live"`, lang: 'eng' }])).id;
     ids.bankMoney = (await concept(base, [{ name: 'bank', lang: 'eng' }])).id;
     ids.bankRiver = (await concept(base, [{ name: 'bank', lang: 'eng' }])).id;
     ids.cafe = (await concept(base, [{ name: 'café', lang: 'eng' }])).id;
@@ -132,6 +133,9 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
 
   it('matches terms with punctuation, Japanese without spaces and Arabic right to left', async () => {
     expect(brief(await matchesOf('I write C++ code, not C.'))).toEqual([['C++', 'C++', 'exact']]);
+    expect(brief(await matchesOf(`Rock 'n' roll "live" \\ on stage`))).toEqual([
+      [`Rock 'n' roll "live"`, `rock 'n' roll "live"`, 'case-folded'],
+    ]);
     const japanese = '古い燃料ポンプを交換する';
     const [pump] = (await decorate(admin, { sourceLang: 'jpn', segments: [{ text: japanese }] })).segments[0]!
       .matches;
