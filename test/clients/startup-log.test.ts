@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openOrm } from '../../src/db/orm.js';
 import { uniqueSuffix } from '../factories/tenant.js';
 
 /**
@@ -103,5 +104,27 @@ describe('the start-up log', () => {
     expect(shown?.level).toBe(40);
     expect(shown?.msg).toMatch(/administrator "admin"\. Generated password, shown only now: \S{12,}$/);
     expect(announce(second)).toEqual([]);
+  });
+
+  it('routes the database driver\'s pool warnings (knex\'s "Connection Error") to the logger', async () => {
+    const lines: string[] = [];
+    const log = {
+      warn: (line: string) => lines.push(line),
+      error: (line: string) => lines.push(line),
+      debug: () => {},
+    };
+    const orm = await openOrm(shared.toString(), { pool: { min: 1, max: 1 } }, undefined, log);
+    try {
+      const [row] = await orm.em.getConnection().execute<{ pid: number }[]>('select pg_backend_pid() as pid');
+      // The server ends the pooled connection under the pool's feet, as a restart or a proxy would; the
+      // pool notices on the next acquire, warns, and opens another connection.
+      await onShared(`select pg_terminate_backend(${row!.pid})`);
+      await orm.em.getConnection().execute('select 1');
+      expect(lines.find((line) => /Connection Error/.test(line))).toMatch(
+        /^database driver: Connection Error: /,
+      );
+    } finally {
+      await orm.close(true);
+    }
   });
 });
