@@ -126,6 +126,39 @@ const operationIdOf = (method: string, path: string): string =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
 
+const ref = (name: string) => `#/components/schemas/${name}`;
+
+/**
+ * A job-capable operation answers 200 with {result} once done, 202 with {jobTaskId} while it runs: one
+ * schema each, with its member required, instead of one InvocationResult where both are optional.
+ */
+function splitInvocationResults(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const invocation = schemas.InvocationResult;
+  const properties = invocation?.properties as Record<string, Json> | undefined;
+  if (!properties?.result || !properties.jobTaskId) return;
+  schemas.InvocationDone = {
+    type: 'object',
+    description: 'The answer of a job-capable call that ended within ASYNC_THRESHOLD_MS',
+    properties: { result: properties.result },
+    required: ['result'],
+  };
+  schemas.InvocationStarted = {
+    type: 'object',
+    description: 'The answer of a job-capable call still running: follow it with GET /jobs/{jobTaskId}',
+    properties: { jobTaskId: properties.jobTaskId },
+    required: ['jobTaskId'],
+  };
+  const answer = (name: string) => ({ 'application/json': { schema: { $ref: ref(name) } } });
+  for (const [, , operation] of operations(document)) {
+    const responses = operation.responses;
+    const done = responses?.['200']?.content?.['application/json'] as { schema?: Json } | undefined;
+    if (!responses || done?.schema?.$ref !== ref('InvocationResult')) continue;
+    responses['200'] = { ...responses['200'], content: answer('InvocationDone') };
+    if (responses['202']) responses['202'] = { ...responses['202'], content: answer('InvocationStarted') };
+  }
+}
+
 /** Components nothing refers to (trpc-to-openapi's own error shapes, which our Error replaced). */
 function dropUnusedComponents(document: OpenAPIObject): void {
   const schemas = document.components?.schemas as Record<string, unknown> | undefined;
@@ -170,6 +203,7 @@ export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
     dropSafeIntegerBounds(schema);
     declareEnumKeys(schema);
   });
+  splitInvocationResults(document);
   dropUnusedComponents(document);
   return document;
 }

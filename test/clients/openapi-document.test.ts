@@ -143,7 +143,8 @@ describe('the OpenAPI document', () => {
       'Term',
       'Dictionary',
       'JobTask',
-      'InvocationResult',
+      'InvocationDone',
+      'InvocationStarted',
       'DisplayConcept',
       'Error',
     ]) {
@@ -156,6 +157,15 @@ describe('the OpenAPI document', () => {
     expect(text.match(/"#\/components\/schemas\/Concept(Output)?"/g)?.length ?? 0).toBeGreaterThanOrEqual(12);
     const tags = new Set(allOperations.flatMap(({ op }) => op.tags ?? []));
     expect([...tags].filter((tag) => tag.includes(','))).toEqual([]);
+  });
+
+  it('answers a job-capable call with a required result (200) or a required jobTaskId (202)', () => {
+    const schemas = document.components.schemas as Record<string, { required?: string[] }>;
+    expect(schemas.InvocationDone?.required).toEqual(['result']);
+    expect(schemas.InvocationStarted?.required).toEqual(['jobTaskId']);
+    const copy = operation('post', '/dictionaries/copy/{id}').responses as Record<string, unknown>;
+    expect(JSON.stringify(copy['200'])).toContain('#/components/schemas/InvocationDone');
+    expect(JSON.stringify(copy['202'])).toContain('#/components/schemas/InvocationStarted');
   });
 });
 
