@@ -381,12 +381,17 @@ describe('in the browser', () => {
 
     await page.getByRole('combobox', { name: 'Dictionary' }).selectOption(String(dictionaryId));
     await page.getByRole('combobox', { name: 'Format' }).selectOption('TBX_V2');
+    await page
+      .getByRole('group', { name: /^Languages/ })
+      .getByRole('checkbox', { name: 'German' })
+      .check();
     await page.getByRole('button', { name: 'Prepare the export' }).click();
     const link = page.getByRole('link', { name: /^Download / });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const text = await readFile((await download.path())!, 'utf8');
     expect(text).toContain('<martif');
     expect(text).toContain('Übersetzung');
+    expect(text).not.toContain('cluster 001');
   });
 
   it('keeps working languages per user: they become result columns', async () => {

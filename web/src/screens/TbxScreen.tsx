@@ -153,9 +153,26 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
 function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
   const [format, setFormat] = useState('TBX');
   const [languages, setLanguages] = useState<string[]>([]);
+  const [fields, setFields] = useState<string[]>([]);
+  const [filterId, setFilterId] = useState('');
   const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const dictionary = chosen ?? dictionaries[0];
+  const filters = useLoaded(
+    () =>
+      dictionary
+        ? trpc.filters.list
+            .query({
+              'dictionary-id': dictionary.id,
+              page: 0,
+              size: 500,
+              format: 'SHORT',
+              'include-deleted': false,
+            })
+            .then((page) => page.content.map((f) => ({ value: String(f.id), label: f.name ?? String(f.id) })))
+        : Promise.resolve([]),
+    `filters ${dictionary?.id}`,
+  );
   useEffect(
     () => () => {
       if (download) URL.revokeObjectURL(download.url);
@@ -169,7 +186,12 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
     setError(null);
     try {
       const response = await rest(
-        withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, { format, languages: languages.join(',') }),
+        withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, {
+          format,
+          languages: languages.join(','),
+          fields: fields.join(','),
+          'filter-id': filterId,
+        }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
       const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${dictionary!.name}.tbx`;
@@ -195,6 +217,22 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         chosen={languages}
         onChange={setLanguages}
       />
+      <CheckList
+        legend="Fields (none chosen: all)"
+        options={[...(dictionary.conceptFields ?? []), ...(dictionary.termFields ?? [])].map((f) => ({
+          value: f.oid ?? '',
+          label: f.name,
+        }))}
+        chosen={fields}
+        onChange={setFields}
+      />
+      <Choice
+        label="Filter"
+        value={filterId}
+        options={filters.data ?? []}
+        empty="No filter"
+        onChange={setFilterId}
+      />
       <div className="actions">
         <button type="submit" className="primary">
           Prepare the export
@@ -219,7 +257,7 @@ export default function TbxScreen({ query }: { query: URLSearchParams }) {
     <div className="stack">
       <h1>Import and export</h1>
       <ImportForm dictionaries={dictionaries.data} />
-      <ExportForm dictionaries={dictionaries.data} chosen={chosen} />
+      <ExportForm key={chosen?.id ?? 0} dictionaries={dictionaries.data} chosen={chosen} />
     </div>
   );
 }
