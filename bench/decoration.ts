@@ -1,0 +1,218 @@
+/**
+ * Term decoration on both engines (not a test: it prints figures).
+ *
+ *   npm run bench:decoration                          # 100,000 terms (10 languages), quick
+ *   BENCH_TERMS=1000000 npm run bench:decoration      # the 1,000,000-term target of issue 27
+ *
+ * Needs a PostgreSQL server (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a
+ * fresh database is made and dropped) and Elasticsearch (BENCH_ELASTICSEARCH_URL, or one started here).
+ * The term bank is bench/search's synthetic one (the Icelandic Term Bank's terms in 10 languages, then
+ * qualified until unique), loaded as bench/search loads it. English texts are made of the same
+ * vocabulary (real terms, their words and common English words), so they hold many terms.
+ * Figures: latency p50/p99 of a 20-segment request of about 300 words (BENCH_REQUESTS requests, one at
+ * a time, rotating texts), and throughput in words per second for a 10,000-word document sent as
+ * requests of 50 segments, BENCH_CONCURRENCY (2) at a time.
+ */
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createBenchDatabase } from './bench-database.js';
+import { forceMerge, vacuum } from './lib/at-rest.js';
+import { deleteIndex } from './lib/elasticsearch-admin.js';
+import {
+  loadedCounts,
+  loadIntoPostgresql,
+  reindexDictionary,
+  startElasticsearchEngine,
+} from './lib/engine-loading.js';
+import { catchInterrupts } from './lib/interrupt.js';
+import { type Headers, login, serverEnv } from './lib/polyterm-api.js';
+import { verdict } from './lib/report.js';
+import { random } from './lib/seeded-random.js';
+import {
+  type BenchElasticsearch,
+  type BenchServer,
+  startBenchElasticsearch,
+  startServer,
+  stopServers,
+} from './lib/servers.js';
+import { type SyntheticTerms, writeSyntheticTbx } from './lib/synthetic-terms.js';
+
+const TERMS = Number(process.env.BENCH_TERMS ?? 100_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const TARGETS = { p50: 50, wordsPerSecond: 20_000 };
+const FILLER =
+  'the of and to a in is for on with that by this be are from at as it or an was which can'.split(' ');
+
+/** A sentence of about `words` words: filler, vocabulary words, and now and then a real term. */
+function sentence(terms: SyntheticTerms, next: () => number, words: number): string {
+  const vocabulary = terms.vocabulary.get('en')!;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+  const parts: string[] = [];
+  let count = 0;
+  while (count < words) {
+    const roll = next();
+    const piece = roll < 0.15 ? pick(vocabulary.terms) : roll < 0.5 ? pick(vocabulary.words) : pick(FILLER);
+    parts.push(piece);
+    count += piece.split(' ').length;
+  }
+  const text = parts.join(' ');
+  return `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+}
+
+const wordCount = (texts: string[]) => texts.reduce((sum, text) => sum + text.split(/\s+/).length, 0);
+
+interface Answer {
+  segments: { matches: { start: number; end: number; termId: number; kind: string }[] }[];
+}
+
+async function decorationOf(server: BenchServer, headers: Headers, dictionaryId: number, texts: string[]) {
+  const response = await fetch(`${server.url}/api/v4/term-decoration`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      sourceLang: 'eng',
+      dictionaryIds: [dictionaryId],
+      targetLangs: ['isl'],
+      segments: texts.map((text) => ({ text })),
+    }),
+  });
+  if (response.status !== 200) throw new Error(`decoration: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Answer;
+}
+
+/** The matches of a request as comparable lines (term ids are the same: both servers share the database). */
+async function matchLines(server: BenchServer, headers: Headers, dictionaryId: number, texts: string[]) {
+  const answer = await decorationOf(server, headers, dictionaryId, texts);
+  return answer.segments.flatMap((segment, index) =>
+    segment.matches.map((m) => `${index}:${m.start}-${m.end}:${m.termId}:${m.kind}`),
+  );
+}
+
+/** Decorates the texts; answers the number of matches. */
+async function decorate(server: BenchServer, headers: Headers, dictionaryId: number, texts: string[]) {
+  const answer = await decorationOf(server, headers, dictionaryId, texts);
+  return answer.segments.reduce((sum, segment) => sum + segment.matches.length, 0);
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+async function measure(
+  label: string,
+  server: BenchServer,
+  headers: Headers,
+  dictionaryId: number,
+  terms: SyntheticTerms,
+) {
+  const next = random(27);
+  const requests = Array.from({ length: 20 }, () =>
+    Array.from({ length: 20 }, () => sentence(terms, next, 15)),
+  );
+  // Warm-up: plans, connections, caches.
+  for (const texts of requests.slice(0, 5)) await decorate(server, headers, dictionaryId, texts);
+  const times: number[] = [];
+  let matches = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    const texts = requests[i % requests.length]!;
+    const at = performance.now();
+    matches += await decorate(server, headers, dictionaryId, texts);
+    times.push(performance.now() - at);
+  }
+  const words = wordCount(requests.flat()) / requests.length;
+  const p50 = quantile(times, 0.5);
+  console.log(
+    `${label}: 20 segments (${Math.round(words)} words, ${Math.round(matches / REQUESTS)} matches): p50 ${p50.toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms over ${REQUESTS} requests [${verdict(p50 < TARGETS.p50)} for p50 < ${TARGETS.p50} ms]`,
+  );
+
+  const document: string[] = [];
+  while (wordCount(document) < 10_000) document.push(sentence(terms, next, 15));
+  const chunks: string[][] = [];
+  for (let i = 0; i < document.length; i += 50) chunks.push(document.slice(i, i + 50));
+  const started = performance.now();
+  let cursor = 0;
+  let documentMatches = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (cursor < chunks.length) {
+        const chunk = chunks[cursor++]!;
+        // Not `+= await`: that reads the sum before awaiting, and concurrent requests would lose updates.
+        const found = await decorate(server, headers, dictionaryId, chunk);
+        documentMatches += found;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const rate = wordCount(document) / seconds;
+  console.log(
+    `${label}: document of ${wordCount(document)} words (${chunks.length} requests of 50 segments, ${CONCURRENCY} at a time, ${documentMatches} matches): ${seconds.toFixed(2)} s, ${Math.round(rate)} words/s [${verdict(rate >= TARGETS.wordsPerSecond)} for ${TARGETS.wordsPerSecond} words/s]`,
+  );
+}
+
+async function main() {
+  const database = await createBenchDatabase();
+  const { name, url: databaseUrl } = database;
+  const index = name.replace(/_/g, '-');
+  const file = path.join(tmpdir(), `${name}.tbx`);
+  let elasticsearch: BenchElasticsearch | undefined;
+  let db: pg.Client | undefined;
+  const stopCatchingInterrupts = catchInterrupts();
+  try {
+    process.env.POLYTERM_ES_JAVA_OPTS ??= '-Xms1g -Xmx1g';
+    const esStarting = startBenchElasticsearch();
+    const terms = await writeSyntheticTbx(file, TERMS);
+    elasticsearch = await esStarting;
+    const env = serverEnv(databaseUrl);
+    const pgServer = await startServer('postgresql-engine', env);
+    const pgHeaders = await login(pgServer);
+    const dictionaryId = await loadIntoPostgresql(pgServer, pgHeaders, file, TERMS);
+    db = new pg.Client({ connectionString: databaseUrl.toString() });
+    db.on('error', () => {});
+    await db.connect();
+    const loaded = await loadedCounts(db, dictionaryId);
+    const esServer = await startElasticsearchEngine(env, elasticsearch.url, index, loaded);
+    const esHeaders = await login(esServer);
+    await reindexDictionary(esServer, esHeaders, elasticsearch.url, index, dictionaryId, loaded.termCount);
+    await forceMerge(elasticsearch.url, index);
+    await vacuum(db);
+    const { rows } = await db.query<{ n: number; words: number }>(
+      `select count(*)::int as n, max(stem_words)::int as words from terms where dictionary_id = $1 and language_code = 'eng'`,
+      [dictionaryId],
+    );
+    console.log(
+      `English terms: ${rows[0]!.n} (longest: ${rows[0]!.words} words); ${loaded.termCount} terms in all`,
+    );
+    // Both engines must answer alike (the document's requests of 50 segments included).
+    const next = random(28);
+    let same = 0;
+    const checks = 10;
+    for (let i = 0; i < checks; i++) {
+      const texts = Array.from({ length: 50 }, () => sentence(terms, next, 15));
+      const onPg = await matchLines(pgServer, pgHeaders, dictionaryId, texts);
+      const onEs = await matchLines(esServer, esHeaders, dictionaryId, texts);
+      if (onPg.join('|') === onEs.join('|')) same++;
+      else
+        console.log(
+          `engines differ: PG ${onPg.length} matches, ES ${onEs.length}; first difference: ${onPg.find((l) => !onEs.includes(l)) ?? onEs.find((l) => !onPg.includes(l))}`,
+        );
+    }
+    console.log(`same matches on both engines: ${same}/${checks} requests of 50 segments`);
+    await measure('PG engine', pgServer, pgHeaders, dictionaryId, terms);
+    await measure('ES engine', esServer, esHeaders, dictionaryId, terms);
+  } finally {
+    await db?.end().catch(() => {});
+    await stopServers();
+    if (elasticsearch?.external) await deleteIndex(elasticsearch.url, index).catch(() => {});
+    else await elasticsearch?.stop().catch(() => {});
+    await rm(file, { force: true });
+    const kept = await database.drop();
+    console.error(`clean-up done: servers stopped, database ${name} ${kept ? 'kept' : 'dropped'}`);
+    stopCatchingInterrupts();
+  }
+}
+
+await main();
