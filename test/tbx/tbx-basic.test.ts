@@ -92,7 +92,32 @@ describe('writeTbx as TBX-Basic', () => {
       ]),
     );
     expect(xml).toMatch(
-      /<!-- What TBX-Basic could not express as such:\n {2}2 x written as note: productSubset/,
+      /<!-- What this file could not express as such:\n {2}2 x written as note: productSubset/,
     );
+  });
+});
+
+describe('writeTbx: entries without terms', () => {
+  it('leaves out a concept without terms (TBX needs one) and counts it, in every dialect', async () => {
+    for (const profile of ['basic', 'full'] as const) {
+      const report = new Map<string, number>();
+      let xml = '';
+      const termless: TbxEntry = {
+        id: 'c0',
+        line: 0,
+        values: [value('definition', 'd')],
+        transactions: [],
+        languages: [],
+      };
+      for await (const chunk of writeTbx(
+        { dialect: 'TBX_V2', profile, sourceLang: 'en', title: null },
+        [termless],
+        { report },
+      )) {
+        xml += chunk;
+      }
+      expect(xml).not.toContain('termEntry');
+      expect(report).toEqual(new Map([['not written: concepts without terms (a TBX entry needs one)', 1]]));
+    }
   });
 });

@@ -52,8 +52,8 @@ export interface TbxDownload {
   /** The document, produced as it is read (pull to continue). */
   chunks: AsyncIterable<string>;
   /**
-   * Once the chunks are consumed: what TBX-Basic could not express (`written as note: …` or
-   * `mapped: …` -> count; empty for the full dialects). The document ends with it as a comment too.
+   * Once the chunks are consumed: what the file could not express (TBX-Basic: `written as note: …`,
+   * `mapped: …`; every dialect: concepts without terms) -> count. The document ends with it as a comment.
    */
   report?: Map<string, number>;
 }

@@ -216,6 +216,13 @@ export async function* writeTbx(
   yield v2 ? v2Prologue(header) : v3Prologue(header);
   let pending = '';
   for await (const entry of entries) {
+    // Both versions require a language section with a term in every entry: a concept without terms
+    // cannot be written, and is counted instead.
+    if (!entry.languages.some((section) => section.terms.length > 0)) {
+      const key = 'not written: concepts without terms (a TBX entry needs one)';
+      report.set(key, (report.get(key) ?? 0) + 1);
+      continue;
+    }
     pending += writer.entry(entry);
     if (pending.length >= chunkChars) {
       yield pending;
@@ -225,11 +232,11 @@ export async function* writeTbx(
   yield `${pending}  </body>\n </text>\n${reportComment(report)}</${v2 ? 'martif' : 'tbx'}>\n`;
 }
 
-/** What TBX-Basic could not express, as a comment before the end tag (`--` cannot occur in one). */
+/** What the file could not express, as a comment before the end tag (`--` cannot occur in one). */
 function reportComment(report: ReadonlyMap<string, number>): string {
   if (report.size === 0) return '';
   const lines = [...report].map(([what, count]) => `  ${count} x ${what}`.replace(/--/g, '- -'));
-  return ` <!-- What TBX-Basic could not express as such:\n${lines.join('\n')}\n -->\n`;
+  return ` <!-- What this file could not express as such:\n${lines.join('\n')}\n -->\n`;
 }
 
 function fileDesc(header: TbxWriteHeader): string {
