@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from '../../shared/ids.js';
 import { TERM_STATUSES } from './term-status.js';
 
 /** Term decoration and term check requests and answers (docs/decoration.md). */
@@ -18,7 +19,7 @@ export const SegmentInputSchema = z.object({
 export const DecorationInputSchema = z.object({
   sourceLang: LangSchema.describe('language of the segments (ISO 639-2, e.g. eng)'),
   dictionaryIds: z
-    .array(z.number().int())
+    .array(z.number().int().min(-MAX_ID).max(MAX_ID))
     .max(100)
     .optional()
     .describe('default: every dictionary the caller may read'),

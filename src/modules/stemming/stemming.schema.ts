@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from '../../shared/ids.js';
 
 /** Stemming: the languages PostgreSQL's Snowball covers, analysis of a text, per-dictionary settings. */
 const LangCodeSchema = z
@@ -26,6 +27,8 @@ export const AnalyzeInputSchema = z.object({
   dictionaryId: z
     .number()
     .int()
+    .min(-MAX_ID)
+    .max(MAX_ID)
     .optional()
     .describe("stem under this dictionary's settings for the language (protected words, overrides)"),
 });
@@ -67,7 +70,7 @@ export const StemmingSettingSchema = z.object({
 export type StemmingSetting = z.infer<typeof StemmingSettingSchema>;
 
 export const StemmingSettingsInputSchema = z.object({
-  id: z.number().int().describe('dictionary id'),
+  id: z.number().int().min(-MAX_ID).max(MAX_ID).describe('dictionary id'),
   langCode: LangCodeSchema,
   algorithm: StemmingSettingSchema.shape.algorithm.optional(),
   protectedWords: StemmingSettingSchema.shape.protectedWords.optional(),
