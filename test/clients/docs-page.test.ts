@@ -1,8 +1,9 @@
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../e2e/structure-graphql-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
+import { launchBrowser } from '../web/browser.js';
 
 /** The docs page in a real Chromium: "Try it out" on POST /login signs in and authorizes later calls. */
 let t: TestApp;
@@ -12,10 +13,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await buildTestApp();
   base = await listen(t);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-  });
+  browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
