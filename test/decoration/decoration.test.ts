@@ -5,7 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api, Server } from '../concepts/concept-helpers.js';
-import { createDictionary, createScheme, loggedInUser } from '../helpers/structure.js';
+import {
+  createDictionary,
+  createScheme,
+  createSection,
+  loggedInUser,
+  patchAtCurrentVersion,
+} from '../helpers/structure.js';
 import { ENGINES, startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
 
@@ -232,11 +238,23 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
       terms: [{ name: 'fuel pump', languageCode: 'eng' }],
     });
     expect(secretConcept.status).toBe(201);
+    // A section of the readable dictionary that grants nothing: its concepts are the administrators'.
+    const hiddenSection = await createSection(base.tenantAdmin, base.dictionary.id);
+    const patched = await patchAtCurrentVersion(base.tenantAdmin, 'sections', hiddenSection.id, {
+      permissionSchemeId: scheme.id,
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const hiddenConcept = await base.admin.post<{ id: number }>('/concepts', {
+      dictionaryId: base.dictionary.id,
+      sectionOid: hiddenSection.oid,
+      terms: [{ name: 'fuel pump', languageCode: 'eng' }],
+    });
+    expect(hiddenConcept.status).toBe(201);
     const everything = await decorate(admin, request('the fuel pump'));
     expect(everything.dictionaryIds.sort()).toEqual([base.dictionary.id, secret.id].sort());
-    expect(everything.segments[0]!.matches[0]!.homonyms.map((h) => h.conceptId)).toEqual([
-      secretConcept.body.id,
-    ]);
+    expect(everything.segments[0]!.matches[0]!.homonyms.map((h) => h.conceptId).sort()).toEqual(
+      [secretConcept.body.id, hiddenConcept.body.id].sort(),
+    );
 
     const reader = server.api((await loggedInUser(server.t, base.tenant)).rest);
     const readable = await decorate(reader, request('the fuel pump'));
