@@ -8,6 +8,7 @@ import '../modules/group/group.graphql.js';
 import '../modules/access/access.graphql.js';
 import '../modules/dictionary/dictionary.graphql.js';
 import '../modules/concept/concept.graphql.js';
+import '../modules/workflow/workflow.graphql.js';
 import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';

@@ -15,10 +15,11 @@ import { Dictionary } from '../dictionary/dictionary.entity.js';
 import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { applyActions } from './workflow-actions.js';
-import { stateOf, type WorkflowDefinition, type WorkflowTransition } from './workflow-definition.js';
-import type { ConceptWorkflowDto, EntryStateDto, FireInput } from './workflow-entry.schema.js';
+import { stateOf, type WorkflowTransition } from './workflow-definition.js';
+import type { ConceptWorkflowDto, FireInput } from './workflow-entry.schema.js';
 import { recordMoves } from './workflow-history.js';
-import { conditionHolds, type EntryFields, mayFire, missingFields } from './workflow-rules.js';
+import { conceptWorkflows, fieldsOfEntry } from './workflow-read.js';
+import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
 import { wakeWorkflowSweeper } from './workflow-sweeper.js';
 
 const NO_TENANT = { tenant: false } as const;
@@ -36,142 +37,11 @@ export interface EntryRow {
   assignee_id: number | null;
 }
 
-interface Votes {
-  entry_state_id: string;
-  transition: string;
-  user_id: number;
-}
-
-/** The entries of a concept under a unit: one, one per language with live terms, or one per live term. */
-function entryKeys(workflow: Workflow, terms: readonly Term[]) {
-  if (workflow.unit === 'CONCEPT') return [{ languageCode: '', termId: 0 }];
-  if (workflow.unit === 'TERM')
-    return terms.map((term) => ({ languageCode: term.languageCode, termId: term.id }));
-  return [...new Set(terms.map((term) => term.languageCode))]
-    .sort()
-    .map((code) => ({ languageCode: code, termId: 0 }));
-}
-
-const keyOf = (row: { language_code: string; term_id: number }) => `${row.language_code}|${row.term_id}`;
-
-export function fieldsOfEntry(
-  concept: Concept,
-  terms: readonly Term[],
-  key: { languageCode: string; termId: number },
-): EntryFields {
-  const own = key.termId
-    ? terms.filter((t) => t.id === key.termId)
-    : key.languageCode
-      ? terms.filter((t) => t.languageCode === key.languageCode)
-      : terms;
-  return { concept: concept.fieldMap, terms: own.map((term) => term.fieldMap) };
-}
-
-/** Renders entries with the transitions the caller may fire now. */
-async function renderEntries(
-  scope: Scope,
-  em: EntityManager,
-  workflow: Workflow,
-  concept: Concept,
-  terms: readonly Term[],
-  rows: readonly EntryRow[],
-): Promise<EntryStateDto[]> {
-  const definition = workflow.definition;
-  const dictionary = await em.findOneOrFail(
-    Dictionary,
-    { id: workflow.dictionary.id },
-    { filters: NO_TENANT },
-  );
-  const subject = await accessSubject(scope);
-  const ids = rows.map((row) => row.id).filter((id): id is string => id !== null);
-  const votes = ids.length
-    ? await em.execute<Votes[]>(
-        'select entry_state_id, transition, user_id from workflow_votes where entry_state_id in (?) order by id',
-        [ids],
-      )
-    : [];
-  return rows.map((row) => {
-    const state = stateOf(definition, row.state);
-    const fields = fieldsOfEntry(concept, terms, { languageCode: row.language_code, termId: row.term_id });
-    const offered = definition.transitions.filter(
-      (transition) =>
-        transition.from.includes(state.key) &&
-        mayFire(scope.actor, subject.groupIds, dictionary, transition, row.language_code) &&
-        conditionHolds(transition, fields),
-    );
-    return {
-      conceptId: concept.id,
-      languageCode: row.language_code || null,
-      termId: row.term_id || null,
-      state: state.key,
-      stateName: state.name,
-      category: state.category,
-      processStatus: state.processStatus,
-      style: state.style,
-      readOnly: state.readOnly,
-      hidden: state.hidden,
-      unpublished: state.unpublished,
-      version: row.version,
-      enteredAt: row.entered_at ? new Date(row.entered_at).getTime() : null,
-      enteredById: row.entered_by_id,
-      assigneeId: row.assignee_id,
-      votes: votes
-        .filter((vote) => vote.entry_state_id === row.id)
-        .map((vote) => ({ transition: vote.transition, userId: vote.user_id })),
-      transitions: offered.map((transition) => ({
-        key: transition.key,
-        name: transition.name,
-        to: transition.to,
-        commentRequired: transition.commentRequired,
-        votes: transition.votes,
-        missingFields: missingFields(transition, fields),
-      })),
-    };
-  });
-}
-
-async function storedRows(em: EntityManager, workflowId: number, conceptId: number) {
-  return em.execute<EntryRow[]>(
-    `select id::text as id, concept_id, language_code, term_id, state, version, entered_at, entered_by_id, assignee_id
-       from workflow_entry_states where workflow_id = ? and concept_id = ?`,
-    [workflowId, conceptId],
-  );
-}
-
-const initialRow = (
-  definition: WorkflowDefinition,
-  conceptId: number,
-  key: { languageCode: string; termId: number },
-): EntryRow => ({
-  id: null,
-  concept_id: conceptId,
-  language_code: key.languageCode,
-  term_id: key.termId,
-  state: definition.initialState,
-  version: 0,
-  entered_at: null,
-  entered_by_id: null,
-  assignee_id: null,
-});
-
-/** The workflow entries of a readable concept with the transitions the caller may fire. */
+/** The workflow entries of a readable concept with the transitions the caller may fire (404 otherwise). */
 export async function conceptWorkflow(scope: Scope, conceptId: number): Promise<ConceptWorkflowDto> {
-  const { concept } = await readableConcept(scope, conceptId);
-  const workflow = await enabledWorkflow(scope.em, concept.dictionary.id);
-  if (!workflow) return { workflowId: null, unit: null, entries: [] };
-  const terms = (await loadParts(scope.em, [concept.id])).get(concept.id)!.terms;
-  const stored = new Map(
-    (await storedRows(scope.em, workflow.id, concept.id)).map((row) => [keyOf(row), row]),
-  );
-  const rows = entryKeys(workflow, terms).map(
-    (key) =>
-      stored.get(`${key.languageCode}|${key.termId}`) ?? initialRow(workflow.definition, concept.id, key),
-  );
-  return {
-    workflowId: workflow.id,
-    unit: workflow.unit,
-    entries: await renderEntries(scope, scope.em, workflow, concept, terms, rows),
-  };
+  const found = (await conceptWorkflows(scope, [conceptId])).get(conceptId);
+  if (!found) throw notFound('Concept', conceptId);
+  return found;
 }
 
 /** The entry key a request names, checked against the unit and the concept's live terms. */
