@@ -462,6 +462,27 @@ describe('a guest', () => {
   });
 });
 
+describe('the session', () => {
+  it('is extended while someone works in the tab', async () => {
+    const tab = await context.newPage();
+    // The page's clock runs 21 minutes in an instant; the server's session is real.
+    await tab.clock.install();
+    await tab.goto(`${web.base}/signin`);
+    await tab.getByLabel('User name').fill('admin');
+    await tab.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => new URL(tab.url()).pathname).toBe('/search');
+    const expiry = async () =>
+      JSON.parse((await tab.evaluate("sessionStorage.getItem('polyterm.session')")) as string)
+        .expirationTime as number;
+    const before = await expiry();
+    await tab.keyboard.press('Shift');
+    await tab.clock.runFor(21 * 60 * 1000);
+    await expect.poll(expiry).toBeGreaterThan(before);
+    await tab.close();
+  });
+});
+
 /** The Term box of the editor whose value is `name`. */
 async function termInput(name: string) {
   const boxes = page.getByLabel('Term', { exact: true });

@@ -5,6 +5,7 @@ import { navigate, onLinkClick, useLocation, withQuery } from './routes';
 import { SearchScreen } from './screens/SearchScreen';
 import { SignInScreen } from './screens/SignInScreen';
 import { getSession, onSessionChange, setSession } from './session';
+import { useSessionKeeper } from './session-keeper';
 
 // Screens past the first one load on demand, so signing in and searching fetch the least JavaScript.
 const ConceptScreen = lazy(() => import('./screens/ConceptScreen'));
@@ -39,6 +40,7 @@ export function App() {
   const session = useSession();
   const { path, query } = useLocation();
   const signingIn = path === '/signin';
+  useSessionKeeper(session !== null);
 
   useEffect(() => {
     // Read from location, not from the render: a repeated effect must not send /signin to itself.
