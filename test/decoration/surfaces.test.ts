@@ -140,5 +140,12 @@ describe('decoration and stemming on tRPC and GraphQL', () => {
       id: base.dictionary.id,
     });
     expect(read.data).toEqual({ dictionaryStemming: [{ langCode: 'eng', overrides: { pumps: 'pumpkin' } }] });
+    const rebuilt = await graphql(
+      'mutation ($id: Int!) { rebuildDictionaryStemming(id: $id) { changedTerms } }',
+      {
+        id: base.dictionary.id,
+      },
+    );
+    expect(rebuilt).toEqual({ data: { rebuildDictionaryStemming: { changedTerms: 0 } } });
   });
 });

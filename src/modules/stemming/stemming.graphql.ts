@@ -120,4 +120,11 @@ builder.mutationFields((t) => ({
     resolve: (_, args, context) =>
       context.api.stemming.putSettings(args.input as Parameters<typeof context.api.stemming.putSettings>[0]),
   }),
+  rebuildDictionaryStemming: t.field({
+    type: StemmingRebuildRef,
+    description:
+      'As POST /api/v4/dictionaries/{id}/stemming/rebuild: every stem key of the dictionary again.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, context) => context.api.stemming.rebuild({ id: args.id }),
+  }),
 }));
