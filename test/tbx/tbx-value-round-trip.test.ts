@@ -66,7 +66,9 @@ class ValueCheck {
   }
 
   run(): Counts {
-    this.original.forEach((entry, index) => this.entry(entry, index));
+    this.original.forEach((entry, index) => {
+      this.entry(entry, index);
+    });
     return this.counts;
   }
 

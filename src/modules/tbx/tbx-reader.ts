@@ -421,20 +421,25 @@ class TbxStreamReader {
   private addTransaction(tx: PendingTransaction, line: number): void {
     const type = tx.type.toLowerCase();
     const what = `The transaction "${tx.type}"${tx.date ? ` of ${tx.date}` : ''}`;
-    if (!type) return this.notKept(line, `${what} has no type and is not kept`);
+    if (!type) {
+      this.notKept(line, `${what} has no type and is not kept`);
+      return;
+    }
     // A transacGrp in a descripGrp (or adminGrp...) dates that value, not the entry or term.
     if (this.stack.some((frame) => frame.kind === 'group')) {
-      return this.notKept(
-        line,
-        `${what} of a value (in a group) is not kept: only concepts and terms have dates`,
-      );
+      this.notKept(line, `${what} of a value (in a group) is not kept: only concepts and terms have dates`);
+      return;
     }
     // The model has no langSec-level transactions: those of a langSec (without a term) are not kept.
     const holder = this.term ?? (this.lang ? null : this.entry);
-    if (!holder) return this.notKept(line, `${what} of a language section is not kept`);
+    if (!holder) {
+      this.notKept(line, `${what} of a language section is not kept`);
+      return;
+    }
     const date = parseDate(tx.date);
-    if (tx.date && date === null)
+    if (tx.date && date === null) {
       this.notKept(line, `${what}: the date "${tx.date}" is not an ISO 8601 date`);
+    }
     const transaction: TbxTransaction = {
       // Transaction types other than creation (check, approval...) still record a change of the entry.
       kind: CREATED_TRANSACTIONS.has(type) ? 'created' : 'changed',
