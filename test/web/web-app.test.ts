@@ -24,12 +24,12 @@ function escapeXml(text: string) {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-function entry(id: string, terms: Record<string, string>, definition?: string) {
+function entry(id: string, terms: Record<string, string | string[]>, definition?: string) {
   const langSecs = Object.entries(terms)
-    .map(
-      ([lang, term]) =>
-        `<langSec xml:lang="${lang}"><termSec><term>${escapeXml(term)}</term></termSec></langSec>`,
-    )
+    .map(([lang, names]) => {
+      const termSecs = [names].flat().map((term) => `<termSec><term>${escapeXml(term)}</term></termSec>`);
+      return `<langSec xml:lang="${lang}">${termSecs.join('')}</langSec>`;
+    })
     .join('');
   const descrip = definition ? `<descrip type="definition">${escapeXml(definition)}</descrip>` : '';
   return `<conceptEntry id="${id}">${descrip}${langSecs}</conceptEntry>`;
@@ -48,7 +48,11 @@ const seed = tbxFile([
     const n = String(i + 1).padStart(3, '0');
     return entry(`c${n}`, { en: `cluster ${n}`, de: `Haufen ${n}` });
   }),
-  entry('t1', { en: 'translation', de: 'Übersetzung' }, 'Rendering text in another language.'),
+  entry(
+    't1',
+    { en: 'translation', de: ['Übersetzung', 'Translation'] },
+    'Rendering text in another language.',
+  ),
   entry('x1', { en: XSS, de: 'harmlos' }),
 ]);
 
@@ -210,6 +214,8 @@ describe('in the browser', () => {
     await search('ubersetz');
     await expect.poll(() => rows().count()).toBe(1);
     expect(await rows().first().locator('mark').textContent()).toBe('Übersetz');
+    // The concept's other German term is shown under the match.
+    await rows().first().getByText('also: Translation').waitFor();
     const link = page.url();
     await page.goto(link);
     await expect.poll(() => rows().count()).toBe(1);

@@ -89,6 +89,12 @@ async function translationsOf(rows: TermEntry[], languages: string[]) {
   return byConcept;
 }
 
+/** The concept's other terms in the language searched, so a match shows what else the concept is called. */
+function Synonyms({ names }: { names: string[] }) {
+  if (names.length === 0) return null;
+  return <div className="synonyms">also: {names.join('; ')}</div>;
+}
+
 function ResultRow({
   row,
   query,
@@ -111,6 +117,7 @@ function ResultRow({
           <Highlight text={row.name} query={query} />
         </a>
         {row.disabled && <span className="badge">read-only</span>}
+        <Synonyms names={(translations?.get(row.langCode) ?? []).filter((name) => name !== row.name)} />
       </th>
       {columns.map((code) => (
         <td key={code}>{(translations?.get(code) ?? []).join('; ')}</td>
@@ -160,7 +167,10 @@ function Search({
       searchAfter: after,
       searchOptions: { mode: state.mode, normalized: state.normalized, fuzzy: state.fuzzy },
     });
-    const translations = await translationsOf(response.results, columns).catch(() => new Map());
+    // The searched language too: its other terms are the synonyms shown under each match.
+    const translations = await translationsOf(response.results, [state.lang, ...columns]).catch(
+      () => new Map(),
+    );
     // bench/web.ts reads the time from the last answer of the server to the rows on screen.
     performance.mark('polyterm:results-received');
     return { response, translations };
