@@ -16,6 +16,24 @@ import { SAMPLE_FILES, TBX_SCHEMAS_DIR, TbxClient } from './tbx-sample-files.js'
 
 const FORMATS = ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL'] as const;
 
+const BAD_FILES = {
+  'bad-v3.tbx': `<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+ <tbxHeader><fileDesc><sourceDesc><p>bad</p></sourceDesc></fileDesc></tbxHeader>
+ <text><body><conceptEntry id="c1"><descrip type="myCategory" xml:space="preserve">x</descrip>
+  <langSec xml:lang="en"><termSec><term>t</term></termSec></langSec></conceptEntry></body></text>
+</tbx>
+`,
+  'bad-v2.tbx': `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX-Basic" xml:lang="en">
+ <martifHeader><fileDesc><sourceDesc><p>bad</p></sourceDesc></fileDesc></martifHeader>
+ <text><body><termEntry id="1"><langSet xml:lang="en"><tig><term>t</term>
+  <transacGrp><transac type="transactionType">origination</transac><date>2020-01-02T03:04:05Z</date></transacGrp>
+ </tig></langSet></termEntry></body></text>
+</martif>
+`,
+};
+
 let server: Server;
 let client: TbxClient;
 let outDir: string;
@@ -45,7 +63,14 @@ describe('exports of every sample file validate', () => {
         exported.push(out);
       }
     }
-    const errors = await validateTbxFiles(exported, TBX_SCHEMAS_DIR);
+    // Files each validator must refuse, checked in the same runs: the validators are really at work.
+    const bad = Object.entries(BAD_FILES).map(([name, text]) => {
+      const file = path.join(outDir, name);
+      writeFileSync(file, text);
+      return file;
+    });
+    const all = await validateTbxFiles([...exported, ...bad], TBX_SCHEMAS_DIR);
+    const errors = all.filter((error) => !bad.includes(error.file));
     const perFile = new Map<string, number>();
     for (const error of errors) perFile.set(error.file, (perFile.get(error.file) ?? 0) + 1);
     for (const file of exported) console.log(`${path.basename(file)}: ${perFile.get(file) ?? 0} errors`);
@@ -54,5 +79,21 @@ describe('exports of every sample file validate', () => {
         .slice(0, 40)
         .map((error) => `${path.basename(error.file)}:${error.line ?? ''}: ${error.message}`),
     ).toEqual([]);
+    const badErrors = (name: string) =>
+      all.filter((error) => path.basename(error.file) === name).map((error) => error.message);
+    // jing (core RNG): xml:space; SchXslt (DCA Schematron): a custom category.
+    expect(badErrors('bad-v3.tbx')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('attribute "xml:space" not allowed'),
+        expect.stringContaining('Permitted type value(s): subjectField, context, definition'),
+      ]),
+    );
+    // xmllint (core DTD): an id starting with a digit; jing (TBX-Basic v2 RNG): a date-time in <date>.
+    expect(badErrors('bad-v2.tbx')).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Syntax of value for attribute id'),
+        expect.stringContaining('must be an ISO date'),
+      ]),
+    );
   }, 600_000);
 });
