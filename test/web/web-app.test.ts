@@ -363,6 +363,7 @@ describe('in the browser', () => {
     await page.getByRole('button', { name: 'Create concept' }).click();
     await page.getByText('name is required').waitFor();
     await expectAccessible(page, 'new concept');
+    await screenshot(page, 'new-concept');
     await page.getByLabel('Term', { exact: true }).fill('brand-new term');
     await page.getByRole('button', { name: 'Create concept' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);

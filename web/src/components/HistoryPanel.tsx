@@ -14,11 +14,27 @@ type Change = {
   after?: unknown;
 };
 
-function shown(value: unknown): string {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function scalar(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join('\n');
   return JSON.stringify(value);
+}
+
+/**
+ * A value of a change as text. A whole object (a term, a relation) shows only the members that differ
+ * from the other side, one per line, so a renamed term reads "name: old" -> "name: new".
+ */
+export function shown(value: unknown, other: unknown): string {
+  if (!isRecord(value)) return scalar(value);
+  const differing = Object.entries(value).filter(
+    ([key, member]) =>
+      member !== null && (!isRecord(other) || JSON.stringify(other[key]) !== JSON.stringify(member)),
+  );
+  return differing.map(([key, member]) => `${key}: ${scalar(member)}`).join('\n');
 }
 
 /** What a change touched, in words: the subject, the field's name, the term. */
@@ -85,10 +101,10 @@ export function HistoryPanel(props: {
                       <tr key={k}>
                         <td>{whatOf(change as Change, names, termNames)}</td>
                         <td className="value">
-                          {change.before !== undefined && <del>{shown(change.before)}</del>}
+                          {change.before !== undefined && <del>{shown(change.before, change.after)}</del>}
                         </td>
                         <td className="value">
-                          {change.after !== undefined && <ins>{shown(change.after)}</ins>}
+                          {change.after !== undefined && <ins>{shown(change.after, change.before)}</ins>}
                         </td>
                       </tr>
                     ))}
