@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from '../concepts/concept-helpers.js';
 import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 
-const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+/** The `shared` folder beside the checkout (as CI lays it), else the team machine's /work/shared. */
+const SHARED =
+  [fileURLToPath(new URL('../../../shared/', import.meta.url)), '/work/shared/'].find((dir) =>
+    existsSync(path.join(dir, 'tbx-schemas')),
+  ) ?? fileURLToPath(new URL('../../../shared/', import.meta.url));
 export const TBX_SCHEMAS_DIR = path.join(SHARED, 'tbx-schemas');
 const SAMPLES_DIR = path.join(SHARED, 'datasets', 'tbx-samples');
 const FIXTURES_DIR = fileURLToPath(new URL('./fixtures/', import.meta.url));
