@@ -4,6 +4,7 @@
  * a 409 dialog, undo from history, comments, TBX import with job progress and export, preferences, sign
  * out; a term that looks like HTML stays text; axe-core finds no serious violation on any screen.
  * One server and one browser for the file; the steps share one page, in order.
+ * Each step may take up to two minutes on a loaded machine (CI runs every suite at once on two cores).
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -127,12 +128,15 @@ afterAll(async () => {
 
 const rows = () => page.locator('table.results tbody tr');
 
+/** expect.poll with room for a loaded machine (its default is one second). */
+const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+
 async function search(text: string) {
   await page.getByRole('searchbox').fill(text);
-  await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(text);
+  await poll(() => new URL(page.url()).searchParams.get('q')).toBe(text);
 }
 
-describe('serving', () => {
+describe('serving', { timeout: 120_000 }, () => {
   it('serves the app at its pages with a CSP without inline scripts, hashed assets for a year', async () => {
     for (const path of ['/', '/search?q=x', '/concepts/12']) {
       const response = await fetch(`${web.base}${path}`);
@@ -166,19 +170,19 @@ describe('serving', () => {
   });
 });
 
-describe('in the browser', () => {
+describe('in the browser', { timeout: 120_000 }, () => {
   it('signs in (a wrong password says so) and lands on the page it was sent from', async () => {
     await page.goto(`${web.base}/search?d=${dictionaryId}&q=cluster`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    await poll(() => new URL(page.url()).pathname).toBe('/signin');
     await page.getByLabel('User name').fill('admin');
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBeTruthy();
+    await poll(() => page.getByRole('alert').textContent()).toBeTruthy();
     await expectAccessible(page, 'sign-in');
     await screenshot(page, 'sign-in');
     await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/search');
+    await poll(() => new URL(page.url()).pathname).toBe('/search');
     expect(new URL(page.url()).searchParams.get('q')).toBe('cluster');
     // The token is kept for this tab only.
     const stored = await page.evaluate(
@@ -190,20 +194,18 @@ describe('in the browser', () => {
   it('searches as you type, highlights the match, and pages by cursor on scroll', async () => {
     await page.getByRole('checkbox', { name: /^Web / }).waitFor();
     await search('cluster 0');
-    await expect.poll(() => rows().count()).toBeGreaterThan(0);
+    await poll(() => rows().count()).toBeGreaterThan(0);
     const first = rows().first();
     expect(await first.locator('mark').first().textContent()).toBe('cluster 0');
     const url = new URL(page.url());
     expect(url.searchParams.get('d')).toContain(String(dictionaryId));
     expect(url.searchParams.get('lang')).toBe('eng');
     await search('cluster');
-    await expect
-      .poll(() => page.getByRole('status').first().textContent())
-      .toMatch(new RegExp(`${ROWS} terms`));
+    await poll(() => page.getByRole('status').first().textContent()).toMatch(new RegExp(`${ROWS} terms`));
     const firstPage = await rows().count();
     expect(firstPage).toBeLessThan(ROWS);
     await page.getByRole('button', { name: 'More results' }).scrollIntoViewIfNeeded();
-    await expect.poll(() => rows().count(), { timeout: 20_000 }).toBeGreaterThan(firstPage);
+    await poll(() => rows().count()).toBeGreaterThan(firstPage);
     await expectAccessible(page, 'search');
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'search');
@@ -212,20 +214,20 @@ describe('in the browser', () => {
   it('finds a term whatever its accents, and the URL opens the same search', async () => {
     await page.getByLabel('Language').selectOption('deu');
     await search('ubersetz');
-    await expect.poll(() => rows().count()).toBe(1);
+    await poll(() => rows().count()).toBe(1);
     expect(await rows().first().locator('mark').textContent()).toBe('Übersetz');
     // The concept's other German term is shown under the match.
     await rows().first().getByText('also: Translation').waitFor();
     const link = page.url();
     await page.goto(link);
-    await expect.poll(() => rows().count()).toBe(1);
+    await poll(() => rows().count()).toBe(1);
     expect(await page.getByRole('searchbox').inputValue()).toBe('ubersetz');
   });
 
   it('opens a concept with its languages side by side (from the keyboard)', async () => {
     await rows().first().getByRole('link').focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);
     // The search was in German: the concept opens in German, and English joins beside it.
     await page.getByRole('region', { name: 'German' }).getByText('Übersetzung').waitFor();
     expect(await page.getByRole('region', { name: 'English' }).count()).toBe(0);
@@ -233,7 +235,7 @@ describe('in the browser', () => {
       .getByRole('group', { name: 'Languages shown' })
       .getByRole('checkbox', { name: 'English' })
       .check();
-    await expect.poll(() => new URL(page.url()).searchParams.get('langs')).toBe('deu,eng');
+    await poll(() => new URL(page.url()).searchParams.get('langs')).toBe('deu,eng');
     await page.getByRole('region', { name: 'English' }).getByText('translation').waitFor();
     await page.getByRole('region', { name: 'German' }).getByText('Übersetzung').waitFor();
     await page.getByText('Rendering text in another language.').waitFor();
@@ -303,7 +305,7 @@ describe('in the browser', () => {
     await screenshot(page, 'conflict');
     // Escape closes the dialog and keeps the edit; saving again meets the same conflict.
     await page.keyboard.press('Escape');
-    await expect.poll(() => dialog.count()).toBe(0);
+    await poll(() => dialog.count()).toBe(0);
     await page.getByRole('button', { name: 'Save' }).click();
     await dialog.getByRole('button', { name: 'Save my version over it' }).click();
     await page.getByRole('region', { name: 'English' }).getByText('translation (mine)').waitFor();
@@ -311,7 +313,7 @@ describe('in the browser', () => {
 
   it('shows the history field by field and restores an earlier version', async () => {
     await page.getByRole('tab', { name: 'History' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('history');
+    await poll(() => new URL(page.url()).searchParams.get('tab')).toBe('history');
     const change = page
       .getByRole('row')
       .filter({ hasText: 'translation (edited)' })
@@ -332,7 +334,7 @@ describe('in the browser', () => {
     // Tabs follow the arrow keys: Terms -> Comments.
     await page.getByRole('tab', { name: 'Terms' }).focus();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('comments');
+    await poll(() => new URL(page.url()).searchParams.get('tab')).toBe('comments');
     const text = 'Check the <b>German</b> term';
     await page.getByLabel('New comment').fill(text);
     await page.getByRole('button', { name: 'Add comment' }).click();
@@ -341,12 +343,12 @@ describe('in the browser', () => {
     await expectAccessible(page, 'comments');
     await screenshot(page, 'comments');
     await page.getByRole('button', { name: /^Delete comment/ }).click();
-    await expect.poll(() => page.locator('.comments li').count()).toBe(0);
+    await poll(() => page.locator('.comments li').count()).toBe(0);
   });
 
   it('shows a term that looks like HTML as text, and nothing runs', async () => {
     await page.goto(`${web.base}/search?d=${dictionaryId}&lang=eng&mode=SUBSTRING&q=onerror`);
-    await expect.poll(() => rows().count()).toBe(1);
+    await poll(() => rows().count()).toBe(1);
     expect(await rows().first().getByRole('link').textContent()).toBe(XSS);
     await rows().first().getByRole('link').click();
     await page.getByRole('region', { name: 'English' }).getByText(XSS, { exact: true }).waitFor();
@@ -366,7 +368,7 @@ describe('in the browser', () => {
     await screenshot(page, 'new-concept');
     await page.getByLabel('Term', { exact: true }).fill('brand-new term');
     await page.getByRole('button', { name: 'Create concept' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);
+    await poll(() => new URL(page.url()).pathname).toMatch(/^\/concepts\/\d+$/);
     await page.getByText('brand-new term').first().waitFor();
   });
 
@@ -421,14 +423,14 @@ describe('in the browser', () => {
 
   it('signs out: the token is gone and pages ask to sign in again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    await poll(() => new URL(page.url()).pathname).toBe('/signin');
     expect(await page.evaluate('sessionStorage.length + localStorage.length')).toBe(0);
     await page.goto(`${web.base}/preferences`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    await poll(() => new URL(page.url()).pathname).toBe('/signin');
   });
 });
 
-describe('a guest', () => {
+describe('a guest', { timeout: 120_000 }, () => {
   it('signs in as the guest of a client that opens guest sessions, without the editing screens', async () => {
     const tenant = await createTenant(await loginSysadmin(web.server.app));
     const tenantAdmin = createTRPCClient<AppRouter>({
@@ -461,7 +463,7 @@ describe('a guest', () => {
     await guestPage.goto(`${web.base}/signin`);
     await guestPage.getByLabel(/^Client/).fill(tenant.loginName);
     await guestPage.getByRole('button', { name: 'Continue as guest' }).click();
-    await expect.poll(() => new URL(guestPage.url()).pathname).toBe('/search');
+    await poll(() => new URL(guestPage.url()).pathname).toBe('/search');
     await guestPage.getByText(`Guest @ ${tenant.loginName}`).waitFor();
     expect(await guestPage.getByRole('link', { name: 'New concept' }).count()).toBe(0);
     await expectAccessible(guestPage, 'guest search');
@@ -469,7 +471,7 @@ describe('a guest', () => {
   });
 });
 
-describe('the session', () => {
+describe('the session', { timeout: 120_000 }, () => {
   it('is extended while someone works in the tab', async () => {
     const tab = await context.newPage();
     // The page's clock runs 21 minutes in an instant; the server's session is real.
@@ -478,14 +480,14 @@ describe('the session', () => {
     await tab.getByLabel('User name').fill('admin');
     await tab.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
     await tab.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => new URL(tab.url()).pathname).toBe('/search');
+    await poll(() => new URL(tab.url()).pathname).toBe('/search');
     const expiry = async () =>
       JSON.parse((await tab.evaluate("sessionStorage.getItem('polyterm.session')")) as string)
         .expirationTime as number;
     const before = await expiry();
     await tab.keyboard.press('Shift');
     await tab.clock.runFor(21 * 60 * 1000);
-    await expect.poll(expiry).toBeGreaterThan(before);
+    await poll(expiry).toBeGreaterThan(before);
     await tab.close();
   });
 });
