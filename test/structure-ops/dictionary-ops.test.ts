@@ -167,6 +167,9 @@ const fieldShape = (field: FieldBody) => ({
 describe('copy', () => {
   it('copies the structure: languages, variants, fields with new oids, picklists, sections, domains, views', async () => {
     const { admin, dictionary, definition, status, note, second, parent, child, view } = await furnished();
+    // The TBX element a custom category came in with (TBX import), kept so exports write it back.
+    const sql = t.orm.em.getConnection();
+    await sql.execute(`update fields set tbx_element = 'admin' where oid = ?`, [note.oid]);
     const target = await copied(admin, dictionary.id);
 
     expect(target.id).not.toBe(dictionary.id);
@@ -203,6 +206,9 @@ describe('copy', () => {
         expect(status.model.picklistItems.map((i) => i.oid)).not.toContain(item.oid);
       }
     }
+    const copiedNote = target.termFields.find((f) => f.name === note.name)!;
+    const [elementRow] = await sql.execute(`select tbx_element from fields where oid = ?`, [copiedNote.oid]);
+    expect(elementRow).toEqual({ tbx_element: 'admin' });
     const newStatus = target.conceptFields.find((f) => f.name === 'Status')!;
     expect(newStatus.model.picklistItems.map((i) => i.name)).toEqual(['New', 'Approved']);
 

@@ -132,6 +132,7 @@ async function copyStructure(em: EntityManager, source: Dictionary, name: string
       regExp: regExp ?? null,
       number,
       unicode,
+      tbxElement: field.tbxElement ?? null,
       ...audit,
     });
     for (const item of items.filter((i) => i.field.id === field.id)) {
