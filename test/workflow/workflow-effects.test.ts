@@ -143,6 +143,16 @@ describe('term lists under the default workflow', () => {
       readOnly: true,
     });
 
+    // Concept reads: guests get the published terms only; named users get every term (a full update
+    // must not erase terms its sender was not shown).
+    const languagesOf = async (caller: RestClient) => {
+      const read = await caller.get<{ terms: { languageCode: string }[] }>(`/concepts/${concept.id}`);
+      expect(read.status, read.text).toBe(200);
+      return read.body.terms.map((term) => term.languageCode).sort();
+    };
+    expect(await languagesOf(w.guest)).toEqual(['deu']);
+    expect(await languagesOf(w.author.rest)).toEqual(['deu', 'eng']);
+
     // Counts per state and the filter by state.
     const counts = await w.author.rest.get<{ state: string; languageCode: string; count: number }[]>(
       `/workflows/statistics?dictionary-id=${w.dictionary.id}`,

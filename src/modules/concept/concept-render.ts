@@ -8,6 +8,7 @@ import type { Scope } from '../../shared/scope.js';
 import type { ConceptAccess } from '../access/access.service.js';
 import { commentsOf } from '../comment/comment.service.js';
 import { languagesOf } from '../language/language.service.js';
+import { hideUnpublishedFromGuests } from '../workflow/workflow-effects.js';
 import type { ConceptRelation, RefLink, Term } from './concept.entity.js';
 import {
   CONCEPT_SHORT_KEYS,
@@ -76,6 +77,12 @@ export async function renderConcepts(
   const conceptIds = loaded.map(({ concept }) => concept.id);
   const dictionaryIds = [...new Set(loaded.map(({ concept }) => concept.dictionary.id))];
   const parts = await loadParts(em, conceptIds, { deletedTerms: options.deletedTerms });
+  // Workflow (docs/workflows.md): guests do not see the terms of unpublished entries.
+  await hideUnpublishedFromGuests(
+    scope,
+    loaded.map(({ concept }) => concept),
+    parts,
+  );
   const allTerms: Term[] = [...parts.values()].flatMap((part) => part.terms);
   const domainIds = [...new Set([...parts.values()].flatMap((part) => part.domainIds))];
   const sectionIds = [...new Set(loaded.map(({ concept }) => concept.section.id))];

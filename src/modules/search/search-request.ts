@@ -23,6 +23,7 @@ import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-crit
 import { criteriaSql } from '../filter/filter-sql.js';
 import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
 import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-settings.service.js';
+import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import type { TermSearchInput } from './search.schema.js';
 import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
 
@@ -42,6 +43,8 @@ export interface SearchAccess {
   subject: AccessSubject;
   /** Readable live sections; every dictionary has at least one (otherwise 404, like an unknown one). */
   readable: { id: number; oid: string | null; dictionaryId: number }[];
+  /** The enabled workflows of the dictionaries (docs/workflows.md), read in the same statement. */
+  workflows: GoverningWorkflow[];
 }
 
 /** A request's texts as the database lowers, folds and splits them. */
@@ -57,6 +60,7 @@ type ContextRow = {
   settings: Partial<SearchSettingValues> | null;
   groups: SubjectGroupRow[];
   dictionaries: DictionaryRow[];
+  workflows: GoverningWorkflow[];
   code: string | null;
 } & Partial<TextKeys>;
 
@@ -91,6 +95,7 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
     settings: { text: `(${settings.text})`, params: settings.params },
     groups: jsonRows(subjectGroupsSql(actor)),
     dictionaries: jsonRows(dictionaryRowsSql(dictionaryIds, actor.clientId)),
+    workflows: jsonRows(enabledWorkflowsSql(dictionaryIds)),
     code: {
       text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted and (custom or ?)
                 and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
@@ -126,7 +131,7 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
   }
   return {
     settings: settingValuesFrom(scope.config, row!.settings),
-    searchAccess: { dictionaryIds, access, subject, readable },
+    searchAccess: { dictionaryIds, access, subject, readable, workflows: row!.workflows },
     languageCode: (row!.code ?? wanted).toLowerCase(),
     keys: name
       ? {

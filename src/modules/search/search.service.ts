@@ -187,6 +187,7 @@ async function entriesOf(
       disabled: scope.actor.guest || !termAllowed(access[index]!, 'TERM_UPDATE', hit.langCode),
       hidden: false,
     })),
+    searchAccess?.workflows,
   );
 }
 

@@ -6,9 +6,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor, Scope } from '../../shared/scope.js';
+import type { Sql } from '../../shared/sql.js';
 import { accessSubject } from '../access/access.service.js';
-import { Workflow } from './workflow.entity.js';
-import { stateOf, type WorkflowState } from './workflow-definition.js';
+import {
+  stateOf,
+  type WorkflowDefinition,
+  type WorkflowState,
+  type WorkflowUnit,
+} from './workflow-definition.js';
 import { mayFire } from './workflow-rules.js';
 
 /** A term (or concept) as the effects need it. */
@@ -19,19 +24,36 @@ export interface GovernedItem {
   termId: number;
 }
 
-/** The enabled workflows of the dictionaries, by dictionary id. */
-export async function enabledWorkflows(em: EntityManager, dictionaryIds: readonly number[]) {
-  const ids = [...new Set(dictionaryIds)];
-  if (ids.length === 0) return new Map<number, Workflow>();
-  const rows = await em.find(
-    Workflow,
-    { dictionary: { $in: ids }, enabled: true },
-    { filters: { tenant: false }, populate: ['dictionary'] },
-  );
-  return new Map(rows.map((workflow) => [workflow.dictionary.id, workflow]));
+/** An enabled workflow as the effects need it (one plain row; the search reads it in its context statement). */
+export interface GoverningWorkflow {
+  id: number;
+  dictionaryId: number;
+  dictionaryOid: string | null;
+  unit: WorkflowUnit;
+  definition: WorkflowDefinition;
 }
 
-const entryKey = (workflow: Workflow, item: GovernedItem) =>
+/** The enabled workflows of some dictionaries as JSON-able rows (GoverningWorkflow). */
+export function enabledWorkflowsSql(dictionaryIds: readonly number[]): Sql {
+  return {
+    text: `select w.id, w.dictionary_id as "dictionaryId", d.oid as "dictionaryOid", w.unit, w.definition
+             from workflows w join dictionaries d on d.id = w.dictionary_id
+            where w.dictionary_id = any(?::int[]) and w.enabled and not w.deleted`,
+    params: [`{${[...new Set(dictionaryIds)].join(',')}}`],
+  };
+}
+
+/** The enabled workflows of the dictionaries, by dictionary id. */
+export async function enabledWorkflows(em: EntityManager, dictionaryIds: readonly number[]) {
+  if (dictionaryIds.length === 0) return new Map<number, GoverningWorkflow>();
+  const sql = enabledWorkflowsSql(dictionaryIds);
+  return governingByDictionary(await em.execute<GoverningWorkflow[]>(sql.text, sql.params));
+}
+
+export const governingByDictionary = (rows: readonly GoverningWorkflow[]) =>
+  new Map(rows.map((workflow) => [workflow.dictionaryId, workflow]));
+
+const entryKey = (workflow: GoverningWorkflow, item: GovernedItem) =>
   workflow.unit === 'CONCEPT'
     ? `${item.conceptId}||0`
     : workflow.unit === 'LANGUAGE'
@@ -42,8 +64,8 @@ const entryKey = (workflow: Workflow, item: GovernedItem) =>
 export async function statesOf(
   em: EntityManager,
   items: readonly GovernedItem[],
-  workflows?: Map<number, Workflow>,
-): Promise<({ workflow: Workflow; state: WorkflowState } | null)[]> {
+  workflows?: Map<number, GoverningWorkflow>,
+): Promise<({ workflow: GoverningWorkflow; state: WorkflowState } | null)[]> {
   const governing =
     workflows ??
     (await enabledWorkflows(
@@ -82,13 +104,12 @@ export async function statesOf(
  * Whether the actor has review rights in a workflow: named by a transition that leaves a REVIEW state.
  * Reviewers see unpublished entries; others (guests always) do not.
  */
-export function reviews(actor: Actor, groupIds: ReadonlySet<number>, workflow: Workflow): boolean {
+export function reviews(actor: Actor, groupIds: ReadonlySet<number>, workflow: GoverningWorkflow): boolean {
   if (actor.guest) return false;
   const inReview = new Set(
     workflow.definition.states.filter((s) => s.category === 'REVIEW').map((s) => s.key),
   );
-  // Loaded with the workflow (enabledWorkflows populates it): DICTIONARY_ADMIN roles name its oid.
-  const dictionary = workflow.dictionary.getEntity();
+  const dictionary = { id: workflow.dictionaryId, oid: workflow.dictionaryOid };
   return workflow.definition.transitions.some(
     (transition) =>
       transition.from.some((state) => inReview.has(state)) &&
@@ -108,12 +129,19 @@ interface ListEntry {
 }
 
 /** Term list entries with the workflow applied: styled, disabled when read-only, hidden and unpublished ones left out. */
-export async function applyWorkflowToTermList<T extends ListEntry>(scope: Scope, entries: T[]): Promise<T[]> {
+export async function applyWorkflowToTermList<T extends ListEntry>(
+  scope: Scope,
+  entries: T[],
+  known?: readonly GoverningWorkflow[],
+): Promise<T[]> {
   if (entries.length === 0) return entries;
-  const workflows = await enabledWorkflows(
-    scope.em,
-    entries.map((entry) => entry.dictionaryId),
-  );
+  // The search reads the enabled workflows in its context statement: without any, no statement here.
+  const workflows = known
+    ? governingByDictionary(known)
+    : await enabledWorkflows(
+        scope.em,
+        entries.map((entry) => entry.dictionaryId),
+      );
   if (workflows.size === 0) return entries;
   const states = await statesOf(
     scope.em,
@@ -134,4 +162,36 @@ export async function applyWorkflowToTermList<T extends ListEntry>(scope: Scope,
     if (state.hidden || (state.unpublished && !reviewer.get(workflow.id))) return [];
     return [{ ...entry, style: state.style, disabled: entry.disabled || state.readOnly }];
   });
+}
+
+/**
+ * Concept reads by guests (REST, GraphQL, display concepts): the terms of unpublished entries are left
+ * out (for the CONCEPT unit, every term of an unpublished concept). Named users see every term: an
+ * editor who sends a full update must not erase terms it was not shown.
+ */
+export async function hideUnpublishedFromGuests(
+  scope: Scope,
+  concepts: readonly { id: number; dictionary: { id: number } }[],
+  parts: Map<number, { terms: { id: number; languageCode: string }[] }>,
+): Promise<void> {
+  if (!scope.actor.guest || concepts.length === 0) return;
+  const workflows = await enabledWorkflows(
+    scope.em,
+    concepts.map((concept) => concept.dictionary.id),
+  );
+  if (workflows.size === 0) return;
+  const items = concepts.flatMap((concept) =>
+    (parts.get(concept.id)?.terms ?? []).map((term) => ({
+      dictionaryId: concept.dictionary.id,
+      conceptId: concept.id,
+      languageCode: term.languageCode,
+      termId: term.id,
+    })),
+  );
+  const states = await statesOf(scope.em, items, workflows);
+  const hidden = new Set(
+    items.filter((_, index) => states[index]?.state.unpublished).map((item) => item.termId),
+  );
+  if (hidden.size === 0) return;
+  for (const part of parts.values()) part.terms = part.terms.filter((term) => !hidden.has(term.id));
 }

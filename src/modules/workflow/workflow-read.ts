@@ -8,9 +8,8 @@ import { accessSubject } from '../access/access.service.js';
 import type { Concept, Term } from '../concept/concept.entity.js';
 import { readableConcepts } from '../concept/concept-access.js';
 import { loadParts } from '../concept/concept-parts.js';
-import type { Workflow } from './workflow.entity.js';
 import { stateOf } from './workflow-definition.js';
-import { enabledWorkflows } from './workflow-effects.js';
+import { enabledWorkflows, type GoverningWorkflow } from './workflow-effects.js';
 import type { ConceptWorkflowDto, EntryStateDto } from './workflow-entry.schema.js';
 import type { EntryRow } from './workflow-entry.service.js';
 import { conditionHolds, type EntryFields, mayFire, missingFields } from './workflow-rules.js';
@@ -22,7 +21,7 @@ interface Vote {
 }
 
 /** The entries of a concept under a unit: one, one per language with live terms, or one per live term. */
-function entryKeys(workflow: Workflow, terms: readonly Term[]) {
+function entryKeys(workflow: GoverningWorkflow, terms: readonly Term[]) {
   if (workflow.unit === 'CONCEPT') return [{ languageCode: '', termId: 0 }];
   if (workflow.unit === 'TERM')
     return terms.map((term) => ({ languageCode: term.languageCode, termId: term.id }));
@@ -103,7 +102,7 @@ export async function conceptWorkflows(
 function renderEntry(
   scope: Scope,
   groupIds: ReadonlySet<number>,
-  workflow: Workflow,
+  workflow: GoverningWorkflow,
   concept: Concept,
   terms: readonly Term[],
   row: EntryRow,
@@ -112,8 +111,7 @@ function renderEntry(
   const definition = workflow.definition;
   const state = stateOf(definition, row.state);
   const fields = fieldsOfEntry(concept, terms, { languageCode: row.language_code, termId: row.term_id });
-  // Loaded with the workflow (enabledWorkflows populates it): DICTIONARY_ADMIN roles name its oid.
-  const dictionary = workflow.dictionary.getEntity();
+  const dictionary = { id: workflow.dictionaryId, oid: workflow.dictionaryOid };
   const offered = definition.transitions.filter(
     (transition) =>
       transition.from.includes(state.key) &&
