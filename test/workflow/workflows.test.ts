@@ -235,6 +235,16 @@ describe('firing transitions: the permission matrix', () => {
       }),
       404,
     );
+    // Ids beyond the int range are bad input (400), not a database error.
+    expectError(
+      await fire(w.author.rest, {
+        conceptId: 2 ** 40,
+        languageCode: 'eng',
+        transition: 'submit',
+        version: 0,
+      }),
+      400,
+    );
     const stranger = await newTenant(t, sysadmin);
     expectError(
       await fire(stranger.admin, {

@@ -9,6 +9,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import { MAX_ID } from '../../shared/ids.js';
 import type { Scope } from '../../shared/scope.js';
 import { accessSubject, readableSectionIds } from '../access/access.service.js';
 import type { FieldValues } from '../concept/concept.entity.js';
@@ -23,11 +24,11 @@ import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
 const BATCH = 5_000;
 
 export const BulkTransitionInputSchema = z.object({
-  dictionaryId: z.number().int().positive(),
+  dictionaryId: z.number().int().positive().max(MAX_ID),
   transition: z.string().min(1).max(64),
   comment: z.string().trim().max(4000).optional(),
   conceptIds: z
-    .array(z.number().int().positive())
+    .array(z.number().int().positive().max(MAX_ID))
     .max(200_000)
     .optional()
     .describe('the concepts whose entries move; absent: every concept of the dictionary'),

@@ -3,6 +3,7 @@
  * checked JSON document on the workflow row. Keys name states and transitions inside one definition.
  */
 import { z } from 'zod';
+import { MAX_ID } from '../../shared/ids.js';
 
 export const WorkflowUnits = ['CONCEPT', 'LANGUAGE', 'TERM'] as const;
 export type WorkflowUnit = (typeof WorkflowUnits)[number];
@@ -65,14 +66,14 @@ export const WorkflowActionSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('NOTIFY'),
-    userIds: z.array(z.number().int().positive()).max(100).default([]),
-    groupIds: z.array(z.number().int().positive()).max(100).default([]),
+    userIds: z.array(z.number().int().positive().max(MAX_ID)).max(100).default([]),
+    groupIds: z.array(z.number().int().positive().max(MAX_ID)).max(100).default([]),
     assignee: z.boolean().default(false).describe('also the entry assignee (after ASSIGN actions)'),
     enteredBy: z.boolean().default(false).describe('also whoever moved the entry into the state left'),
   }),
   z.object({
     type: z.literal('ASSIGN'),
-    userId: z.number().int().positive().nullable().describe('null: no assignee any more'),
+    userId: z.number().int().positive().max(MAX_ID).nullable().describe('null: no assignee any more'),
   }),
 ]);
 export type WorkflowAction = z.infer<typeof WorkflowActionSchema>;
@@ -82,7 +83,11 @@ export const WorkflowTransitionSchema = z.object({
   name: z.string().trim().min(1).max(255),
   from: z.array(key).min(1).max(64).describe('states it leaves from'),
   to: key,
-  groupIds: z.array(z.number().int().positive()).max(100).default([]).describe('members may fire it'),
+  groupIds: z
+    .array(z.number().int().positive().max(MAX_ID))
+    .max(100)
+    .default([])
+    .describe('members may fire it'),
   roles: z
     .array(z.string().min(1).max(128))
     .max(20)

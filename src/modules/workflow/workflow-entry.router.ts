@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
+import { MAX_ID } from '../../shared/ids.js';
 import { answerAsync, asyncNote } from '../../trpc/crud-procedures.js';
 import { authedProcedure } from '../../trpc/trpc.js';
 import { BulkTransitionInputSchema, bulkTransition } from './workflow-bulk-transition.js';
@@ -23,7 +24,7 @@ import {
 } from './workflow-statistics.js';
 
 const tags = ['workflows'];
-const ConceptIdInput = z.object({ conceptId: z.number().int().positive() });
+const ConceptIdInput = z.object({ conceptId: z.number().int().positive().max(MAX_ID) });
 
 /** Entry states, firing and the transition log: spread into the workflow router. */
 export const workflowEntryProcedures = {

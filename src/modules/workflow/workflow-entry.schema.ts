@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from '../../shared/ids.js';
 import { StateCategories, VoteModes, WorkflowUnits } from './workflow-definition.js';
 
 export const OfferedTransitionSchema = z.object({
@@ -41,9 +42,9 @@ export const ConceptWorkflowSchema = z.object({
 export type ConceptWorkflowDto = z.infer<typeof ConceptWorkflowSchema>;
 
 export const EntryKeyShape = {
-  conceptId: z.number().int().positive(),
+  conceptId: z.number().int().positive().max(MAX_ID),
   languageCode: z.string().trim().toLowerCase().min(1).max(64).optional().describe('LANGUAGE unit'),
-  termId: z.number().int().positive().optional().describe('TERM unit'),
+  termId: z.number().int().positive().max(MAX_ID).optional().describe('TERM unit'),
 };
 
 export const FireInputSchema = z.object({

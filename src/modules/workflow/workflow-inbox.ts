@@ -4,15 +4,16 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import { MAX_ID } from '../../shared/ids.js';
 import type { Scope } from '../../shared/scope.js';
 import { readableConcepts } from '../concept/concept-access.js';
 
 export const InboxInputSchema = z.object({
   assignee: z.literal('me').default('me').describe('only "me": the caller'),
-  'dictionary-id': z.number().int().positive().optional(),
+  'dictionary-id': z.number().int().positive().max(MAX_ID).optional(),
   'language-code': z.string().trim().toLowerCase().max(64).optional(),
   size: z.number().int().min(1).max(1000).default(100),
-  page: z.number().int().min(0).default(0),
+  page: z.number().int().min(0).max(1_000_000).default(0),
 });
 export type InboxInput = z.infer<typeof InboxInputSchema>;
 

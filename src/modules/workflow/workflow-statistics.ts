@@ -4,13 +4,14 @@
  */
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
+import { MAX_ID } from '../../shared/ids.js';
 import type { Scope } from '../../shared/scope.js';
 import { readableSectionIds } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { entryKeysSql } from './workflow-bulk.js';
 
-export const StateCountInputSchema = z.object({ 'dictionary-id': z.number().int().positive() });
+export const StateCountInputSchema = z.object({ 'dictionary-id': z.number().int().positive().max(MAX_ID) });
 export const StateCountSchema = z.object({
   state: z.string(),
   languageCode: z.string().nullable(),
@@ -18,11 +19,11 @@ export const StateCountSchema = z.object({
 });
 
 export const EntryListInputSchema = z.object({
-  'dictionary-id': z.number().int().positive(),
+  'dictionary-id': z.number().int().positive().max(MAX_ID),
   state: z.string().max(64).optional(),
   'language-code': z.string().trim().toLowerCase().max(64).optional(),
   size: z.number().int().min(1).max(1000).default(100),
-  page: z.number().int().min(0).default(0),
+  page: z.number().int().min(0).max(1_000_000).default(0),
 });
 export const EntryListItemSchema = z.object({
   conceptId: z.number().int(),

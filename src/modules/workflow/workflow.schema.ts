@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonDtoShape } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { MAX_ID } from '../../shared/ids.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
 import { WorkflowDefinitionSchema, WorkflowUnits } from './workflow-definition.js';
 
@@ -22,7 +23,7 @@ export const WorkflowPageSchema = pageSchema(WorkflowOutputSchema);
 
 export const WorkflowListInputSchema = z.object({
   ...listQueryShape,
-  'dictionary-id': z.number().int().optional(),
+  'dictionary-id': z.number().int().positive().max(MAX_ID).optional(),
   enabled: z.boolean().optional(),
 });
 export type WorkflowListInput = z.infer<typeof WorkflowListInputSchema>;
@@ -31,7 +32,7 @@ const writableShape = {
   format: FormatSchema,
   name: z.string().trim().min(1).max(255),
   description: z.string().max(4000).nullable().optional(),
-  dictionaryId: z.number().int(),
+  dictionaryId: z.number().int().positive().max(MAX_ID),
   unit: z.enum(WorkflowUnits).default('LANGUAGE'),
   enabled: z.boolean().default(false),
   definition: WorkflowDefinitionSchema.optional().describe('absent on create: the default workflow'),
@@ -39,7 +40,7 @@ const writableShape = {
 export const WorkflowCreateInputSchema = z.object(writableShape);
 export type WorkflowCreateInput = z.infer<typeof WorkflowCreateInputSchema>;
 const versionShape = {
-  id: z.number().int(),
+  id: z.number().int().positive().max(MAX_ID),
   version: z.number().int().optional().describe('required; a missing or stale version answers 409'),
 };
 export const WorkflowUpdateInputSchema = z.object({
