@@ -12,6 +12,7 @@ const ConceptScreen = lazy(() => import('./screens/ConceptScreen'));
 const NewConceptScreen = lazy(() => import('./screens/NewConceptScreen'));
 const TbxScreen = lazy(() => import('./screens/TbxScreen'));
 const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
+const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 
 function useSession() {
   return useSyncExternalStore(onSessionChange, getSession);
@@ -33,6 +34,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/concepts/new') return <NewConceptScreen query={query} />;
   if (path === '/tbx') return <TbxScreen query={query} />;
   if (path === '/preferences') return <PreferencesScreen />;
+  if (path === '/check') return <CheckTextScreen query={query} />;
   return <SearchScreen query={query} />;
 }
 
@@ -94,6 +96,11 @@ export function App() {
                 </a>
               </li>
             )}
+            <li>
+              <a href="/check" onClick={onLinkClick} aria-current={path === '/check' ? 'page' : undefined}>
+                Check text
+              </a>
+            </li>
             <li>
               <a
                 href="/preferences"

@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from 'react';
+import { trpc } from '../api';
+import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
+import { DecoratedText, type TermMatch } from '../components/DecoratedText';
+import { type Dictionary, languagesOf, loadDictionaries, useLoaded } from '../data';
+import { codeList, navigate, withQuery } from '../routes';
+
+/**
+ * Check text: pasted text decorated with the terms of the termbase (termDecoration.decorate,
+ * docs/decoration.md), each marked with its status, what to write instead and its translations.
+ * The whole state is in the URL: d (dictionary, none for all), from, to (target languages), t (text).
+ */
+export default function CheckTextScreen({ query }: { query: URLSearchParams }) {
+  const loaded = useLoaded(loadDictionaries, 'dictionaries');
+  if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
+  if (!loaded.data) return <p role="status">Loading…</p>;
+  return <CheckText dictionaries={loaded.data} query={query} />;
+}
+
+const STATUSES: TermMatch['status'][] = ['forbidden', 'deprecated', 'admitted', 'preferred'];
+
+function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query: URLSearchParams }) {
+  const dictionaryId = Number(query.get('d')) || null;
+  const chosen = dictionaries.filter((d) => dictionaryId === null || d.id === dictionaryId);
+  const languages = languagesOf(chosen);
+  const from = query.get('from') || languages[0]?.code || '';
+  const to = codeList(query.get('to'));
+  const text = query.get('t') ?? '';
+  const [draft, setDraft] = useState(text);
+
+  const request = { from, to, text, dictionaryId };
+  const result = useLoaded(
+    () =>
+      text.trim() && from
+        ? trpc.termDecoration.decorate.mutate({
+            sourceLang: from,
+            targetLangs: to,
+            dictionaryIds: dictionaryId === null ? undefined : [dictionaryId],
+            segments: [{ id: 'text', text, format: 'text' }],
+          })
+        : Promise.resolve(null),
+    JSON.stringify(request),
+  );
+
+  const go = (change: Record<string, string | null>) =>
+    navigate(
+      withQuery('/check', {
+        d: dictionaryId,
+        from,
+        to: to.join(','),
+        t: text,
+        ...change,
+      }),
+      { replace: !('t' in change) },
+    );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    go({ t: draft });
+  }
+
+  const matches = result.data?.segments[0]?.matches ?? [];
+  return (
+    <div className="stack">
+      <h1>Check text</h1>
+      <form className="stack check-form" onSubmit={submit} aria-label="Text to check">
+        <div className="pickers">
+          <Choice
+            label="Dictionary"
+            value={dictionaryId ?? ''}
+            options={dictionaryOptions(dictionaries)}
+            empty="All dictionaries"
+            onChange={(value) => go({ d: value || null, from: null, to: null })}
+          />
+          <Choice
+            label="Language of the text"
+            value={from}
+            options={languageOptions(languages, true)}
+            onChange={(value) => go({ from: value })}
+          />
+          <CheckList
+            legend="Translations into"
+            options={languageOptions(languages.filter((l) => l.code !== from))}
+            chosen={to}
+            onChange={(codes) => go({ to: codes.join(',') })}
+          />
+        </div>
+        {/* Labelled by id, not by wrapping: a wrapping label's name would take in the text typed. */}
+        <div className="stack">
+          <label htmlFor="check-text">Text</label>
+          <textarea id="check-text" rows={6} value={draft} onChange={(e) => setDraft(e.target.value)} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Check
+          </button>
+        </div>
+      </form>
+      <ErrorMessage text={result.error?.message} />
+      {result.loading && text && <p role="status">Checking…</p>}
+      {result.data && (
+        <>
+          <p role="status" className="result-count">
+            {summary(matches)}
+          </p>
+          <DecoratedText text={text} matches={matches} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** "3 terms: 1 forbidden, 2 preferred", worst first. */
+function summary(matches: TermMatch[]): string {
+  if (matches.length === 0) return 'No terms of the termbase found.';
+  const counts = STATUSES.map(
+    (status) => [status, matches.filter((m) => m.status === status).length] as const,
+  )
+    .filter(([, count]) => count > 0)
+    .map(([status, count]) => `${count} ${status}`);
+  return `${matches.length} ${matches.length === 1 ? 'term' : 'terms'}: ${counts.join(', ')}`;
+}
