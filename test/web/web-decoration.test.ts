@@ -136,6 +136,7 @@ describe('check text', { timeout: 120_000 }, () => {
     await poll(() => details.locator('.replacement').textContent()).toBe('fuel pump');
     expect(await mark('petrol pump').getAttribute('aria-pressed')).toBe('true');
     expect(await details.locator('.translation').textContent()).toBe('Kraftstoffpumpepreferred');
+    expect(await details.getByText('In German', { exact: true }).count()).toBe(1);
     expect(await details.getByRole('heading').textContent()).toBe('petrol pump');
     await expectAccessible(page, 'check-text');
     await screenshot(page, 'check-text');

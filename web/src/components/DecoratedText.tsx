@@ -36,7 +36,13 @@ const names = (terms: TermRef[]) => terms.map((term) => term.name).join(', ');
  * status; focusing or clicking one shows its details. Everything is React text: a term that looks like
  * HTML stays text.
  */
-export function DecoratedText({ text, matches }: { text: string; matches: TermMatch[] }) {
+export function DecoratedText(props: {
+  text: string;
+  matches: TermMatch[];
+  /** Language names by code, for the translations. */
+  languageNames: Map<string, string>;
+}) {
+  const { text, matches, languageNames } = props;
   const pieces = piecesOf(text, matches);
   const [chosen, setChosen] = useState<number | null>(null);
   const selected = pieces.find((piece) => piece.match && piece.index === chosen);
@@ -65,7 +71,7 @@ export function DecoratedText({ text, matches }: { text: string; matches: TermMa
       </p>
       <section id="term-details" className="card term-details" aria-live="polite" aria-label="Term details">
         {selected?.match ? (
-          <MatchDetails match={selected.match} />
+          <MatchDetails match={selected.match} languageNames={languageNames} />
         ) : (
           <p className="hint">
             Choose a marked term (Tab or click) to see what to write and its translations.
@@ -76,7 +82,7 @@ export function DecoratedText({ text, matches }: { text: string; matches: TermMa
   );
 }
 
-function MatchDetails({ match }: { match: TermMatch }) {
+function MatchDetails({ match, languageNames }: { match: TermMatch; languageNames: Map<string, string> }) {
   const translations = Object.entries(match.translations);
   return (
     <>
@@ -103,7 +109,7 @@ function MatchDetails({ match }: { match: TermMatch }) {
           </>
         )}
         {translations.map(([language, terms]) => (
-          <TranslationRow key={language} language={language} terms={terms} />
+          <TranslationRow key={language} language={languageNames.get(language) ?? language} terms={terms} />
         ))}
         {match.homonyms.length > 0 && (
           <>

@@ -103,7 +103,11 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
           <p role="status" className="result-count">
             {summary(matches)}
           </p>
-          <DecoratedText text={text} matches={matches} />
+          <DecoratedText
+            text={text}
+            matches={matches}
+            languageNames={new Map(languages.map((l) => [l.code, l.name]))}
+          />
         </>
       )}
     </div>
