@@ -119,8 +119,24 @@ describe('workflow definitions', () => {
       400,
     );
 
-    // Another tenant sees nothing (404), whoever asks there.
+    // Another tenant sees nothing (404), whoever asks there, and its groups cannot be named.
     const stranger = await newTenant(t, sysadmin);
+    const strangerGroups = await stranger.admin.get<{ content: { id: number }[] }>(
+      '/groups?include-private=true',
+    );
+    const foreignGroup = strangerGroups.body.content[0]!.id;
+    expectError(
+      await w.admin.post('/workflows', {
+        name: 'Foreign',
+        dictionaryId: w.dictionary.id,
+        definition: {
+          states: [{ key: 'a', name: 'A', category: 'DRAFT' }],
+          transitions: [{ key: 'x', name: 'X', from: ['a'], to: 'a', groupIds: [foreignGroup] }],
+          initialState: 'a',
+        },
+      }),
+      400,
+    );
     expectError(await stranger.admin.get(`/workflows/${created.body.id}`), 404);
     expectError(
       await stranger.admin.put(`/workflows/partial/${created.body.id}`, { version: 2, name: 'x' }),

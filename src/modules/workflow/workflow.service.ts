@@ -133,10 +133,41 @@ async function assertCompatible(
   }
 }
 
+/** Groups and users a definition names must be the tenant's own (400 otherwise: no reach across tenants). */
+async function assertReferences(em: EntityManager, clientId: number, definition: WorkflowDefinition) {
+  const groupIds = new Set<number>();
+  const userIds = new Set<number>();
+  for (const transition of definition.transitions) {
+    for (const id of transition.groupIds) groupIds.add(id);
+    for (const action of transition.actions) {
+      if (action.type === 'NOTIFY') {
+        for (const id of action.groupIds) groupIds.add(id);
+        for (const id of action.userIds) userIds.add(id);
+      } else if (action.type === 'ASSIGN' && action.userId !== null) userIds.add(action.userId);
+    }
+  }
+  const [found] = await em.execute<{ groups: number[] | null; users: number[] | null }[]>(
+    `select (select array_agg(id) from groups where id = any(?::int[]) and client_id = ? and not deleted) as groups,
+            (select array_agg(id) from users where id = any(?::int[]) and not deleted
+               and (client_id = ? or id in (select user_id from user_clients where client_id = ?))) as users`,
+    [`{${[...groupIds].join(',')}}`, clientId, `{${[...userIds].join(',')}}`, clientId, clientId],
+  );
+  const missingGroups = [...groupIds].filter((id) => !(found?.groups ?? []).includes(id));
+  const missingUsers = [...userIds].filter((id) => !(found?.users ?? []).includes(id));
+  if (missingGroups.length || missingUsers.length) {
+    const parts = [
+      missingGroups.length ? `groups ${missingGroups.join(', ')}` : '',
+      missingUsers.length ? `users ${missingUsers.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new AppError('BAD_REQUEST', `The definition names unknown ${parts.join(' and ')}`);
+  }
+}
+
 export async function createWorkflow(scope: Scope, input: WorkflowCreateInput) {
   const id = await scope.em.transactional(async (em) => {
     const dictionary = await administeredDictionary(scope, input.dictionaryId, em);
     if (input.enabled) await assertOnlyEnabled(em, dictionary.id, null);
+    if (input.definition) await assertReferences(em, dictionary.client.id, input.definition);
     const workflow = em.create(Workflow, {
       client: dictionary.client,
       dictionary,
@@ -169,6 +200,7 @@ export async function updateWorkflow(scope: Scope, input: WorkflowPatchInput, pa
     const definition = input.definition ?? workflow.definition;
     const unit = input.unit ?? (partial ? workflow.unit : 'LANGUAGE');
     await assertCompatible(em, workflow, definition, unit);
+    if (input.definition) await assertReferences(em, workflow.client.id, definition);
     const enabled = input.enabled ?? (partial ? workflow.enabled : false);
     if (enabled && !workflow.enabled) await assertOnlyEnabled(em, workflow.dictionary.id, workflow.id);
     if (input.name !== undefined) workflow.name = input.name;
