@@ -13,6 +13,7 @@ const NewConceptScreen = lazy(() => import('./screens/NewConceptScreen'));
 const TbxScreen = lazy(() => import('./screens/TbxScreen'));
 const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
 const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
+const InboxScreen = lazy(() => import('./screens/InboxScreen'));
 
 function useSession() {
   return useSyncExternalStore(onSessionChange, getSession);
@@ -35,6 +36,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/tbx') return <TbxScreen query={query} />;
   if (path === '/preferences') return <PreferencesScreen />;
   if (path === '/check') return <CheckTextScreen query={query} />;
+  if (path === '/inbox') return <InboxScreen query={query} />;
   return <SearchScreen query={query} />;
 }
 
@@ -93,6 +95,13 @@ export function App() {
               <li>
                 <a href="/tbx" onClick={onLinkClick} aria-current={path === '/tbx' ? 'page' : undefined}>
                   Import and export
+                </a>
+              </li>
+            )}
+            {!session.guest && (
+              <li>
+                <a href="/inbox" onClick={onLinkClick} aria-current={path === '/inbox' ? 'page' : undefined}>
+                  Tasks
                 </a>
               </li>
             )}

@@ -8,6 +8,7 @@ import { ConflictDialog } from '../components/ConflictDialog';
 import { conceptLabel, type FieldProblems, problemsOf } from '../components/concept-text';
 import { CheckList, languageOptions } from '../components/controls';
 import { HistoryPanel } from '../components/HistoryPanel';
+import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
@@ -147,6 +148,13 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
             Edit
           </button>
         </div>
+      )}
+      {!draft && (
+        <WorkflowPanel
+          concept={data}
+          languageNames={new Map((dictionary?.languages ?? []).map((l) => [l.code, l.name]))}
+          onMoved={concept.reload}
+        />
       )}
       {draft && dictionary ? (
         <form

@@ -1,0 +1,115 @@
+/**
+ * Workflow screens end to end, in Debian's Chromium: the concept page's state badges per language with
+ * the transitions the caller may fire, a move that changes the badge (and assigns the entry), and the
+ * task inbox listing it; axe-core finds no serious violation on either.
+ * One server and one browser for the file; the steps share one page, in order.
+ */
+import { createTRPCClient, httpLink } from '@trpc/client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
+import type { AppRouter } from '../../src/trpc/router.js';
+import { uniqueSuffix } from '../factories/tenant.js';
+import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
+import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+
+let web: WebServer;
+let browser: Browser;
+let page: Page;
+let conceptId: number;
+let dictionaryName: string;
+
+beforeAll(async () => {
+  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
+  const login = await createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${web.base}/trpc` })],
+  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
+  const token = login.token!.token;
+  const api = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
+  });
+  const me = await api.ui.sessionData.query();
+  dictionaryName = `Flow ${uniqueSuffix()}`;
+  const dictionary = await api.dictionaries.create.mutate({
+    format: 'FULL',
+    name: dictionaryName,
+    languages: [{ code: 'eng' }, { code: 'deu' }],
+  } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+  const concept = await api.concepts.create.mutate({
+    format: 'FULL',
+    dictionaryId: dictionary.id!,
+    sectionOid: dictionary.sections![0]!.oid!,
+    terms: [
+      { name: 'valve', languageCode: 'eng' },
+      { name: 'Ventil', languageCode: 'deu' },
+    ],
+  } as Parameters<typeof api.concepts.create.mutate>[0]);
+  conceptId = concept.id!;
+  // The default workflow, whose submit also assigns the entry to the administrator (the inbox).
+  const definition = defaultDefinition();
+  const submit = definition.transitions.find((transition) => transition.key === 'submit')!;
+  submit.actions = [{ type: 'ASSIGN', userId: me.user.id! }];
+  await api.workflows.create.mutate({
+    format: 'FULL',
+    name: 'Review',
+    dictionaryId: dictionary.id!,
+    unit: 'LANGUAGE',
+    enabled: true,
+    definition,
+  });
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page.setDefaultTimeout(20_000);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+});
+
+/** expect.poll with room for a loaded machine (its default is one second). */
+const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+
+const entry = (language: string) => page.locator('.workflow-entry', { hasText: language });
+
+describe('workflow screens', { timeout: 120_000 }, () => {
+  it('shows a state badge per language with the transitions the caller may fire', async () => {
+    await page.goto(`${web.base}/concepts/${conceptId}?langs=eng,deu`);
+    await page.getByLabel('User name').fill('admin');
+    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Workflow' }).waitFor();
+    expect(await entry('English').locator('.state-badge').textContent()).toBe('Suggested');
+    expect(await entry('German').locator('.state-badge').textContent()).toBe('Suggested');
+    expect(await entry('English').locator('.state-badge').getAttribute('class')).toContain('state-draft');
+    await entry('English').getByRole('button', { name: 'Submit for review' }).waitFor();
+  });
+
+  it('fires a transition by keyboard and shows the new state', async () => {
+    await entry('English').getByRole('button', { name: 'Submit for review' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => entry('English').locator('.state-badge').textContent()).toBe('In review');
+    expect(await entry('English').locator('.state-badge').getAttribute('class')).toContain('state-review');
+    expect(await entry('German').locator('.state-badge').textContent()).toBe('Suggested');
+    await expectAccessible(page, 'workflow');
+    await screenshot(page, 'workflow');
+  });
+
+  it('lists the assigned entry in the task inbox, linked to its concept', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await poll(() => new URL(page.url()).pathname).toBe('/inbox');
+    const row = page.locator('table.inbox tbody tr', { hasText: dictionaryName });
+    await poll(() => row.count()).toBe(1);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      `Concept ${conceptId}`,
+      dictionaryName,
+      'English',
+      'inReview',
+      expect.any(String),
+    ]);
+    await expectAccessible(page, 'inbox');
+    await screenshot(page, 'inbox');
+    await row.getByRole('link').click();
+    await poll(() => new URL(page.url()).pathname).toBe(`/concepts/${conceptId}`);
+    await page.getByRole('heading', { name: 'Workflow' }).waitFor();
+  });
+});

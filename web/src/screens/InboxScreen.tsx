@@ -1,0 +1,79 @@
+import { trpc } from '../api';
+import { Choice, dictionaryOptions } from '../components/controls';
+import { StateBadge } from '../components/WorkflowPanel';
+import { loadDictionaries, useLoaded } from '../data';
+import { navigate, onLinkClick, withQuery } from '../routes';
+
+/**
+ * The task inbox: the workflow entries assigned to the caller (workflows.inbox, docs/workflows.md),
+ * newest move first, each a link to its concept where its transitions are. `d` in the URL narrows it
+ * to a dictionary.
+ */
+export default function InboxScreen({ query }: { query: URLSearchParams }) {
+  const dictionaryId = Number(query.get('d')) || undefined;
+  const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
+  const tasks = useLoaded(
+    () => trpc.workflows.inbox.query({ assignee: 'me', 'dictionary-id': dictionaryId, size: 200, page: 0 }),
+    `inbox ${dictionaryId}`,
+  );
+  const names = new Map((dictionaries.data ?? []).map((d) => [d.id, d.name ?? String(d.id)]));
+  const languages = new Map(
+    (dictionaries.data ?? []).flatMap((d) => (d.languages ?? []).map((l) => [l.code, l.name] as const)),
+  );
+  return (
+    <div className="inbox-page">
+      <h1>Tasks</h1>
+      <Choice
+        label="Dictionary"
+        value={dictionaryId ?? ''}
+        options={dictionaryOptions(dictionaries.data ?? [])}
+        empty="All dictionaries"
+        onChange={(value) => navigate(withQuery('/inbox', { d: value }), { replace: true })}
+      />
+      {tasks.error && <p role="alert">{tasks.error.message}</p>}
+      {!tasks.data && !tasks.error && <p role="status">Loading…</p>}
+      {tasks.data && (
+        <>
+          <p role="status" className="result-count">
+            {tasks.data.length === 0
+              ? 'Nothing is assigned to you.'
+              : `${tasks.data.length} ${tasks.data.length === 1 ? 'task' : 'tasks'} assigned to you`}
+          </p>
+          {tasks.data.length > 0 && (
+            <table className="results inbox">
+              <thead>
+                <tr>
+                  <th scope="col">Concept</th>
+                  <th scope="col">Dictionary</th>
+                  <th scope="col">Language</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Since</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tasks.data.map((task) => (
+                  <tr key={`${task.conceptId}-${task.languageCode}-${task.termId}`}>
+                    <td>
+                      <a href={`/concepts/${task.conceptId}`} onClick={onLinkClick}>
+                        Concept {task.conceptId}
+                        {task.termId !== null ? `, term ${task.termId}` : ''}
+                      </a>
+                    </td>
+                    <td>{names.get(task.dictionaryId) ?? task.dictionaryId}</td>
+                    <td>
+                      {task.languageCode ? (languages.get(task.languageCode) ?? task.languageCode) : ''}
+                    </td>
+                    <td>
+                      <StateBadge name={task.state} category={task.category} />
+                    </td>
+                    <td>{task.enteredAt ? new Date(task.enteredAt).toLocaleString() : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
