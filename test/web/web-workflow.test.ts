@@ -103,7 +103,7 @@ describe('workflow screens', { timeout: 120_000 }, () => {
       `Concept ${conceptId}`,
       dictionaryName,
       'English',
-      'inReview',
+      'In review',
       expect.any(String),
     ]);
     await expectAccessible(page, 'inbox');

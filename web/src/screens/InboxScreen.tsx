@@ -16,6 +16,23 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
     () => trpc.workflows.inbox.query({ assignee: 'me', 'dictionary-id': dictionaryId, size: 200, page: 0 }),
     `inbox ${dictionaryId}`,
   );
+  // The inbox answers state keys; the enabled workflows name them (one call for every dictionary).
+  const workflows = useLoaded(
+    () =>
+      trpc.workflows.list.query({
+        enabled: true,
+        size: 500,
+        page: 0,
+        format: 'FULL',
+        'include-deleted': false,
+      }),
+    'enabled workflows',
+  );
+  const stateNames = new Map(
+    (workflows.data?.content ?? []).flatMap((w) =>
+      (w.definition?.states ?? []).map((state) => [`${w.dictionaryId} ${state.key}`, state.name] as const),
+    ),
+  );
   const names = new Map((dictionaries.data ?? []).map((d) => [d.id, d.name ?? String(d.id)]));
   const languages = new Map(
     (dictionaries.data ?? []).flatMap((d) => (d.languages ?? []).map((l) => [l.code, l.name] as const)),
@@ -64,7 +81,10 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
                       {task.languageCode ? (languages.get(task.languageCode) ?? task.languageCode) : ''}
                     </td>
                     <td>
-                      <StateBadge name={task.state} category={task.category} />
+                      <StateBadge
+                        name={stateNames.get(`${task.dictionaryId} ${task.state}`) ?? task.state}
+                        category={task.category}
+                      />
                     </td>
                     <td>{task.enteredAt ? new Date(task.enteredAt).toLocaleString() : ''}</td>
                   </tr>
