@@ -153,6 +153,20 @@ describe('term lists under the default workflow', () => {
     expect(await languagesOf(w.guest)).toEqual(['deu']);
     expect(await languagesOf(w.author.rest)).toEqual(['deu', 'eng']);
 
+    // TBX exports leave unpublished terms out unless asked for.
+    const names = (
+      await w.author.rest.get<{ terms: { languageCode: string; name: string }[] }>(`/concepts/${concept.id}`)
+    ).body.terms;
+    const nameOf = (code: string) => names.find((term) => term.languageCode === code)!.name;
+    const exported = await w.admin.get(`/dictionaries/export-tbx/${w.dictionary.id}`);
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.text).toContain(nameOf('deu'));
+    expect(exported.text).not.toContain(nameOf('eng'));
+    const everything = await w.admin.get(
+      `/dictionaries/export-tbx/${w.dictionary.id}?include-unpublished=true`,
+    );
+    expect(everything.text).toContain(nameOf('eng'));
+
     // Counts per state and the filter by state.
     const counts = await w.author.rest.get<{ state: string; languageCode: string; count: number }[]>(
       `/workflows/statistics?dictionary-id=${w.dictionary.id}`,

@@ -15,6 +15,7 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
+import { publishedTermSql } from '../workflow/workflow-effects.js';
 import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
 import { type TbxProfile, writeTbx } from './tbx-writer.js';
@@ -45,6 +46,8 @@ export interface TbxExportInput {
   /** Field oids; empty: all. */
   fields: readonly string[];
   filterId?: number;
+  /** Workflow (docs/workflows.md): also terms of unpublished entries, which are left out by default. */
+  includeUnpublished?: boolean;
 }
 
 export interface TbxDownload {
@@ -162,6 +165,8 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     }
     await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
   }
+  const published = input.includeUnpublished ? null : await publishedTermSql(scope.em, dictionary.id);
+  if (published) termWhere.push(published);
   const plan: ExportPlan = {
     dictionaryId: dictionary.id,
     sectionIds,

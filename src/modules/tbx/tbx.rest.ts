@@ -95,6 +95,12 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         { name: 'languages', in: 'query', schema: { type: 'string' } },
         { name: 'fields', in: 'query', schema: { type: 'string' } },
         { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
+        {
+          name: 'include-unpublished',
+          in: 'query',
+          description: 'true: also terms of entries in unpublished workflow states (docs/workflows.md)',
+          schema: { type: 'boolean', default: false },
+        },
       ],
       responses: {
         200: {
@@ -169,6 +175,7 @@ const ExportQuerySchema = z.object({
   languages: queryList.optional(),
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
+  'include-unpublished': oneQueryValue.optional(),
 });
 
 /** Import parameters may also come in the query string; each is taken once. */
@@ -232,6 +239,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             languages: query.languages ?? [],
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
+            'include-unpublished': query['include-unpublished'] === 'true',
           }),
         );
         if (download === undefined) return reply;

@@ -36,6 +36,10 @@ export const TbxExportInputSchema = z.object({
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
   'filter-id': z.number().int().positive().optional(),
+  'include-unpublished': z
+    .boolean()
+    .default(false)
+    .describe('also terms of entries in unpublished workflow states (docs/workflows.md)'),
 });
 
 const TbxDownloadSchema = z.object({
@@ -80,6 +84,7 @@ export const tbxRouter = router({
         languages: input.languages,
         fields: input.fields,
         filterId: input['filter-id'],
+        includeUnpublished: input['include-unpublished'],
       });
     }),
 });

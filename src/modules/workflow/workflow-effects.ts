@@ -195,3 +195,22 @@ export async function hideUnpublishedFromGuests(
   if (hidden.size === 0) return;
   for (const part of parts.values()) part.terms = part.terms.filter((term) => !hidden.has(term.id));
 }
+
+/**
+ * Exports: a condition on a term row `t` that holds when its entry is published, or null when no
+ * workflow governs the dictionary or none of its states is unpublished (the export is unchanged).
+ */
+export async function publishedTermSql(em: EntityManager, dictionaryId: number): Promise<Sql | null> {
+  const workflow = (await enabledWorkflows(em, [dictionaryId])).get(dictionaryId);
+  const unpublished = workflow?.definition.states
+    .filter((state) => state.unpublished)
+    .map((state) => state.key);
+  if (!workflow || !unpublished?.length) return null;
+  const language = workflow.unit === 'CONCEPT' ? "''" : 't.language_code';
+  const term = workflow.unit === 'TERM' ? 't.id' : '0';
+  return {
+    text: `coalesce((select e.state from workflow_entry_states e where e.workflow_id = ? and e.concept_id = t.concept_id
+                      and e.language_code = ${language} and e.term_id = ${term}), ?) <> all(?::text[])`,
+    params: [workflow.id, workflow.definition.initialState, `{${unpublished.join(',')}}`],
+  };
+}
