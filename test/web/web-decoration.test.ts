@@ -150,6 +150,23 @@ describe('check text', { timeout: 120_000 }, () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('keeps a long text in the page, not in the URL', async () => {
+    const long = Array.from({ length: 40 }, () => SENTENCE).join('\n');
+    expect(long.length).toBeGreaterThan(2000);
+    await page.getByLabel('Text', { exact: true }).fill(long);
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await poll(() => page.locator('.decorated-text button.term-mark').count()).toBe(120);
+    expect(new URL(page.url()).searchParams.get('t')).toBeNull();
+    expect(await page.getByRole('status').first().textContent()).toBe(
+      '120 terms: 40 forbidden, 80 preferred',
+    );
+    expect(await page.locator('main img').count()).toBe(0);
+    await page.goBack();
+    await poll(() => new URL(page.url()).searchParams.get('t')).toBe(SENTENCE);
+    await poll(() => page.locator('.decorated-text button.term-mark').count()).toBe(3);
+    expect(await page.getByLabel('Text', { exact: true }).inputValue()).toBe(SENTENCE);
+  });
+
   it('opens the same view from its link', async () => {
     await page.reload();
     await poll(() => mark('fuel pump').count()).toBe(1);

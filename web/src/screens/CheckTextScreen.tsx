@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { DecoratedText, type TermMatch } from '../components/DecoratedText';
@@ -17,6 +17,9 @@ export default function CheckTextScreen({ query }: { query: URLSearchParams }) {
   return <CheckText dictionaries={loaded.data} query={query} />;
 }
 
+/** Texts up to this many characters are kept in the URL (`t`), longer ones in the page only. */
+const URL_TEXT_LIMIT = 2000;
+
 const STATUSES: TermMatch['status'][] = ['forbidden', 'deprecated', 'admitted', 'preferred'];
 
 function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query: URLSearchParams }) {
@@ -25,8 +28,16 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
   const languages = languagesOf(chosen);
   const from = query.get('from') || languages[0]?.code || '';
   const to = codeList(query.get('to'));
-  const text = query.get('t') ?? '';
+  // A long text stays in the page, not the URL: a reload would send it in the request line (Node's
+  // 16 KB header limit), and a shared link of pages of text is no use.
+  const [longText, setLongText] = useState<string | null>(null);
+  const urlText = query.get('t');
+  const text = urlText ?? longText ?? '';
   const [draft, setDraft] = useState(text);
+  // Back and forward bring the text of that URL into the box too.
+  useEffect(() => {
+    if (urlText !== null) setDraft(urlText);
+  }, [urlText]);
 
   const request = { from, to, text, dictionaryId };
   const result = useLoaded(
@@ -48,7 +59,7 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
         d: dictionaryId,
         from,
         to: to.join(','),
-        t: text,
+        t: urlText,
         ...change,
       }),
       { replace: !('t' in change) },
@@ -56,7 +67,9 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    go({ t: draft });
+    const long = draft.length > URL_TEXT_LIMIT;
+    setLongText(long ? draft : null);
+    go({ t: long ? null : draft });
   }
 
   const matches = result.data?.segments[0]?.matches ?? [];
@@ -104,6 +117,7 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
             {summary(matches)}
           </p>
           <DecoratedText
+            key={text}
             text={text}
             matches={matches}
             languageNames={new Map(languages.map((l) => [l.code, l.name]))}
