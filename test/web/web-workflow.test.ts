@@ -49,6 +49,8 @@ beforeAll(async () => {
   const definition = defaultDefinition();
   const submit = definition.transitions.find((transition) => transition.key === 'submit')!;
   submit.actions = [{ type: 'ASSIGN', userId: me.user.id! }];
+  // The system administrator reviews too (the default names dictionary administrators only).
+  for (const transition of definition.transitions) transition.roles.push('SYSADMIN');
   await api.workflows.create.mutate({
     format: 'FULL',
     name: 'Review',
@@ -92,6 +94,21 @@ describe('workflow screens', { timeout: 120_000 }, () => {
     expect(await entry('German').locator('.state-badge').textContent()).toBe('Suggested');
     await expectAccessible(page, 'workflow');
     await screenshot(page, 'workflow');
+  });
+
+  it("shows the server's message beside the entry, and a comment fires a transition that needs one", async () => {
+    const english = entry('English');
+    await english.getByRole('button', { name: 'Reject (comment required)' }).click();
+    await poll(() => english.getByRole('alert').textContent()).toMatch(/comment/i);
+    expect(await english.locator('.state-badge').textContent()).toBe('In review');
+    await english.getByRole('textbox', { name: 'Comment on the move of English' }).fill('Not our term');
+    await english.getByRole('button', { name: 'Reject (comment required)' }).click();
+    await poll(() => english.locator('.state-badge').textContent()).toBe('Rejected');
+    expect(await english.getByText('read-only').count()).toBe(1);
+    expect(await english.getByRole('alert').count()).toBe(0);
+    // Submitting again puts it back in review, where the inbox finds it.
+    await english.getByRole('button', { name: 'Submit for review' }).click();
+    await poll(() => english.locator('.state-badge').textContent()).toBe('In review');
   });
 
   it('lists the assigned entry in the task inbox, linked to its concept', async () => {
