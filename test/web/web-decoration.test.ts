@@ -175,4 +175,27 @@ describe('check text', { timeout: 120_000 }, () => {
     expect(await page.locator('#term-details .replacement').count()).toBe(0);
     expect(await page.getByLabel('Text', { exact: true }).inputValue()).toBe(SENTENCE);
   });
+
+  it('checks a translation: terms to avoid and approved translations missing', async () => {
+    await page.getByLabel('Language of the translation').selectOption('deu');
+    await page.getByLabel(/^Translation \(optional/).fill('Ersetzen Sie die Pumpe und die Zündkerze.');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await poll(() => new URL(page.url()).searchParams.get('tt')).toBe(
+      'Ersetzen Sie die Pumpe und die Zündkerze.',
+    );
+    const report = page.getByRole('region', { name: 'Translation check' });
+    await poll(() => report.locator('.avoided li').allTextContents()).toEqual([
+      'petrol pump forbidden in the text: use fuel pump',
+    ]);
+    expect(await report.locator('.missing li').allTextContents()).toEqual([
+      'petrol pump: expected Kraftstoffpumpe in German',
+      'spark plug: expected <img src=x onerror=alert(1)> in German',
+      'fuel pump: expected Kraftstoffpumpe in German',
+    ]);
+    expect(await page.locator('main img').count()).toBe(0);
+    await expectAccessible(page, 'check-translation');
+    await report.scrollIntoViewIfNeeded();
+    await screenshot(page, 'check-translation');
+    expect(dialogs).toEqual([]);
+  });
 });

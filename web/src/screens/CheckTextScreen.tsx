@@ -2,13 +2,16 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { DecoratedText, type TermMatch } from '../components/DecoratedText';
+import { TermCheckReport } from '../components/TermCheckReport';
 import { type Dictionary, languagesOf, loadDictionaries, useLoaded } from '../data';
 import { codeList, navigate, withQuery } from '../routes';
 
 /**
  * Check text: pasted text decorated with the terms of the termbase (termDecoration.decorate,
  * docs/decoration.md), each marked with its status, what to write instead and its translations.
- * The whole state is in the URL: d (dictionary, none for all), from, to (target languages), t (text).
+ * With a translation, termDecoration.check also reports the terms to avoid and the missing ones.
+ * The whole state is in the URL: d (dictionary, none for all), from, to (target languages), t (text),
+ * tl and tt (language and text of the translation).
  */
 export default function CheckTextScreen({ query }: { query: URLSearchParams }) {
   const loaded = useLoaded(loadDictionaries, 'dictionaries');
@@ -30,14 +33,19 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
   const to = codeList(query.get('to'));
   // A long text stays in the page, not the URL: a reload would send it in the request line (Node's
   // 16 KB header limit), and a shared link of pages of text is no use.
-  const [longText, setLongText] = useState<string | null>(null);
+  const [longTexts, setLongTexts] = useState<{ text: string; target: string } | null>(null);
   const urlText = query.get('t');
-  const text = urlText ?? longText ?? '';
+  const text = urlText ?? longTexts?.text ?? '';
+  const target = (urlText !== null ? query.get('tt') : longTexts?.target) ?? '';
+  const targetLang = query.get('tl') || to[0] || languages.find((l) => l.code !== from)?.code || '';
   const [draft, setDraft] = useState(text);
-  // Back and forward bring the text of that URL into the box too.
+  const [draftTarget, setDraftTarget] = useState(target);
+  // Back and forward bring the texts of that URL into the boxes too.
+  const urlTarget = query.get('tt');
   useEffect(() => {
     if (urlText !== null) setDraft(urlText);
-  }, [urlText]);
+    if (urlText !== null) setDraftTarget(urlTarget ?? '');
+  }, [urlText, urlTarget]);
 
   const request = { from, to, text, dictionaryId };
   const result = useLoaded(
@@ -52,6 +60,20 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
         : Promise.resolve(null),
     JSON.stringify(request),
   );
+  const check = useLoaded(
+    () =>
+      text.trim() && target.trim() && from && targetLang
+        ? trpc.termDecoration.check.mutate({
+            sourceLang: from,
+            targetLang,
+            source: text,
+            target,
+            format: 'text',
+            dictionaryIds: dictionaryId === null ? undefined : [dictionaryId],
+          })
+        : Promise.resolve(null),
+    JSON.stringify({ ...request, target, targetLang }),
+  );
 
   const go = (change: Record<string, string | null>) =>
     navigate(
@@ -59,7 +81,9 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
         d: dictionaryId,
         from,
         to: to.join(','),
+        tl: query.get('tl'),
         t: urlText,
+        tt: urlText === null ? null : urlTarget,
         ...change,
       }),
       { replace: !('t' in change) },
@@ -67,9 +91,9 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const long = draft.length > URL_TEXT_LIMIT;
-    setLongText(long ? draft : null);
-    go({ t: long ? null : draft });
+    const long = draft.length + draftTarget.length > URL_TEXT_LIMIT;
+    setLongTexts(long ? { text: draft, target: draftTarget } : null);
+    go({ t: long ? null : draft, tt: long ? null : draftTarget });
   }
 
   const matches = result.data?.segments[0]?.matches ?? [];
@@ -103,13 +127,31 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
           <label htmlFor="check-text">Text</label>
           <textarea id="check-text" rows={6} value={draft} onChange={(e) => setDraft(e.target.value)} />
         </div>
+        <Choice
+          label="Language of the translation"
+          value={targetLang}
+          options={languageOptions(
+            languages.filter((l) => l.code !== from),
+            true,
+          )}
+          onChange={(value) => go({ tl: value })}
+        />
+        <div className="stack">
+          <label htmlFor="check-target">Translation (optional: checked against the termbase)</label>
+          <textarea
+            id="check-target"
+            rows={4}
+            value={draftTarget}
+            onChange={(e) => setDraftTarget(e.target.value)}
+          />
+        </div>
         <div className="actions">
           <button type="submit" className="primary">
             Check
           </button>
         </div>
       </form>
-      <ErrorMessage text={result.error?.message} />
+      <ErrorMessage text={result.error?.message ?? check.error?.message} />
       {result.loading && text && <p role="status">Checking…</p>}
       {result.data && (
         <>
@@ -123,6 +165,12 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
             languageNames={new Map(languages.map((l) => [l.code, l.name]))}
           />
         </>
+      )}
+      {check.data && (
+        <TermCheckReport
+          check={check.data}
+          language={languages.find((l) => l.code === targetLang)?.name ?? targetLang}
+        />
       )}
     </div>
   );
