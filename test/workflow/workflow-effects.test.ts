@@ -195,3 +195,46 @@ describe('term lists under the default workflow', () => {
     expect((await listed(w.guest, w.dictionary.id)).length).toBe(4);
   });
 });
+
+describe('term decoration under the default workflow', () => {
+  /** The terms that term decoration finds in `text` (German source) for the caller. */
+  const decorated = async (caller: RestClient, dictionaryId: number, text: string) => {
+    const response = await caller.post<{ segments: { matches: { term: string; status: string }[] }[] }>(
+      '/term-decoration',
+      { sourceLang: 'deu', dictionaryIds: [dictionaryId], segments: [{ text }] },
+    );
+    expect(response.status, response.text).toBe(200);
+    return response.body.segments[0]!.matches.map((match) => [match.term, match.status]);
+  };
+
+  it('matches unpublished terms for reviewers only, published ones for everybody', async () => {
+    const w = await openWorld();
+    const concept = await w.concept();
+    const read = await w.admin.get<{ terms: { languageCode: string; name: string }[] }>(
+      `/concepts/${concept.id}`,
+    );
+    const german = read.body.terms.find((term) => term.languageCode === 'deu')!.name;
+    const text = `Hier steht ${german} im Satz.`;
+    expect(await decorated(w.guest, w.dictionary.id, text)).toEqual([[german, 'admitted']]);
+
+    const created = await w.dictAdmin.rest.post('/workflows', {
+      name: 'Default',
+      dictionaryId: w.dictionary.id,
+      enabled: true,
+    });
+    expect(created.status, created.text).toBe(201);
+    // Suggested is unpublished: neither guests nor authors are shown the term; the reviewer is.
+    expect(await decorated(w.guest, w.dictionary.id, text)).toEqual([]);
+    expect(await decorated(w.author.rest, w.dictionary.id, text)).toEqual([]);
+    expect(await decorated(w.dictAdmin.rest, w.dictionary.id, text)).toEqual([[german, 'admitted']]);
+
+    for (const [caller, transition, version] of [
+      [w.author.rest, 'submit', 0],
+      [w.dictAdmin.rest, 'approve', 1],
+    ] as const) {
+      const fired = await fire(caller, { conceptId: concept.id, languageCode: 'deu', transition, version });
+      expect(fired.status, fired.text).toBe(200);
+    }
+    expect(await decorated(w.guest, w.dictionary.id, text)).toEqual([[german, 'admitted']]);
+  });
+});

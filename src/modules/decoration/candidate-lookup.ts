@@ -23,6 +23,8 @@ export interface TermRow {
   langCode: string;
   /** The term's usage status values (TERM fields of data category USAGE_STATUS). */
   usage: string[];
+  /** The category of the term's workflow state, where a workflow governs its dictionary. */
+  workflowCategory?: string | null;
 }
 
 export interface LookupKeys {

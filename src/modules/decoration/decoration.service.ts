@@ -14,6 +14,7 @@ import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
 import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
 import { type TextToken, wordTokens } from '../stemming/text-tokens.js';
+import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms, type TermRow } from './candidate-lookup.js';
 import { decoratedSegment } from './decorated-output.js';
 import {
@@ -235,11 +236,15 @@ export async function lookUpSegments(
   const languages = [
     ...new Set([sourceLang, plan.languageCode, ...request.targetLangs.map((l) => l.toLowerCase())]),
   ];
-  const rows = await lookUpTerms(
+  const found = await lookUpTerms(
     scope.em,
     plan,
     { folded: [...folded], stems: [...stemmed], prefixes },
     languages,
+  );
+  // Workflows: hidden and (but for reviewers) unpublished terms are neither matched nor offered.
+  const rows = (await visibleTermsWithStates(scope, found)).map(({ term, state }) =>
+    state ? { ...term, workflowCategory: state.category } : term,
   );
   const hits = rows.filter((row) => row.hit);
   const byFolded = groupRows(hits, (row) => row.folded);

@@ -83,7 +83,8 @@ export function stemmedCandidate(span: Span, term: TermRow): Candidate | null {
 const better = (a: Candidate, b: Candidate) =>
   KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
   b.score - a.score ||
-  statusRank(termStatusOf(a.term.usage)) - statusRank(termStatusOf(b.term.usage)) ||
+  statusRank(termStatusOf(a.term.usage, a.term.workflowCategory)) -
+    statusRank(termStatusOf(b.term.usage, b.term.workflowCategory)) ||
   a.term.id - b.term.id;
 
 /** The candidates of one span: the best per concept, best first (the first is the match, the rest homonyms). */
@@ -135,7 +136,7 @@ const refOf = (term: TermRow): TermRef => ({
   termId: term.id,
   name: term.name,
   langCode: term.langCode,
-  status: termStatusOf(term.usage),
+  status: termStatusOf(term.usage, term.workflowCategory),
 });
 
 const byRecommendation = (a: TermRef, b: TermRef) =>
@@ -174,7 +175,7 @@ export function entryOf(
   targetLangs: readonly string[],
 ): MatchEntry {
   const { term } = candidate;
-  const status = termStatusOf(term.usage);
+  const status = termStatusOf(term.usage, term.workflowCategory);
   return {
     conceptId: term.conceptId,
     termId: term.id,

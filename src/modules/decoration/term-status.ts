@@ -1,8 +1,8 @@
 /**
- * The one rule deciding a term's status in decoration and term check. Today it reads the term's usage
- * status (TBX administrativeStatus, a TERM field of data category USAGE_STATUS); once workflows exist,
- * their state of the term is the second input here (design.md: "through one function that each of
- * them calls"), e.g. a rejected or retired state making the term forbidden or deprecated.
+ * The one rule deciding a term's status in decoration and term check: the category of its workflow
+ * state where a workflow governs the term (rejected: forbidden, retired: deprecated), else, and for the
+ * other categories, its usage status (TBX administrativeStatus, a TERM field of data category
+ * USAGE_STATUS). Hidden and unpublished states never get here: those terms are not matched at all.
  */
 
 export const TERM_STATUSES = ['preferred', 'admitted', 'deprecated', 'forbidden'] as const;
@@ -19,15 +19,22 @@ const RULES: [RegExp, TermStatus][] = [
 /** The order in which statuses recommend a term (replacements and translations come in it). */
 export const statusRank = (status: TermStatus): number => TERM_STATUSES.indexOf(status);
 
+/** What a workflow state's category says of a term's use, where it says anything. */
+const BY_WORKFLOW_CATEGORY: Partial<Record<string, TermStatus>> = {
+  REJECTED: 'forbidden',
+  RETIRED: 'deprecated',
+};
+
 /**
- * A term's status from its usage status values; a term without one is admitted (usable, not the
- * recommendation). `workflowState` is the workflow's state of the term when workflows are on.
+ * A term's status from its workflow state's category and its usage status values; a term without
+ * either is admitted (usable, not the recommendation).
  */
 export function termStatusOf(
   usageValues: readonly string[],
-  workflowState: string | null = null,
+  workflowCategory: string | null = null,
 ): TermStatus {
-  void workflowState;
+  const byWorkflow = workflowCategory ? BY_WORKFLOW_CATEGORY[workflowCategory] : undefined;
+  if (byWorkflow) return byWorkflow;
   for (const [pattern, status] of RULES) {
     if (usageValues.some((value) => pattern.test(value))) return status;
   }

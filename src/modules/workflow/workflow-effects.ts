@@ -117,15 +117,58 @@ export function reviews(actor: Actor, groupIds: ReadonlySet<number>, workflow: G
   );
 }
 
-/** A term list entry as the search builds it. */
-interface ListEntry {
+/** A term as the effects need it: term lists and term decoration candidates alike. */
+interface TermLike {
   id: number;
   dictionaryId: number;
   conceptId: number;
   langCode: string;
+}
+
+/** A term list entry as the search builds it. */
+interface ListEntry extends TermLike {
   style: string;
   disabled: boolean;
   hidden: boolean;
+}
+
+/**
+ * The terms the actor may see under the workflows, each with its state (null where no workflow governs
+ * its dictionary): hidden states are left out, and unpublished ones for all but reviewers. Without an
+ * enabled workflow it runs no statement beyond reading the workflows (none when they are `known`).
+ */
+export async function visibleTermsWithStates<T extends TermLike>(
+  scope: Scope,
+  terms: readonly T[],
+  known?: readonly GoverningWorkflow[],
+): Promise<{ term: T; state: WorkflowState | null }[]> {
+  if (terms.length === 0) return [];
+  const workflows = known
+    ? governingByDictionary(known)
+    : await enabledWorkflows(
+        scope.em,
+        terms.map((term) => term.dictionaryId),
+      );
+  if (workflows.size === 0) return terms.map((term) => ({ term, state: null }));
+  const states = await statesOf(
+    scope.em,
+    terms.map((term) => ({
+      dictionaryId: term.dictionaryId,
+      conceptId: term.conceptId,
+      languageCode: term.langCode,
+      termId: term.id,
+    })),
+    workflows,
+  );
+  const groupIds = (await accessSubject(scope)).groupIds;
+  const reviewer = new Map([...workflows.values()].map((w) => [w.id, reviews(scope.actor, groupIds, w)]));
+  return terms.flatMap((term, index): { term: T; state: WorkflowState | null }[] => {
+    const found = states[index];
+    if (!found) return [{ term, state: null }];
+    const { state, workflow } = found;
+    if (state.hidden || (state.unpublished && !reviewer.get(workflow.id))) return [];
+    return [{ term, state }];
+  });
 }
 
 /** Term list entries with the workflow applied: styled, disabled when read-only, hidden and unpublished ones left out. */
@@ -134,34 +177,11 @@ export async function applyWorkflowToTermList<T extends ListEntry>(
   entries: T[],
   known?: readonly GoverningWorkflow[],
 ): Promise<T[]> {
-  if (entries.length === 0) return entries;
   // The search reads the enabled workflows in its context statement: without any, no statement here.
-  const workflows = known
-    ? governingByDictionary(known)
-    : await enabledWorkflows(
-        scope.em,
-        entries.map((entry) => entry.dictionaryId),
-      );
-  if (workflows.size === 0) return entries;
-  const states = await statesOf(
-    scope.em,
-    entries.map((entry) => ({
-      dictionaryId: entry.dictionaryId,
-      conceptId: entry.conceptId,
-      languageCode: entry.langCode,
-      termId: entry.id,
-    })),
-    workflows,
+  const visible = await visibleTermsWithStates(scope, entries, known);
+  return visible.map(({ term, state }) =>
+    state ? { ...term, style: state.style, disabled: term.disabled || state.readOnly } : term,
   );
-  const groupIds = (await accessSubject(scope)).groupIds;
-  const reviewer = new Map([...workflows.values()].map((w) => [w.id, reviews(scope.actor, groupIds, w)]));
-  return entries.flatMap((entry, index) => {
-    const found = states[index];
-    if (!found) return [entry];
-    const { state, workflow } = found;
-    if (state.hidden || (state.unpublished && !reviewer.get(workflow.id))) return [];
-    return [{ ...entry, style: state.style, disabled: entry.disabled || state.readOnly }];
-  });
 }
 
 /**
