@@ -11,6 +11,7 @@ import {
   createSection,
   loggedInUser,
   patchAtCurrentVersion,
+  rows,
 } from '../helpers/structure.js';
 import { ENGINES, startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
@@ -276,5 +277,83 @@ describe.each(ENGINES)('term decoration on %s', (engine) => {
       request('pump', { dictionaryIds: [base.dictionary.id] }),
     );
     expect(foreign.status).toBe(404);
+  });
+
+  it('answers only the terms term search would: a group filter hides translations, in decoration and check', async () => {
+    const user = await loggedInUser(server.t, base.tenant);
+    // The group's filter selects English and French terms: a member's term search finds no German one.
+    const filter = await base.tenantAdmin.post<{ id: number }>('/filters', {
+      name: `English and French ${engine}`,
+      dictionaryId: base.dictionary.id,
+      visibility: 'PUBLIC',
+      criteria: { languages: ['eng', 'fra'] },
+    });
+    expect(filter.status, filter.text).toBe(201);
+    const group = await base.tenantAdmin.post('/groups', {
+      name: `Filtered ${engine} ${user.id}`,
+      groupMembers: [user.id],
+      filterMap: { [String(base.dictionary.id)]: filter.body.id },
+    });
+    expect(group.status, group.text).toBe(201);
+    const reader = server.api(user.rest);
+    const german = {
+      dictionaryIds: [base.dictionary.id],
+      langCode: 'deu',
+      sectionOids: [],
+      name: 'Kraftstoffpumpe',
+    };
+    for (const [caller, found] of [
+      [admin, 1],
+      [reader, 0],
+    ] as const) {
+      const search = await caller.post<{ results: unknown[] }>('/terms/search', german);
+      expect(search.status, search.text).toBe(200);
+      expect(search.body.results).toHaveLength(found);
+    }
+
+    const body = { dictionaryIds: [base.dictionary.id], targetLangs: ['deu', 'fra'] };
+    const [seen] = (await decorate(admin, request('the petrol pump', body))).segments[0]!.matches;
+    expect(seen!.translations.deu!.map((t) => t.name)).toEqual(['Kraftstoffpumpe', 'Benzinpumpe']);
+    const [filtered] = (await decorate(reader, request('the petrol pump', body))).segments[0]!.matches;
+    expect(filtered!.conceptId).toBe(ids.fuel);
+    expect(filtered!.preferred.map((t) => t.name)).toEqual(['fuel pump']);
+    expect(filtered!.translations).toEqual({
+      deu: [],
+      fra: [expect.objectContaining({ name: 'pompe à carburant' })],
+    });
+
+    const check = { dictionaryIds: [base.dictionary.id], sourceLang: 'eng', targetLang: 'deu' };
+    const texts = { source: 'the fuel pump', target: 'die Benzinpumpe' };
+    const full = await admin.post<{ avoided: { term: string }[] }>('/term-check', { ...check, ...texts });
+    expect(full.body.avoided.map((a) => a.term)).toEqual(['Benzinpumpe']);
+    const limited = await reader.post<{
+      avoided: unknown[];
+      missingTranslations: unknown[];
+      noEquivalent: { term: string }[];
+    }>('/term-check', { ...check, ...texts });
+    expect(limited.status, limited.text).toBe(200);
+    expect(limited.body.avoided).toEqual([]);
+    expect(limited.body.missingTranslations).toEqual([]);
+    expect(limited.body.noEquivalent.map((m) => m.term)).toEqual(['fuel pump']);
+  });
+
+  it('leaves out a readable dictionary without a readable section when no dictionaries are named', async () => {
+    const empty = await createDictionary(base.tenantAdmin, { languages: [{ code: 'eng' }] });
+    // Its only section gone, the dictionary is still readable (its own scheme decides) but holds nothing.
+    await rows(server.t, 'update sections set deleted = true where dictionary_id = ?', [empty.id]);
+    const reader = server.api((await loggedInUser(server.t, base.tenant)).rest);
+    const answer = await reader.post<{ dictionaryIds: number[]; segments: { matches: MatchBody[] }[] }>(
+      '/term-decoration',
+      request('the fuel pump'),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.dictionaryIds).not.toContain(empty.id);
+    expect(answer.body.dictionaryIds).toContain(base.dictionary.id);
+    expect(answer.body.segments[0]!.matches.map((m) => m.conceptId)).toEqual([ids.fuel]);
+    const named = await reader.post(
+      '/term-decoration',
+      request('the fuel pump', { dictionaryIds: [empty.id] }),
+    );
+    expect(named.status).toBe(404);
   });
 });

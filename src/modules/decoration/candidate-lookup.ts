@@ -54,18 +54,24 @@ const textArray = (values: readonly string[]) =>
 /** Runs with em.execute, whose `in (?)` takes arrays, as the search conditions are written. */
 const rowsOf = (em: EntityManager, query: Sql) => em.execute<TermRow[]>(query.text, query.params);
 
-/** The matched terms (`hits`) and the other terms of their concepts in `languages`. */
-function termsSql(hits: Sql, languages: readonly string[]): Sql {
+/**
+ * The matched terms (`hits`) and the other terms of their concepts in `languages`, each of them one the
+ * caller's term search in its language would answer: the plan's conditions (dictionaries, readable
+ * sections, domains, the saved, quick and groups' filters) hold for every related term too, not just
+ * for its concept, so a filter on languages or term fields hides a translation as it hides a hit.
+ */
+function termsSql(hits: Sql, plan: SearchPlan, languages: readonly string[]): Sql {
+  const where = scopeConditions(plan, languages);
   return {
     text: `with hits as (${hits.text}),
       related as (
-        select ${TERM_COLUMNS} from terms t
-         where t.concept_id in (select concept_id from hits) and not t.deleted
-           and lower(t.language_code) in (?) and t.id not in (select id from hits))
+        select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+         where t.concept_id in (select concept_id from hits) and t.id not in (select id from hits)
+           and ${where.map((w) => `(${w.text})`).join(' and ')})
       select x.hit, x.id, x.concept_id as "conceptId", x.dictionary_id as "dictionaryId", x.name,
              x.name_folded as folded, x.stem_key as "stemKey", x.language_code as "langCode", ${USAGE} as usage
         from (select true as hit, * from hits union all select false as hit, * from related) x`,
-    params: [...hits.params, [...languages]],
+    params: [...hits.params, ...where.flatMap((w) => w.params)],
   };
 }
 
@@ -156,16 +162,19 @@ export async function lookUpTerms(
   languages: readonly string[],
 ): Promise<TermRow[]> {
   if (!keys.folded.length && !keys.stems.length && !keys.prefixes.length) return [];
-  const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), languages));
+  const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), plan, languages));
   const index = searchRuntimeOf(em).termIndex;
   if (!index || plan.restriction) return onPostgres();
   return index.failover(async () => {
     const ids = await elasticsearchHitIds(index, plan, keys);
     if (!ids.length) return [];
+    // The index found them; the plan's conditions, read again by id, keep out what it has not caught up with.
+    const where = scopeConditions(plan);
     const hits: Sql = {
-      text: `select ${TERM_COLUMNS} from terms t where t.id in (?) and not t.deleted`,
-      params: [ids],
+      text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+              where t.id in (?) and ${where.map((w) => `(${w.text})`).join(' and ')}`,
+      params: [ids, ...where.flatMap((w) => w.params)],
     };
-    return rowsOf(em, termsSql(hits, languages));
+    return rowsOf(em, termsSql(hits, plan, languages));
   }, onPostgres);
 }

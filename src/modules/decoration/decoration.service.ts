@@ -85,17 +85,24 @@ async function readableDictionaries(scope: Scope): Promise<number[]> {
   return dictionaries.map((d) => d.id).filter((id) => readable.has(id));
 }
 
-/** The plan of a term search over every readable section of the dictionaries: who may read what. */
+/**
+ * The plan of a term search over every readable section of the dictionaries: who may read what. With
+ * `skipUnreadable` (no dictionaries named), one without a readable section is left out, not 404.
+ */
 async function accessPlan(
   scope: Scope,
   dictionaryIds: number[],
   language: string,
-): Promise<SearchPlan | null> {
+  skipUnreadable: boolean,
+): Promise<{ dictionaryIds: number[]; plan: SearchPlan | null }> {
   const input: TermSearchInput = { dictionaryIds, langCode: language, sectionOids: [], name: '' };
-  const context = await loadSearchContext(scope, input);
-  const sectionOids = context.searchAccess.readable.flatMap((section) => (section.oid ? [section.oid] : []));
-  if (!sectionOids.length) return null;
-  return planSearch(scope, context, { ...input, sectionOids });
+  const context = await loadSearchContext(scope, input, { skipUnreadable });
+  const readableIds = context.searchAccess.dictionaryIds;
+  const sectionOids = context.searchAccess.readable
+    .filter((section) => readableIds.includes(section.dictionaryId))
+    .flatMap((section) => (section.oid ? [section.oid] : []));
+  if (!sectionOids.length) return { dictionaryIds: readableIds, plan: null };
+  return { dictionaryIds: readableIds, plan: await planSearch(scope, context, { ...input, sectionOids }) };
 }
 
 interface KeyRow {
@@ -182,19 +189,21 @@ export async function lookUpSegments(
 ): Promise<Lookup> {
   checkLimits(request.segments.map((s) => s.text));
   const sourceLang = request.sourceLang.toLowerCase();
-  const dictionaryIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
+  const named = request.dictionaryIds !== undefined;
+  const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
   const segments: PreparedSegment[] = request.segments.map((segment) => {
     const text = segmentText(segment.text, segment.format);
     return { id: segment.id, format: segment.format, text, tokens: wordTokens(text.text, sourceLang) };
   });
-  const empty: Lookup = {
+  const emptyOver = (dictionaryIds: number[]): Lookup => ({
     sourceLang,
     dictionaryIds,
     segments: segments.map((segment) => ({ segment, spans: [] })),
     byConcept: new Map(),
-  };
-  if (!dictionaryIds.length) return empty;
-  const plan = await accessPlan(scope, dictionaryIds, sourceLang);
+  });
+  if (!requestedIds.length) return emptyOver(requestedIds);
+  const { dictionaryIds, plan } = await accessPlan(scope, requestedIds, sourceLang, !named);
+  const empty = emptyOver(dictionaryIds);
 
   if (!plan || segments.every((s) => !s.tokens.length)) return empty;
 

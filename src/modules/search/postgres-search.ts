@@ -40,14 +40,20 @@ const join = (parts: readonly Sql[], separator: string): Sql => ({
   params: parts.flatMap((part) => part.params),
 });
 
-/** The conditions of a plan without the text: dictionaries, client, language, sections, domains, filters. */
-export function scopeConditions(plan: SearchPlan): Sql[] {
+/**
+ * The conditions of a plan without the text: dictionaries, client, language, sections, domains, filters.
+ * With `languages` (lower case), the terms of those languages instead of the plan's that the same plan
+ * would let the caller read: term decoration's translations and preferred terms (docs/decoration.md).
+ */
+export function scopeConditions(plan: SearchPlan, languages?: readonly string[]): Sql[] {
   const where: Sql[] = [
     {
       text: 't.dictionary_id in (?) and t.client_id = ? and not t.deleted',
       params: [plan.dictionaryIds, plan.clientId],
     },
-    { text: 't.language_code = ?', params: [plan.languageCode] },
+    languages
+      ? { text: 'lower(t.language_code) in (?)', params: [languages.length ? [...languages] : ['']] }
+      : { text: 't.language_code = ?', params: [plan.languageCode] },
     { text: 'c.section_id in (?) and not c.deleted', params: [plan.sectionIds] },
   ];
   if (plan.regionCode !== null) where.push({ text: 'lower(t.region_code) = ?', params: [plan.regionCode] });

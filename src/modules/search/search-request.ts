@@ -83,9 +83,13 @@ const ISO_639_2 = /^[a-z]{3}$/;
  * costs on a small machine. `langCode` is three lowercase letters (the contract), or the code of a custom
  * language of the dictionaries (which may be any code); anything else is 400.
  */
-export async function loadSearchContext(scope: Scope, input: TermSearchInput): Promise<SearchContext> {
+export async function loadSearchContext(
+  scope: Scope,
+  input: TermSearchInput,
+  options: { skipUnreadable?: boolean } = {},
+): Promise<SearchContext> {
   const { actor } = scope;
-  const dictionaryIds = [...new Set(input.dictionaryIds)];
+  const requestedIds = [...new Set(input.dictionaryIds)];
   const iso = ISO_639_2.test(input.langCode);
   const wanted = input.langCode.toLowerCase();
   // A list opened at a term is browsed, not searched.
@@ -94,12 +98,12 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
   const query = selectEach({
     settings: { text: `(${settings.text})`, params: settings.params },
     groups: jsonRows(subjectGroupsSql(actor)),
-    dictionaries: jsonRows(dictionaryRowsSql(dictionaryIds, actor.clientId)),
-    workflows: jsonRows(enabledWorkflowsSql(dictionaryIds)),
+    dictionaries: jsonRows(dictionaryRowsSql(requestedIds, actor.clientId)),
+    workflows: jsonRows(enabledWorkflowsSql(requestedIds)),
     code: {
       text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted and (custom or ?)
                 and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
-      params: [dictionaryIds, iso, wanted],
+      params: [requestedIds, iso, wanted],
     },
     ...(name
       ? {
@@ -108,7 +112,7 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
           words: { text: 'polyterm_words(?)', params: [name] },
           stems: {
             text: '(select array_agg(polyterm_stem_key(d, ?, ?) order by o) from unnest(?::int[]) with ordinality u(d, o))',
-            params: [wanted, name, dictionaryIds],
+            params: [wanted, name, requestedIds],
           },
         }
       : {}),
@@ -116,12 +120,15 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
   const [row] = await boundRows<ContextRow>(scope.em, query, { prepared: true });
   const subject = subjectFrom(actor, row!.groups);
   primeAccessSubject(scope, subject);
-  const access = accessIn(actor, subject, dictionaryIds, structureFrom(dictionaryIds, row!.dictionaries));
+  const access = accessIn(actor, subject, requestedIds, structureFrom(requestedIds, row!.dictionaries));
   const readable = access.sections
     .filter((section) => access.readableSections.has(section.id))
     .map((section) => ({ id: section.id, oid: section.oid, dictionaryId: section.dictionaryId }));
+  const hasReadableSection = (id: number) => readable.some((section) => section.dictionaryId === id);
+  // Skipping (dictionaries not named by the caller): one without a readable section holds nothing to find.
+  const dictionaryIds = options.skipUnreadable ? requestedIds.filter(hasReadableSection) : requestedIds;
   for (const id of dictionaryIds) {
-    if (!readable.some((section) => section.dictionaryId === id)) throw notFound('Dictionary', id);
+    if (!hasReadableSection(id)) throw notFound('Dictionary', id);
   }
   if (!iso && row!.code === null) {
     throw new AppError(
@@ -138,7 +145,7 @@ export async function loadSearchContext(scope: Scope, input: TermSearchInput): P
           lower: row!.lower ?? '',
           folded: row!.folded ?? '',
           words: row!.words ?? [],
-          stems: row!.stems ?? [],
+          stems: (row!.stems ?? []).filter((_, index) => dictionaryIds.includes(requestedIds[index]!)),
         }
       : null,
   };
