@@ -406,6 +406,51 @@ describe('copy', () => {
     expect((await getDictionary(admin, dictionary.id)).concepts).toBe(3);
   });
 
+  it('copies the stemming settings per language; the copied terms get their stem keys under them', async () => {
+    const { admin, tenant } = await newTenant(t, sysadmin);
+    const dictionary = await createDictionary(admin, { languages: [{ code: 'eng' }, { code: 'deu' }] });
+    const settings = [
+      { langCode: 'deu', algorithm: 'none', protectedWords: [], overrides: {} },
+      { langCode: 'eng', algorithm: null, protectedWords: ['pumps'], overrides: { mice: 'mouse' } },
+    ];
+    for (const setting of settings) {
+      const saved = await admin.put(`/dictionaries/${dictionary.id}/stemming`, setting);
+      expect(saved.status, saved.text).toBe(200);
+    }
+    const base = { clientId: tenant.id, dictionaryId: dictionary.id };
+    const [concept] = await insertConcepts(t, { ...base, sectionId: dictionary.sections[0]!.id }, [{}]);
+    for (const [name, languageCode] of [
+      ['fuel pumps', 'eng'],
+      ['mice', 'eng'],
+      ['Häuser', 'deu'],
+    ] as const) {
+      await insertTerm(t, { ...base, conceptId: concept! }, { name, languageCode });
+    }
+    const keysOf = async (dictionaryId: number) =>
+      Object.fromEntries(
+        (
+          await rows<{ name: string; stem_key: string }>(
+            t,
+            'select name, stem_key from terms where dictionary_id = ?',
+            [dictionaryId],
+          )
+        ).map((row) => [row.name, row.stem_key]),
+      );
+    // Under the defaults these would be `fuel pump`, `mice` and `haus`.
+    const expected = { 'fuel pumps': 'fuel pumps', mice: 'mous', Häuser: 'hauser' };
+    expect(await keysOf(dictionary.id)).toEqual(expected);
+
+    const target = await copied(admin, dictionary.id, { 'copy-data': 'true' });
+    const stemming = await admin.get<Record<string, unknown>[]>(`/dictionaries/${target.id}/stemming`);
+    expect(stemming.status, stemming.text).toBe(200);
+    expect(stemming.body).toEqual(settings.map((setting) => expect.objectContaining(setting)));
+    expect(await keysOf(target.id)).toEqual(expected);
+    // The structure alone carries them too.
+    const bare = await copied(admin, dictionary.id);
+    const bareStemming = await admin.get<Record<string, unknown>[]>(`/dictionaries/${bare.id}/stemming`);
+    expect(bareStemming.body).toEqual(settings.map((setting) => expect.objectContaining(setting)));
+  });
+
   it('without copy-data (or copy-data=false) no concept or term is copied', async () => {
     const { admin, tenant, dictionary, first } = await furnished();
     const [concept] = await insertConcepts(

@@ -19,6 +19,7 @@ import { copySerialCounters } from '../concept/concept-serials.js';
 import { Language, LanguageVariant } from '../language/language.entity.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { Section } from '../section/section.entity.js';
+import { copyStemmingSettings } from '../stemming/stemming.service.js';
 import { View } from '../view/view.entity.js';
 import { Dictionary } from './dictionary.entity.js';
 import { administrableDictionary, readableDictionary } from './dictionary-access.js';
@@ -294,6 +295,8 @@ export async function copyDictionary(scope: Scope, id: number, name: string | un
         await freeName(tem, from.client.id, wanted),
         scope.actor.userId,
       );
+      // Settings first: the copied terms' stem keys are computed on insert under them.
+      await copyStemmingSettings(tem, from.id, copy.target.id, scope.actor.userId);
       if (withData) await copyData(tem, from.id, copy, scope.actor.userId);
       return copy.target.id;
     }),

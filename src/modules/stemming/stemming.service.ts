@@ -136,6 +136,24 @@ export async function rebuildStemKeys(
   return changed;
 }
 
+/**
+ * A dictionary copy's stemming settings: the source's, per language. Written before the copy's terms
+ * (in the copy's transaction), so the row trigger gives them their keys under these settings.
+ */
+export async function copyStemmingSettings(
+  em: EntityManager,
+  sourceId: number,
+  targetId: number,
+  actorId: number | null,
+): Promise<void> {
+  await em.execute(
+    `insert into stemming_settings (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id)
+     select s.client_id, ?, s.language_code, s.algorithm, s.protected_words, s.overrides, ?
+       from stemming_settings s where s.dictionary_id = ?`,
+    [targetId, actorId, sourceId],
+  );
+}
+
 /** Saves one language's settings of a dictionary and starts the rebuild of its terms' stem keys. */
 export async function putStemmingSettings(scope: Scope, input: StemmingSettingsInput) {
   const dictionary = await administrableDictionary(scope, input.id);
