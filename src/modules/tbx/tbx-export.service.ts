@@ -15,7 +15,12 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
-import { publishedTermSql } from '../workflow/workflow-effects.js';
+import {
+  enabledWorkflows,
+  type GoverningWorkflow,
+  publishedTermSql,
+  statesOf,
+} from '../workflow/workflow-effects.js';
 import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
 import { type TbxProfile, writeTbx } from './tbx-writer.js';
@@ -85,6 +90,8 @@ interface ExportPlan {
   needsTerms: boolean;
   /** Oids held by more than one concept or term of the dictionary: not usable as XML ids. */
   repeatedOids: Set<string>;
+  /** The dictionary's enabled workflow: each term's processStatus is its entry state's. */
+  workflow: GoverningWorkflow | null;
 }
 
 /**
@@ -176,6 +183,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     termWhere,
     needsTerms: termWhere.length > 0,
     repeatedOids: await repeatedOids(scope.em, dictionary.id),
+    workflow: (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null,
   };
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
   const header = {
@@ -298,6 +306,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
       for (const row of rows) map.set(row.concept_id, [...(map.get(row.concept_id) ?? []), row]);
       return map;
     };
+    const processStatusOf = await processStatuses(em, plan, terms);
     const termsOf = byConcept(terms);
     const domainsOf = byConcept(domains);
     const relationsOf = byConcept(relations.map((r) => ({ ...r, concept_id: r.source_concept_id })));
@@ -308,6 +317,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
         termsOf.get(concept.id) ?? [],
         domainsOf.get(concept.id) ?? [],
         relationsOf.get(concept.id) ?? [],
+        processStatusOf,
       );
     }
   }
@@ -334,6 +344,7 @@ function entryOf(
   terms: readonly TermRow[],
   domains: readonly { name: string }[],
   relations: readonly { text: string | null; id: number; oid: string | null }[],
+  processStatusOf: ReadonlyMap<number, string | null> | null,
 ): TbxEntry {
   const values: TbxValue[] = [
     ...valuesOf(plan, 'CONCEPT', concept.field_map),
@@ -361,7 +372,7 @@ function entryOf(
       // A term without an oid is written without id: a merge finds it by language and text.
       id: xmlIdOf(plan, 'term', row),
       term: row.name,
-      values: valuesOf(plan, 'TERM', row.field_map),
+      values: withProcessStatus(valuesOf(plan, 'TERM', row.field_map), processStatusOf, row.id),
       transactions: transactionsOf(row),
       line: 0,
     });
@@ -374,6 +385,41 @@ function entryOf(
     languages: [...sections.values()],
     line: 0,
   };
+}
+
+/**
+ * Under a workflow, the processStatus of each term's entry state by term id (null: the state has none),
+ * read for the whole batch in one statement; null without a workflow (stored values are written as is).
+ */
+async function processStatuses(
+  em: EntityManager,
+  plan: ExportPlan,
+  terms: readonly TermRow[],
+): Promise<Map<number, string | null> | null> {
+  if (!plan.workflow) return null;
+  const states = await statesOf(
+    em,
+    terms.map((row) => ({
+      dictionaryId: plan.dictionaryId,
+      conceptId: row.concept_id,
+      languageCode: row.language_code,
+      termId: row.id,
+    })),
+    new Map([[plan.dictionaryId, plan.workflow]]),
+  );
+  return new Map(terms.map((row, index) => [row.id, states[index]?.state.processStatus ?? null]));
+}
+
+/** A term's values with its state's processStatus instead of any stored one (under a workflow). */
+function withProcessStatus(
+  values: TbxValue[],
+  processStatusOf: ReadonlyMap<number, string | null> | null,
+  termId: number,
+): TbxValue[] {
+  if (!processStatusOf) return values;
+  const kept = values.filter((value) => value.category.toLowerCase() !== 'processstatus');
+  const status = processStatusOf.get(termId);
+  return status ? [{ category: 'processStatus', element: 'termNote', value: status }, ...kept] : kept;
 }
 
 /**

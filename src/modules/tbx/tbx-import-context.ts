@@ -7,6 +7,7 @@ import type { Scope } from '../../shared/scope.js';
 import { boundRows } from '../../shared/sql.js';
 import type { EarlyIndexer } from '../search/early-indexer.js';
 import type { TbxMergeMode } from './tbx-import-merge.js';
+import type { ImportWorkflow } from './tbx-import-workflow.js';
 
 export const NO_TENANT = { tenant: false } as const;
 /** Errors kept in the summary (errorCount counts them all). */
@@ -33,6 +34,8 @@ export class ImportContext {
   errorCount = 0;
   /** New concepts are indexed batch by batch (only for a dictionary this import creates). */
   earlyIndexer: EarlyIndexer | null = null;
+  /** The dictionary's enabled workflow: processStatus values set entry states (tbx-import-workflow.ts). */
+  workflow: ImportWorkflow | null = null;
   readonly clientId: number;
   readonly dictionaryId: number;
   readonly sectionId: number;

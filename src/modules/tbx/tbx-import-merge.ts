@@ -147,6 +147,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
         continue;
       }
       claimed.add(target.id);
+      wanted.writtenId = target.id;
       const row = termRows.find((r) => r.id === target.id);
       if (wanted.oid && !row?.oid) termOids.set(target.id, wanted.oid);
       const next = {
@@ -162,6 +163,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
         changedTermIds.add(target.id);
       }
     }
+    planned.writtenId = concept.id;
     work.push({ concept, planned, before, terms, newTerms, changedTermIds, termOids });
   }
 
@@ -195,6 +197,9 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     xrefs.push([concept.id, planned.xrefs]);
   }
   const newTermIds = await insertTerms(ctx, termInserts);
+  for (const item of work) {
+    for (const entry of item.newTerms) entry.term.writtenId = newTermIds.get(entry.tid)!;
+  }
   for (const { item, after } of afterSnapshots) {
     const { concept, planned, before } = item;
     const added = item.newTerms.map(({ term, tid: termTid }) =>

@@ -3,6 +3,7 @@
  * field values, domains, cross-references), creating the structure it needs on the way.
  */
 import type { FieldLevel } from '../field/field.entity.js';
+import type { WorkflowState } from '../workflow/workflow-definition.js';
 import type { ImportContext } from './tbx-import-context.js';
 import type { ImportField, ImportStructure } from './tbx-import-structure.js';
 import { checkedValues } from './tbx-import-values.js';
@@ -23,6 +24,10 @@ export interface PlannedTerm {
   fieldMap: FieldValues;
   createdAt: Date | null;
   changedAt: Date | null;
+  /** The workflow state its processStatus maps to (tbx-import-workflow.ts). */
+  state?: WorkflowState | null;
+  /** The term's id once written. */
+  writtenId?: number;
 }
 
 /** A crossReference, resolved to a relation once the whole file is in (tbx-import-relations.ts). */
@@ -42,6 +47,8 @@ export interface PlannedConcept {
   changedAt: Date | null;
   terms: PlannedTerm[];
   xrefs: PlannedXref[];
+  /** The concept's id once written (created or merged into). */
+  writtenId?: number;
 }
 
 /** Plans one entry: its values routed to fields, domains and cross-references, and checked. */
@@ -84,7 +91,13 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         continue;
       }
       const termValues = new Map<ImportField, string[]>();
-      for (const value of term.values) take(ctx, structure, value, 'TERM', concept, termValues, term.line);
+      let state: WorkflowState | null = null;
+      for (const value of term.values) {
+        // Under a workflow, processStatus is the entry's state, not a field value.
+        const processStatus = ctx.workflow?.claim(value);
+        if (processStatus) state ??= ctx.workflow!.stateFor(ctx, processStatus, term.line);
+        else take(ctx, structure, value, 'TERM', concept, termValues, term.line);
+      }
       for (const [field, values] of sectionValues) {
         const own = termValues.get(field) ?? [];
         termValues.set(field, [...own, ...values.filter((value) => !own.includes(value))]);
@@ -95,6 +108,7 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         ...language,
         fieldMap: checkedValues(ctx, structure, termValues, term.line),
         ...transactionTimes(term.transactions),
+        state,
       });
     }
   }

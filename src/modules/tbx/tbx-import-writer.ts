@@ -52,6 +52,12 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
     })),
   );
   const termIds = await insertTerms(ctx, termRows);
+  // Ids on the plan, for what is written after the concepts (workflow states).
+  let written = serials.tid;
+  fresh.forEach((concept, index) => {
+    concept.writtenId = conceptIds[index]!;
+    for (const term of concept.terms) term.writtenId = termIds.get(written++)!;
+  });
 
   await insertDomains(
     ctx,

@@ -27,6 +27,7 @@ import {
   targetDictionary,
 } from './tbx-import-target.js';
 import { checkIncremental } from './tbx-import-values.js';
+import { ImportWorkflow } from './tbx-import-workflow.js';
 import { createConcepts } from './tbx-import-writer.js';
 import { readTbx } from './tbx-reader.js';
 
@@ -132,6 +133,7 @@ async function runImport(
   progress: JobProgress,
 ): Promise<ImportSummary> {
   const structure = await ImportStructure.load(ctx, scan.nordic);
+  ctx.workflow = await ImportWorkflow.load(ctx);
   // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
   await allowLongPendingLists(ctx.em);
   await prepareRelations(ctx);
@@ -190,5 +192,6 @@ async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch:
   await checkIncremental(ctx, structure, fresh, updates);
   await createConcepts(ctx, fresh);
   await mergeConcepts(ctx, updates);
+  await ctx.workflow?.write(ctx, [...fresh, ...updates.values()]);
   if (later.length) await writeBatch(ctx, structure, later);
 }

@@ -1,0 +1,111 @@
+/**
+ * TBX import under a workflow (docs/workflows.md, TBX): when the dictionary has an enabled workflow, a
+ * term's `processStatus` is not stored as a field value but sets the state of the term's entry (the
+ * term, its language or its concept, by the workflow's unit) to the workflow's first state with that
+ * processStatus. A value that matches no state is an error of the file at its line. States are written
+ * per batch with one set-based statement in the import's transaction; an import writes no workflow
+ * history items (it is one in the concept's history already).
+ */
+import type { WorkflowState } from '../workflow/workflow-definition.js';
+import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
+import { type ImportContext, sql } from './tbx-import-context.js';
+import type { PlannedConcept } from './tbx-import-plan.js';
+import { categoryOf, NOTE } from './tbx-mapping.js';
+import type { TbxValue } from './tbx-model.js';
+
+const PROCESS_STATUS = 'processstatus';
+
+export class ImportWorkflow {
+  private constructor(private readonly workflow: GoverningWorkflow) {}
+
+  /** The dictionary's enabled workflow, or null (processStatus is then an ordinary field value). */
+  static async load(ctx: ImportContext): Promise<ImportWorkflow | null> {
+    const workflow = (await enabledWorkflows(ctx.em, [ctx.dictionaryId])).get(ctx.dictionaryId);
+    return workflow ? new ImportWorkflow(workflow) : null;
+  }
+
+  /**
+   * The processStatus a value carries, which the workflow takes instead of a field: a
+   * `<termNote type="processStatus">`, or the `<note>processStatus: …</note>` a TBX-Basic export writes
+   * (TBX-Basic has no processStatus category). Null: an ordinary value.
+   */
+  claim(value: TbxValue): TbxValue | null {
+    if (value.component !== undefined) return null;
+    if (value.category.toLowerCase() === PROCESS_STATUS) return value;
+    const note = categoryOf(value) === NOTE;
+    const basic = /^processStatus: (\S+)$/.exec(note ? value.value.trim() : '');
+    return basic ? { ...value, value: basic[1]! } : null;
+  }
+
+  /** The state a processStatus value maps to: the first with it; null (reported) when none has it. */
+  stateFor(ctx: ImportContext, value: TbxValue, line: number): WorkflowState | null {
+    const wanted = value.value.trim();
+    const state = this.workflow.definition.states.find(
+      (s) => s.processStatus !== null && s.processStatus.toLowerCase() === wanted.toLowerCase(),
+    );
+    if (!state) {
+      const known = [
+        ...new Set(
+          this.workflow.definition.states.flatMap((s) => (s.processStatus ? [s.processStatus] : [])),
+        ),
+      ];
+      ctx.error(
+        value.line ?? line,
+        `processStatus "${wanted}" matches no state of the dictionary's workflow (${known.join(', ') || 'none has one'}); the entry keeps its state`,
+      );
+    }
+    return state ?? null;
+  }
+
+  /**
+   * Writes the states of a written batch's entries in one statement (first term of a unit wins when
+   * several carry a processStatus). An entry's state row is created or replaced.
+   */
+  async write(ctx: ImportContext, batch: readonly PlannedConcept[]): Promise<void> {
+    const { unit } = this.workflow;
+    const rows = new Map<
+      string,
+      { concept_id: number; language_code: string; term_id: number; state: string; category: string }
+    >();
+    for (const concept of batch) {
+      if (concept.writtenId === undefined) continue;
+      for (const term of concept.terms) {
+        if (!term.state || term.writtenId === undefined) continue;
+        const languageCode = unit === 'CONCEPT' ? '' : term.languageCode;
+        const termId = unit === 'TERM' ? term.writtenId : 0;
+        const key = `${concept.writtenId}|${languageCode}|${termId}`;
+        if (rows.has(key)) continue;
+        rows.set(key, {
+          concept_id: concept.writtenId,
+          language_code: languageCode,
+          term_id: termId,
+          state: term.state.key,
+          category: term.state.category,
+        });
+      }
+    }
+    if (rows.size === 0) return;
+    const revalidate = this.workflow.definition.revalidateAfterDays;
+    await sql(
+      ctx.em,
+      `insert into workflow_entry_states (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id, state, category, version, entered_by_id, revalidate_at)
+       select ?, ?, ?, x.concept_id, x.language_code, x.term_id, x.state, x.category, 1, ?,
+              case when x.category = 'APPROVED' and ?::int is not null then now() + make_interval(days => ?::int) end
+         from json_to_recordset(?::json) as x(concept_id int, language_code text, term_id int, state text, category text)
+       on conflict (workflow_id, concept_id, language_code, term_id) do update
+         set state = excluded.state, category = excluded.category, entered_at = now(), entered_by_id = excluded.entered_by_id,
+             revalidate_at = excluded.revalidate_at,
+             version = workflow_entry_states.version + 1
+       where workflow_entry_states.state <> excluded.state`,
+      [
+        ctx.clientId,
+        ctx.dictionaryId,
+        this.workflow.id,
+        ctx.scope.actor.userId,
+        revalidate,
+        revalidate,
+        JSON.stringify([...rows.values()]),
+      ],
+    );
+  }
+}

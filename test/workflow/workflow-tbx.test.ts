@@ -1,0 +1,221 @@
+/**
+ * TBX under a workflow (docs/workflows.md, TBX): exports write each term's processStatus from its
+ * entry's state (and stay valid against the official validators), imports set states from processStatus
+ * values, and a value no state has is an error at its line.
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateTbxFiles } from '../../scripts/tbx-validators.js';
+import { type Server, startServer } from '../concepts/concept-helpers.js';
+import type { RestClient } from '../helpers/rest.js';
+import { rows, uniqueSuffix } from '../helpers/structure.js';
+import { TBX_SCHEMAS_DIR } from '../tbx/tbx-sample-files.js';
+import { fire, workflowWorld } from './workflow-helpers.js';
+
+interface Summary {
+  dictionaryId: number;
+  concepts: number;
+  errors: { line: number; message: string }[];
+}
+
+let server: Server;
+let outDir: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  outDir = await mkdtemp(path.join(tmpdir(), 'polyterm-workflow-tbx-'));
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+async function job(token: string, id: number) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    const response = await fetch(`${server.base}/api/v4/jobs/${id}`, { headers: { 'x-auth-token': token } });
+    const body = (await response.json()) as { status: string; result: unknown; message: string | null };
+    if (body.status !== 'RUNNING') return body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${id} still running`);
+}
+
+/** POST /dictionaries/import-tbx into an existing dictionary; the job's summary. */
+async function importInto(token: string, dictionaryId: number, content: string): Promise<Summary> {
+  const form = new FormData();
+  form.append('file', new Blob([content]), 'in.tbx');
+  const response = await fetch(
+    `${server.base}/api/v4/dictionaries/import-tbx?dictionary-id=${dictionaryId}&merge=ENTRY_ID`,
+    { method: 'POST', headers: { 'x-auth-token': token }, body: form },
+  );
+  const body = (await response.json()) as { result?: Summary; jobTaskId?: number; message?: string };
+  if (response.status === 202) {
+    const done = await job(token, body.jobTaskId!);
+    expect(done.status, done.message ?? '').toBe('DONE');
+    return done.result as Summary;
+  }
+  expect(response.status, body.message).toBe(200);
+  return body.result!;
+}
+
+async function exportTbx(token: string, dictionaryId: number, format: string, includeUnpublished = true) {
+  const response = await fetch(
+    `${server.base}/api/v4/dictionaries/export-tbx/${dictionaryId}?format=${format}&include-unpublished=${includeUnpublished}`,
+    { headers: { 'x-auth-token': token } },
+  );
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return text;
+}
+
+/** term text -> processStatus, from the termNotes (full formats) or notes (TBX-Basic) right after each term. */
+function processStatuses(text: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const pattern =
+    /<term\b[^>]*>([^<]*)<\/term>\s*(?:<termNote type="processStatus">(\w+)<\/termNote>)?(?:(?:(?!<\/(?:termSec|tig)>)[\s\S])*?<note>processStatus: (\w+)<\/note>)?/g;
+  for (const match of text.matchAll(pattern)) {
+    const status = match[2] ?? match[3];
+    if (status) found.set(match[1]!, status);
+  }
+  return found;
+}
+
+async function enableDefault(dictAdmin: RestClient, dictionaryId: number) {
+  const created = await dictAdmin.post('/workflows', { name: 'Default', dictionaryId, enabled: true });
+  expect(created.status, created.text).toBe(201);
+}
+
+/** Fires transitions on one language entry of a concept, in order (versions counted from 0). */
+async function move(caller: RestClient[], conceptId: number, languageCode: string, transitions: string[]) {
+  for (const [version, transition] of transitions.entries()) {
+    const fired = await fire(caller[version]!, {
+      conceptId,
+      languageCode,
+      transition,
+      version,
+      ...(transition === 'reject' ? { comment: 'Not our usage' } : {}),
+    });
+    expect(fired.status, fired.text).toBe(200);
+  }
+}
+
+const statesOf = (dictionaryId: number) =>
+  rows<{ name: string; state: string }>(
+    server.t,
+    `select t.name, s.state from terms t join workflow_entry_states s
+       on s.concept_id = t.concept_id and s.language_code = t.language_code and s.term_id = 0
+      where t.dictionary_id = ? and not t.deleted order by t.name`,
+    [dictionaryId],
+  );
+
+describe('TBX under the default workflow', () => {
+  it('exports write the states’ processStatus, valid in every format; a re-import sets the states', async () => {
+    const w = await workflowWorld(server.t, server.sysadmin);
+    const token = w.admin.token!;
+    const named = async () => {
+      const concept = await w.concept();
+      const terms = concept.terms as unknown as { name: string; languageCode: string }[];
+      return {
+        id: concept.id,
+        eng: terms.find((term) => term.languageCode === 'eng')!.name,
+        deu: terms.find((term) => term.languageCode === 'deu')!.name,
+      };
+    };
+    const [first, second] = [await named(), await named()];
+    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    await move([w.author.rest, w.dictAdmin.rest], first.id, 'deu', ['submit', 'approve']);
+    await move([w.author.rest, w.dictAdmin.rest], first.id, 'eng', ['submit', 'reject']);
+    await move([w.author.rest], second.id, 'eng', ['submit']);
+    const expected = new Map([
+      [first.deu, 'finalized'],
+      [first.eng, 'unprocessed'],
+      [second.eng, 'provisionallyProcessed'],
+      [second.deu, 'unprocessed'],
+    ]);
+
+    const files: string[] = [];
+    const exported = new Map<string, string>();
+    for (const format of ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL']) {
+      const text = await exportTbx(token, w.dictionary.id, format);
+      exported.set(format, text);
+      expect([...processStatuses(text)].sort(), format).toEqual([...expected].sort());
+      const file = path.join(outDir, `${format}.tbx`);
+      writeFileSync(file, text);
+      files.push(file);
+    }
+    // TBX-Basic has no processStatus category: a note there, a termNote in the full dialects.
+    expect(exported.get('TBX_V3_FULL')).toContain('<termNote type="processStatus">finalized</termNote>');
+    expect(exported.get('TBX')).not.toContain('type="processStatus"');
+    // Published only (the default): the approved German term alone.
+    const published = await exportTbx(token, w.dictionary.id, 'TBX_V3_FULL', false);
+    expect([...processStatuses(published)]).toEqual([[first.deu, 'finalized']]);
+    expect(await validateTbxFiles(files, TBX_SCHEMAS_DIR)).toEqual([]);
+
+    // Into another dictionary with the default workflow: the TBX-Basic export's states come back.
+    const other = await workflowWorld(server.t, server.sysadmin);
+    await enableDefault(other.dictAdmin.rest, other.dictionary.id);
+    const summary = await importInto(other.admin.token!, other.dictionary.id, exported.get('TBX')!);
+    expect(summary.errors).toEqual([]);
+    expect(summary.concepts).toBe(2);
+    // The first state with the processStatus: unprocessed is "suggested" (not "rejected").
+    expect(await statesOf(other.dictionary.id)).toEqual(
+      [
+        { name: first.deu, state: 'approved' },
+        { name: first.eng, state: 'suggested' },
+        { name: second.deu, state: 'suggested' },
+        { name: second.eng, state: 'inReview' },
+      ].sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
+  }, 180_000);
+
+  it('an import sets states from processStatus, merges move them, and an unknown value is an error at its line', async () => {
+    const w = await workflowWorld(server.t, server.sysadmin);
+    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    const suffix = uniqueSuffix();
+    const file = (deStatus: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+ <tbxHeader><fileDesc><sourceDesc><p>test</p></sourceDesc></fileDesc></tbxHeader>
+ <text><body>
+  <conceptEntry id="w1-${suffix}">
+   <langSec xml:lang="en"><termSec><term>pump ${suffix}</term><termNote type="processStatus">finalized</termNote></termSec></langSec>
+   <langSec xml:lang="de"><termSec><term>Pumpe ${suffix}</term><termNote type="processStatus">${deStatus}</termNote></termSec></langSec>
+  </conceptEntry>
+  <conceptEntry id="w2-${suffix}">
+   <langSec xml:lang="en"><termSec><term>valve ${suffix}</term><termNote type="processStatus">approvedish</termNote></termSec></langSec>
+   <langSec xml:lang="de"><termSec><term>Ventil ${suffix}</term></termSec></langSec>
+  </conceptEntry>
+ </body></text>
+</tbx>
+`;
+    const content = file('provisionallyProcessed');
+    const badLine = content.split('\n').findIndex((line) => line.includes('approvedish')) + 1;
+    const summary = await importInto(w.admin.token!, w.dictionary.id, content);
+    expect(summary.concepts).toBe(2);
+    expect(summary.errors).toEqual([
+      { line: badLine, message: expect.stringContaining('processStatus "approvedish" matches no state') },
+    ]);
+    const expected = (deState: string) =>
+      [
+        { name: `Pumpe ${suffix}`, state: deState },
+        { name: `pump ${suffix}`, state: 'approved' },
+      ].sort((a, b) => (a.name < b.name ? -1 : 1));
+    // No processStatus, or an unknown one: no state row (the initial state).
+    expect(await statesOf(w.dictionary.id)).toEqual(expected('inReview'));
+    // processStatus is the state under a workflow, not a field value.
+    expect(
+      await rows(
+        server.t,
+        `select 1 from fields where dictionary_id = ? and (data_category = 'PROCESS_STATUS' or lower(name) = 'processstatus')`,
+        [w.dictionary.id],
+      ),
+    ).toEqual([]);
+
+    // The same file again with another processStatus: the merge moves the state.
+    const again = await importInto(w.admin.token!, w.dictionary.id, file('finalized'));
+    expect(again.errors).toHaveLength(1);
+    expect(await statesOf(w.dictionary.id)).toEqual(expected('approved'));
+  }, 120_000);
+});
