@@ -218,4 +218,53 @@ describe('TBX under the default workflow', () => {
     expect(again.errors).toHaveLength(1);
     expect(await statesOf(w.dictionary.id)).toEqual(expected('approved'));
   }, 120_000);
+  it('under the TERM unit each term has its own state, the first state with a processStatus wins, and the export gives them back', async () => {
+    const w = await workflowWorld(server.t, server.sysadmin);
+    const created = await w.dictAdmin.rest.post('/workflows', {
+      name: 'Per term',
+      dictionaryId: w.dictionary.id,
+      unit: 'TERM',
+      enabled: true,
+      definition: {
+        states: [
+          { key: 'draft', name: 'Draft', category: 'DRAFT', processStatus: 'unprocessed' },
+          { key: 'checked', name: 'Checked', category: 'REVIEW', processStatus: 'provisionallyProcessed' },
+          { key: 'final', name: 'Final', category: 'APPROVED', processStatus: 'finalized' },
+          { key: 'final2', name: 'Also final', category: 'APPROVED', processStatus: 'finalized' },
+          { key: 'noStatus', name: 'No status', category: 'RETIRED' },
+        ],
+        initialState: 'noStatus',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const suffix = uniqueSuffix();
+    const term = (name: string, status: string) =>
+      `<tig><term>${name} ${suffix}</term><termNote type="processStatus">${status}</termNote></tig>`;
+    const summary = await importInto(
+      w.admin.token!,
+      w.dictionary.id,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>t</p></sourceDesc></fileDesc></martifHeader>
+<text><body><termEntry id="t-${suffix}"><langSet xml:lang="en">${term('gear', 'finalized')}${term('cog', 'provisionallyProcessed')}<tig><term>sprocket ${suffix}</term></tig></langSet></termEntry></body></text></martif>
+`,
+    );
+    expect(summary.errors).toEqual([]);
+    const stored = await rows<{ name: string; state: string }>(
+      server.t,
+      `select t.name, s.state from terms t join workflow_entry_states s on s.term_id = t.id
+        where t.dictionary_id = ? order by t.name`,
+      [w.dictionary.id],
+    );
+    expect(stored).toEqual([
+      { name: `cog ${suffix}`, state: 'checked' },
+      { name: `gear ${suffix}`, state: 'final' },
+    ]);
+    // The initial state has no processStatus: the third term is written without one.
+    const text = await exportTbx(w.admin.token!, w.dictionary.id, 'TBX_V2_FULL');
+    expect([...processStatuses(text)].sort()).toEqual([
+      [`cog ${suffix}`, 'provisionallyProcessed'],
+      [`gear ${suffix}`, 'finalized'],
+    ]);
+    expect(text).toContain(`sprocket ${suffix}`);
+  }, 120_000);
 });
