@@ -15,7 +15,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 
 /** Client-side routes of web/src/routes.ts; a reload or a shared link on any of them gets index.html. */
-export const WEB_APP_PAGES = ['/', '/signin', '/search', '/concepts/*', '/tbx', '/preferences', '/check', '/inbox'] as const;
+export const WEB_APP_PAGES = [
+  '/',
+  '/signin',
+  '/search',
+  '/concepts/*',
+  '/tbx',
+  '/preferences',
+  '/check',
+  '/inbox',
+] as const;
 
 export const WEB_APP_CSP = [
   "default-src 'self'",
