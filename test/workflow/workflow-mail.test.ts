@@ -5,17 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendPendingMail } from '../../src/modules/workflow/workflow-mail.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { MailCatcher } from '../helpers/mail-catcher.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { rows } from '../helpers/structure.js';
-import { WorkflowMailCatcher } from './mail-catcher.js';
 import { fire, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
-let catcher: WorkflowMailCatcher;
+let catcher: MailCatcher;
 
 beforeAll(async () => {
-  catcher = new WorkflowMailCatcher();
+  catcher = new MailCatcher();
   const port = await catcher.start();
   t = await buildTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
   sysadmin = await loginSysadmin(t.app);
