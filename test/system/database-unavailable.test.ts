@@ -92,6 +92,9 @@ describe('database unavailable', () => {
       message: UNAVAILABLE.message,
       extensions: { code: 'SERVICE_UNAVAILABLE' },
     });
+    // GraphQL answers 200 with errors, but a client's retry logic still reads the wait from the header.
+    expect(trpc.headers['retry-after']).toBe('1');
+    expect(graphql.headers['retry-after']).toBe('1');
   });
 
   it('recognizes a refused connection and a pool timeout, not other errors', async () => {
