@@ -205,6 +205,32 @@ describe('REST adapter', () => {
     }
   });
 
+  it('answers 401 to an upload with a token that is not valid, on every REST-only upload route', async () => {
+    // The token gate authenticates before the body is read; the upload routes rely on it alone.
+    const boundary = 'gate-check';
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.xml"\r\nContent-Type: text/xml\r\n\r\n<x/>\r\n--${boundary}--\r\n`;
+    for (const url of [
+      '/users/import',
+      '/dictionaries/import-definition/start',
+      '/dictionaries/import-tbx',
+    ]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/v4${url}`,
+        headers: {
+          'x-auth-token': 'not-a-token',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload,
+      });
+      expect(response.statusCode, url).toBe(401);
+      expect(JSON.parse(response.body), url).toEqual({
+        code: 'UNAUTHORIZED',
+        message: 'Token unknown or expired',
+      });
+    }
+  });
+
   it('serves a directRest procedure by a direct call, with the answers of the general path', async () => {
     const post = (url: string, payload: string) =>
       probe.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });

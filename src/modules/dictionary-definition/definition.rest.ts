@@ -103,7 +103,7 @@ export function definitionRoutes(config: Config, createContext: ContextFactory):
     );
 
     app.post('/dictionaries/import-definition/start', async (request, reply) => {
-      const upload = await uploadOfSignedInCaller(createContext, request, reply, {
+      const upload = await uploadOfSignedInCaller(request, reply, {
         maxBytes: config.MAX_FILE_SIZE,
       });
       if (upload === undefined) return reply;

@@ -9,7 +9,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { multipartRefusal, registerUploads } from '../../rest/multipart.js';
-import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
+import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedure-call.js';
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
@@ -193,10 +193,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
 
     app.post('/dictionaries/import-tbx', async (request, reply) => {
       // The token is checked before anything is read, so anonymous callers never make the server store a file.
-      const session = await callProcedure(createContext, request, reply, (api) => api.auth.validate());
-      if (session === undefined) return reply;
-      if (!session.tokenValid)
-        return sendError(reply, 401, { code: 'UNAUTHORIZED', message: 'Token unknown or expired' });
+      if (!signedIn(request, reply)) return reply;
       const received = await receiveFile(request, config.MAX_FILE_SIZE);
       if ('status' in received) {
         const code = received.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';

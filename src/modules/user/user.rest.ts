@@ -74,7 +74,7 @@ export function userTransferRoutes(config: Config, createContext: ContextFactory
     });
 
     app.post('/users/import', async (request, reply) => {
-      const upload = await uploadOfSignedInCaller(createContext, request, reply, {
+      const upload = await uploadOfSignedInCaller(request, reply, {
         maxBytes: config.MAX_FILE_SIZE,
       });
       if (upload === undefined) return reply;
