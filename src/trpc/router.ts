@@ -19,6 +19,7 @@ import { licenseRouter } from '../modules/license/license.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
+import { savedQueryRouter } from '../modules/saved-query/saved-query.router.js'; // saved-queries
 import { searchRouter } from '../modules/search/search.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
@@ -58,6 +59,7 @@ export const appRouter = router({
   ui: uiRouter,
   profile: profileRouter,
   searchSettings: searchSettingsRouter,
+  savedQueries: savedQueryRouter, // saved-queries
   syncSettings: syncSettingsRouter,
   concepts: conceptRouter,
   displayConcepts: displayConceptRouter,

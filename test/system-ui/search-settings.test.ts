@@ -39,6 +39,7 @@ interface Settings {
   pageSize: number;
   multiAllFields: boolean;
   sectionOids: string[];
+  resultColumns: string[]; // result-columns
 }
 type Reply = Settings & ErrorBody;
 
@@ -53,6 +54,7 @@ const DEFAULTS = {
   pageSize: 20,
   multiAllFields: false,
   sectionOids: [],
+  resultColumns: [], // result-columns
 };
 
 async function read(caller: RestClient, query = ''): Promise<Settings> {
@@ -237,6 +239,7 @@ describe('PUT /user-search-settings/setting', () => {
       ['pageSize', ['150'], { pageSize: 150 }],
       ['normalized', ['FALSE'], { normalized: false }],
       ['multiAllFields', ['true'], { multiAllFields: true }],
+      ['resultColumns', ['section', 'field:status'], { resultColumns: ['section', 'field:status'] }], // result-columns
       ['sourceLanguage', ['eng'], { sourceLanguage: 'eng' }],
       ['sourceLanguage', [], { sourceLanguage: null }],
       ['targetLanguages', ['deu', 'ita'], { targetLanguages: ['deu', 'ita'] }],
@@ -273,6 +276,7 @@ describe('PUT /user-search-settings/setting', () => {
       ['targetLanguages', [1, 2]],
       ['targetLanguages', 'deu'],
       ['targetLanguages', { values: ['deu'] }],
+      ['resultColumns', ['<b>']], // result-columns
     ];
     for (const [setting, values] of cases) {
       const response = await setOne(user.rest, setting, values);

@@ -8,6 +8,7 @@ import {
   ConceptUpdateInputSchema,
 } from './concept.schema.js';
 import * as concepts from './concept.service.js';
+import { ConceptLabelSchema, ConceptLabelsInputSchema, conceptLabels } from './concept-labels.js'; // concept-labels
 import { acquireLock, releaseLock } from './concept-lock.service.js';
 
 const tags = ['concepts'];
@@ -105,6 +106,22 @@ export const conceptRouter = router({
     .input(z.object({ ...readOptions, 'term-oid': z.string().min(1) }))
     .output(ConceptOutputSchema)
     .query(({ ctx, input }) => concepts.getConceptByTerm(ctx.scope, { oid: input['term-oid'] }, input)),
+
+  // concept-labels: display labels of many concepts in one statement (the web app's task inbox).
+  labels: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/concepts/labels',
+        tags,
+        summary: 'Display labels of several concepts: the first term in the first of the languages given',
+        description: 'Concepts that do not exist, are deleted or that the caller may not read are left out.',
+        errorResponses: [400, 401],
+      },
+    })
+    .input(ConceptLabelsInputSchema)
+    .output(z.array(ConceptLabelSchema))
+    .query(({ ctx, input }) => conceptLabels(ctx.scope, input)),
 
   findByTermIds: authedProcedure
     .meta({

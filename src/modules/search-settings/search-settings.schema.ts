@@ -29,6 +29,21 @@ export const searchSettingsShape = {
     .array(z.string().trim().min(1).max(64))
     .max(500)
     .describe('sections searched; empty: every readable section'),
+  // result-columns: the web app's result table columns beyond the working languages (docs/ui.md).
+  resultColumns: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^(dictionary|section|variant|concept|field:[^\s,<>"]{1,64})$/,
+          'a column is dictionary, section, variant, concept or field:<field oid>',
+        ),
+    )
+    .max(50)
+    .describe(
+      'result columns of the web app beyond the languages: dictionary, section, variant, concept, field:<oid>',
+    ),
 };
 export type SettingName = keyof typeof searchSettingsShape;
 export const SETTING_NAMES = Object.keys(searchSettingsShape) as SettingName[];

@@ -31,6 +31,7 @@ export function defaultSearchSettings(config: Config): SearchSettingValues {
     pageSize: Math.min(20, config.MAX_PAGE_SIZE),
     multiAllFields: false,
     sectionOids: [],
+    resultColumns: [], // result-columns
   };
 }
 
@@ -254,6 +255,7 @@ const fromStrings: Record<SettingName, (values: string[]) => unknown> = {
   pageSize: (values) => integer('pageSize', single('pageSize', values)),
   multiAllFields: (values) => flag('multiAllFields', single('multiAllFields', values)),
   sectionOids: (values) => values,
+  resultColumns: (values) => values, // result-columns
 };
 
 const isSettingName = (name: string): name is SettingName => (SETTING_NAMES as string[]).includes(name);
