@@ -14,13 +14,21 @@ import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
 import { TBX_IMPORT_JOB } from '../../src/modules/search/search-runtime.js';
 import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tbx/tbx.router.js';
 import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
+import { asExportJob, exportSummary } from '../../src/modules/tbx/tbx-export-job.js';
 import { importTbx, TbxUpload } from '../../src/modules/tbx/tbx-import.service.js';
 import { makeUploadDir, sweepUploadDirs } from '../../src/modules/tbx/tbx-upload-dir.js';
 import { AppError } from '../../src/shared/errors.js';
 import type { Scope } from '../../src/shared/scope.js';
 import { actAs, openDatabase } from './direct-scope.js';
 import type { DirectCli } from './options.js';
-import { CliError, followImport, type ImportStarted, type JobState, printSummary } from './output.js';
+import {
+  CliError,
+  followImport,
+  type ImportStarted,
+  type JobState,
+  printExportSummary,
+  printSummary,
+} from './output.js';
 import { writeOut } from './write-out.js';
 
 const list = (value: string | undefined) =>
@@ -112,8 +120,10 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     fields: input.fields,
     filterId: input['filter-id'],
   });
-  await writeOut(Readable.from(download.chunks, { objectMode: false }), cli.out!);
-  console.log(`wrote ${cli.out}`);
+  // Recorded as a job as on a server, whose result is the summary printed here.
+  const job = await asExportJob(scope, download);
+  await writeOut(Readable.from(job.chunks, { objectMode: false }), cli.out!);
+  printExportSummary(cli.out!, exportSummary(download));
 }
 
 function directConfig(cli: DirectCli): Config {

@@ -99,3 +99,42 @@ export function printSummary(summary: ImportSummary): void {
   for (const error of summary.errors.slice(0, 50)) console.log(`  line ${error.line}: ${error.message}`);
   if (errorCount > 50) console.log(`  ... and ${errorCount - 50} more`);
 }
+
+/** A finished export's summary (the export job's result): what was written and what was not expressed. */
+export interface ExportSummary {
+  format: string;
+  exportedConcepts: number;
+  exportedTerms: number;
+  notExpressed: {
+    total: number;
+    counts: Record<string, number>;
+    examples: {
+      what: string;
+      entryId: string | null;
+      level: string;
+      lang: string | null;
+      term: string | null;
+      value: string;
+    }[];
+  };
+}
+
+export function printExportSummary(out: string, summary: ExportSummary): void {
+  console.log(
+    `wrote ${out}: ${summary.exportedConcepts} concepts, ${summary.exportedTerms} terms (${summary.format})`,
+  );
+  const { total, counts, examples } = summary.notExpressed;
+  if (total === 0) return;
+  console.log(`not expressed as such: ${total}`);
+  for (const [what, count] of Object.entries(counts)) {
+    console.log(`  ${count} x ${what}`);
+    for (const example of examples.filter((e) => e.what === what)) {
+      const where = [
+        `entry ${example.entryId ?? '(no id)'}`,
+        example.lang && `language ${example.lang}`,
+        example.term !== null && `term ${JSON.stringify(example.term)}`,
+      ].filter(Boolean);
+      console.log(`    e.g. ${where.join(', ')}${example.value ? `: ${JSON.stringify(example.value)}` : ''}`);
+    }
+  }
+}

@@ -3,7 +3,15 @@ import { openAsBlob } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ServerCli } from './options.js';
-import { CliError, followImport, type ImportStarted, type JobState, printSummary } from './output.js';
+import {
+  CliError,
+  type ExportSummary,
+  followImport,
+  type ImportStarted,
+  type JobState,
+  printExportSummary,
+  printSummary,
+} from './output.js';
 import { writeOut } from './write-out.js';
 
 const query = (params: Record<string, string | undefined>) => {
@@ -114,7 +122,11 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());
   await writeOut(Readable.fromWeb(response.body as never), cli.out!);
-  console.log(`wrote ${cli.out}`);
+  // The export's job is DONE once the last byte was sent: its result is the summary.
+  const jobId = response.headers.get('x-job-task-id');
+  const job = jobId ? await api.json<JobState>(`/jobs/${jobId}`, 'Job status') : null;
+  if (job?.status === 'DONE') printExportSummary(cli.out!, job.result as ExportSummary);
+  else console.log(`wrote ${cli.out}`);
 }
 
 export async function runServerMode(cli: ServerCli): Promise<void> {

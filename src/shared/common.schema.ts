@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TbxExportSummarySchema } from '../modules/tbx/tbx-export.schema.js'; // tbx-export-report
 import { MAX_ID } from './ids.js';
 
 /** Who and when of a creation or change; time in ms epoch. */
@@ -48,6 +49,7 @@ export const JobResultSchema = z.union([
   z.number(),
   z.boolean(),
   ImportSummarySchema,
+  TbxExportSummarySchema, // tbx-export-report
 ]);
 export type JobResult = z.infer<typeof JobResultSchema>;
 

@@ -23,7 +23,7 @@ import {
 } from '../workflow/workflow-effects.js';
 import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
-import { type TbxProfile, writeTbx } from './tbx-writer.js';
+import { type TbxProfile, type TbxReportExample, writeTbx } from './tbx-writer.js';
 
 const NO_TENANT = { tenant: false } as const;
 /** Concepts read per query. */
@@ -64,6 +64,13 @@ export interface TbxDownload {
    * `mapped: …`; every dialect: concepts without terms) -> count. The document ends with it as a comment.
    */
   report?: Map<string, number>;
+  /** Once the chunks are consumed: a bounded list of the report's values, where they were. */
+  examples?: TbxReportExample[];
+  /** Once the chunks are consumed: the concepts and terms written. */
+  written?: { concepts: number; terms: number };
+  /** The dictionary and format, for the job that records the download (tbx-export-job.ts). */
+  dictionaryId?: number;
+  format?: TbxExportFormat;
 }
 
 interface ExportField {
@@ -192,6 +199,8 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     title: dictionary.name,
   };
   const report = new Map<string, number>();
+  const examples: TbxReportExample[] = [];
+  const written = { concepts: 0, terms: 0 };
   // Characters file systems refuse (and control characters) become `_`.
   const safeName =
     [...dictionary.name]
@@ -201,9 +210,25 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
   return {
     fileName: `${safeName}.tbx`,
     // Cross-references are only written to concepts of the export, by their XML ids.
-    chunks: writeTbx(header, conceptEntries(scope.em.fork(), plan), { report }),
+    chunks: writeTbx(header, counted(conceptEntries(scope.em.fork(), plan), written), { report, examples }),
     report,
+    examples,
+    written,
+    dictionaryId: dictionary.id,
+    format: input.format,
   };
+}
+
+/** Counts the entries (with a term: the others are not written) and terms handed to the writer. */
+async function* counted(entries: AsyncIterable<TbxEntry>, written: { concepts: number; terms: number }) {
+  for await (const entry of entries) {
+    const terms = entry.languages.reduce((sum, section) => sum + section.terms.length, 0);
+    if (terms > 0) {
+      written.concepts++;
+      written.terms += terms;
+    }
+    yield entry;
+  }
 }
 
 /** Oids that two or more live concepts or terms of the dictionary share (one query for the export). */

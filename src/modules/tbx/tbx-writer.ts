@@ -42,9 +42,30 @@ export interface TbxWriteOptions {
    * the document also ends with it as a comment.
    */
   report?: Map<string, number>;
+  /** Filled with up to MAX_REPORT_EXAMPLES examples of the report's lines (at most 5 per line). */
+  examples?: TbxReportExample[];
   /** Flush a chunk once the pending text reaches this many characters. */
   chunkChars?: number;
 }
+
+/** One value TBX-Basic could not express as such: where it was and how it was written instead. */
+export interface TbxReportExample {
+  /** The report line it counts under (`written as note: productSubset (not a TBX-Basic category)`). */
+  what: string;
+  /** The entry's id in the file. */
+  entryId: string | null;
+  level: 'concept' | 'language' | 'term';
+  /** The language section's xml:lang (language and term level). */
+  lang: string | null;
+  /** The term's text (term level). */
+  term: string | null;
+  /** The value as the dictionary holds it. */
+  value: string;
+}
+
+/** Examples kept in all, and per report line, so a report stays small whatever the export's size. */
+export const MAX_REPORT_EXAMPLES = 100;
+const MAX_EXAMPLES_PER_LINE = 5;
 
 /** Elements a value can be written as, per level; termNote belongs to the term level only. */
 type ValueElement = 'descrip' | 'termNote' | 'admin' | 'note' | 'ref' | 'xref';
@@ -210,6 +231,7 @@ export async function* writeTbx(
     (v2 && header.profile !== 'full') || (options.dateOnly ?? false),
     header.profile === 'full' ? null : { version: v2 ? 'v2' : 'v3', report },
     options.isDocumentId ?? (() => true),
+    options.examples ?? [],
   );
   const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
 
@@ -221,6 +243,7 @@ export async function* writeTbx(
     if (!entry.languages.some((section) => section.terms.length > 0)) {
       const key = 'not written: concepts without terms (a TBX entry needs one)';
       report.set(key, (report.get(key) ?? 0) + 1);
+      writer.example(key, { entryId: entry.id, level: 'concept', lang: null, term: null, value: '' });
       continue;
     }
     pending += writer.entry(entry);
@@ -269,6 +292,12 @@ function v2Prologue(header: TbxWriteHeader): string {
   );
 }
 
+const LEVEL_OF: Record<TbxLevel, TbxReportExample['level']> = {
+  entry: 'concept',
+  lang: 'language',
+  term: 'term',
+};
+
 const INDENT = ['', ' ', '  ', '   ', '    ', '     ', '      ', '       ', '        '];
 
 const indent = (depth: number): string => INDENT[depth] ?? ' '.repeat(depth);
@@ -280,17 +309,35 @@ class EntryWriter {
     /** TBX-Basic's version and the account of what it could not express; null: the full dialect. */
     private readonly basic: { version: 'v3' | 'v2'; report: Map<string, number> } | null,
     private readonly isDocumentId: (id: string) => boolean,
+    private readonly examples: TbxReportExample[],
   ) {}
+
+  /** Where the writer is, for the report's examples. */
+  private at: Omit<TbxReportExample, 'what' | 'value' | 'level'> = { entryId: null, lang: null, term: null };
+  private readonly examplesPerLine = new Map<string, number>();
+
+  /** Keeps an example of a report line while there is room (MAX_REPORT_EXAMPLES, 5 per line). */
+  example(what: string, example: Omit<TbxReportExample, 'what'>) {
+    const seen = this.examplesPerLine.get(what) ?? 0;
+    if (this.examples.length >= MAX_REPORT_EXAMPLES || seen >= MAX_EXAMPLES_PER_LINE) return;
+    this.examplesPerLine.set(what, seen + 1);
+    this.examples.push({ what, ...example });
+  }
 
   entry(entry: TbxEntry): string {
     const { names } = this;
+    this.at = { entryId: entry.id, lang: null, term: null };
     const id = entry.id === null ? '' : ` id="${escapeXmlAttribute(entry.id)}"`;
     let out = `   <${names.entry}${id}>\n`;
     out += this.auxiliary(entry.values, entry.transactions, 'entry', 4);
     for (const section of entry.languages) {
+      this.at = { entryId: entry.id, lang: section.lang, term: null };
       out += `    <${names.lang} xml:lang="${escapeXmlAttribute(section.lang)}">\n`;
       out += this.auxiliary(section.values, [], 'lang', 5);
-      for (const term of section.terms) out += this.term(term);
+      for (const term of section.terms) {
+        this.at = { entryId: entry.id, lang: section.lang, term: term.term };
+        out += this.term(term);
+      }
       out += `    </${names.lang}>\n`;
     }
     return `${out}   </${names.entry}>\n`;
@@ -339,6 +386,13 @@ class EntryWriter {
     if (fit.change) {
       const key = `${fit.change.kind === 'note' ? 'written as note' : 'mapped'}: ${fit.change.what}`;
       this.basic.report.set(key, (this.basic.report.get(key) ?? 0) + 1);
+      const where = LEVEL_OF[level];
+      this.example(key, {
+        ...this.at,
+        ...(where === 'concept' ? { lang: null, term: null } : where === 'language' ? { term: null } : {}),
+        level: where,
+        value: value.value,
+      });
     }
     return [fit.element, fit.value];
   }

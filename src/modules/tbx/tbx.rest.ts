@@ -14,6 +14,7 @@ import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { TbxExportFormats } from './tbx-export.service.js';
+import { EXPORT_JOB_HEADERS } from './tbx-export-job.js'; // tbx-export-report
 import { TbxMergeModes, TbxUpload } from './tbx-import.service.js';
 import { makeUploadDir } from './tbx-upload-dir.js';
 
@@ -105,6 +106,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
       responses: {
         200: {
           description: 'TBX attachment',
+          headers: EXPORT_JOB_HEADERS, // tbx-export-report
           content: { 'application/x-tbx': { schema: { type: 'string' } } },
         },
         400: { description: 'Bad parameters (unknown language, field or filter)', content: errorContent },
@@ -247,17 +249,21 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
   return { plugin, paths: tbxPaths };
 }
 
-/** The document as it is produced; a failure after the first byte can only cut the connection. */
+/**
+ * The document as it is produced; a failure after the first byte can only cut the connection. The job
+ * recording it is named in X-Job-Task-Id: once the download ended, GET /jobs/{id} has its summary.
+ */
 function sendDownload(
   request: FastifyRequest,
   reply: FastifyReply,
-  download: { fileName: string; chunks: AsyncIterable<string> },
+  download: { fileName: string; chunks: AsyncIterable<string>; jobTaskId: number }, // tbx-export-report
 ) {
   const body = Readable.from(download.chunks, { objectMode: false });
   body.on('error', (error) => request.log.error({ err: error }, 'TBX export failed while streaming'));
   return reply
     .type('application/x-tbx; charset=UTF-8')
     .header('cache-control', 'no-store')
+    .header('x-job-task-id', String(download.jobTaskId)) // tbx-export-report
     .header(
       'content-disposition',
       `attachment; filename="${download.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; ` +

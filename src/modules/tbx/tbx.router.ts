@@ -3,6 +3,7 @@ import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
 import { authedProcedure, router } from '../../trpc/trpc.js';
 import { exportTbx, TbxExportFormats } from './tbx-export.service.js';
+import { asExportJob } from './tbx-export-job.js';
 import { importTbx, TbxMergeModes, TbxUpload } from './tbx-import.service.js';
 
 const codeList = z.array(z.string().trim().min(1).max(64)).max(1000).default([]);
@@ -47,6 +48,7 @@ const TbxDownloadSchema = z.object({
   chunks: z.custom<AsyncIterable<string>>(
     (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
   ),
+  jobTaskId: z.number().int().describe('the job recording the download; its result is the export summary'),
 });
 
 /**
@@ -70,7 +72,7 @@ export const tbxRouter = router({
   exportFile: authedProcedure
     .input(TbxExportInputSchema)
     .output(TbxDownloadSchema)
-    .query(({ ctx, input }) => {
+    .query(async ({ ctx, input }) => {
       // The document streams over HTTP only; a tRPC answer would have to hold it whole.
       if (ctx.transport !== 'rest') {
         throw new AppError(
@@ -78,7 +80,7 @@ export const tbxRouter = router({
           'Download TBX exports with GET /api/v4/dictionaries/export-tbx/{id}',
         );
       }
-      return exportTbx(ctx.scope, {
+      const download = await exportTbx(ctx.scope, {
         id: input.id,
         format: input.format,
         languages: input.languages,
@@ -86,5 +88,6 @@ export const tbxRouter = router({
         filterId: input['filter-id'],
         includeUnpublished: input['include-unpublished'],
       });
+      return asExportJob(ctx.scope, download);
     }),
 });
