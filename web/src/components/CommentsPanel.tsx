@@ -3,11 +3,21 @@ import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
 import { ErrorMessage } from './controls';
 
-/** The concept's comments, newest last, as plain text; add and delete. */
-export function CommentsPanel({ conceptId, canComment }: { conceptId: number; canComment: boolean }) {
+/**
+ * The comments on a concept, or on one of its terms (`level` TERM, `entryId` the term's id), as plain
+ * text; add and delete. `about` names a term in the labels ("New comment on “valve”").
+ */
+export function CommentsPanel(props: {
+  entryId: number;
+  level?: 'CONCEPT' | 'TERM';
+  about?: string;
+  canComment: boolean;
+}) {
+  const { entryId, level = 'CONCEPT', about, canComment } = props;
+  const on = about ? ` on “${about}”` : '';
   const comments = useLoaded(
-    () => trpc.comments.list.query({ 'entry-id': conceptId }),
-    `comments ${conceptId}`,
+    () => trpc.comments.list.query({ 'entry-id': entryId, 'field-level': level }),
+    `comments ${level} ${entryId}`,
   );
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -16,7 +26,7 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
     event.preventDefault();
     setError(null);
     try {
-      await trpc.comments.create.mutate({ 'entry-id': conceptId, text });
+      await trpc.comments.create.mutate({ 'entry-id': entryId, 'field-level': level, text });
       setText('');
       comments.reload();
     } catch (caught) {
@@ -35,7 +45,7 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
   }
 
   return (
-    <section aria-label="Comments">
+    <section aria-label={`Comments${on}`}>
       <ErrorMessage text={comments.error?.message} />
       {comments.data?.length === 0 && <p className="hint">No comments yet.</p>}
       <ul className="comments">
@@ -48,7 +58,7 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
                 type="button"
                 className="danger"
                 onClick={() => void remove(comment.id)}
-                aria-label={`Delete comment by ${comment.authorName ?? 'someone'}`}
+                aria-label={`Delete comment${on} by ${comment.authorName ?? 'someone'}`}
               >
                 Delete
               </button>
@@ -59,13 +69,13 @@ export function CommentsPanel({ conceptId, canComment }: { conceptId: number; ca
       {canComment && (
         <form onSubmit={add} className="stack">
           <label>
-            New comment
+            New comment{on}
             <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4000} />
           </label>
           <ErrorMessage text={error} />
           <div className="actions">
             <button type="submit" className="primary">
-              Add comment
+              Add comment{on && <span className="visually-hidden">{on}</span>}
             </button>
           </div>
         </form>

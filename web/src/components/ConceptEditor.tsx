@@ -1,116 +1,35 @@
+import './editor.css';
 import { useId } from 'react';
-import type { Concept, Dictionary } from '../data';
-import { type FieldProblems, namesOf } from './concept-text';
+import type { Dictionary } from '../data';
+import { type Draft, type DraftTerm, newTerm } from './concept-draft';
+import { namesOf } from './concept-text';
+import { DomainsEditor } from './DomainsEditor';
+import { type EditorProblems, linkProblems } from './editor-problems';
+import { FieldInputs, Problems } from './FieldValues';
+import { RefLinksEditor } from './RefLinksEditor';
+import { RelationsEditor } from './RelationsEditor';
 
-export interface DraftTerm {
-  key: string;
-  id?: number;
-  name: string;
-  languageCode: string;
-  regionCode: string | null;
-  scriptCode: string | null;
-  fieldMap: Record<string, string[]>;
-  refLinks: NonNullable<Concept['terms']>[number]['refLinks'];
-}
+const none = new Map<string, string[]>();
 
-export interface Draft {
-  sectionOid: string;
-  fieldMap: Record<string, string[]>;
-  terms: DraftTerm[];
-}
-
-let keys = 0;
-export const newKey = () => `new-${++keys}`;
-
-export function draftOf(concept: Concept): Draft {
-  return {
-    sectionOid: concept.sectionOid ?? '',
-    fieldMap: { ...(concept.fieldMap ?? {}) },
-    terms: (concept.terms ?? []).map((t) => ({
-      key: `term-${t.id}`,
-      id: t.id,
-      name: t.name,
-      languageCode: t.languageCode,
-      regionCode: t.regionCode,
-      scriptCode: t.scriptCode,
-      fieldMap: { ...t.fieldMap },
-      refLinks: t.refLinks,
-    })),
-  };
-}
-
-/** What the server takes: terms without the editor's keys, fields without empty values. */
-export function bodyOf(draft: Draft) {
-  const clean = (map: Record<string, string[]>) =>
-    Object.fromEntries(
-      Object.entries(map).map(([oid, values]) => [oid, values.filter((v) => v.trim() !== '')]),
-    );
-  return {
-    sectionOid: draft.sectionOid,
-    fieldMap: clean(draft.fieldMap),
-    terms: draft.terms.map(({ key: _key, ...term }) => ({ ...term, fieldMap: clean(term.fieldMap) })),
-  };
-}
-
-function Problems({ id, list }: { id: string; list?: string[] }) {
-  if (!list?.length) return null;
-  return (
-    <div id={id}>
-      {list.map((text) => (
-        <p key={text} className="field-error">
-          {text}
-        </p>
-      ))}
-    </div>
-  );
-}
-
-type Fields = NonNullable<Dictionary['conceptFields']>;
-
-/** One text box per field; the first value is edited, further values of a multi-valued field stay. */
-function FieldInputs(props: {
-  fields: Fields;
-  values: Record<string, string[]>;
-  problems: FieldProblems;
-  onChange: (values: Record<string, string[]>) => void;
-}) {
-  const { fields, values, problems, onChange } = props;
-  const base = useId();
-  return (
-    <>
-      {fields.map((field) => {
-        const oid = field.oid ?? '';
-        const current = values[oid] ?? [];
-        const errorId = `${base}-${oid}-error`;
-        const fieldProblems = problems.fields.get(oid);
-        return (
-          <label key={oid}>
-            {field.name}
-            <textarea
-              rows={1}
-              value={current[0] ?? ''}
-              aria-invalid={fieldProblems ? true : undefined}
-              aria-describedby={fieldProblems ? errorId : undefined}
-              onChange={(e) => onChange({ ...values, [oid]: [e.target.value, ...current.slice(1)] })}
-            />
-            <Problems id={errorId} list={fieldProblems} />
-          </label>
-        );
-      })}
-    </>
-  );
-}
-
-/** The form of a concept: section, concept fields, terms with their language and fields. */
+/**
+ * The form of a concept: section, domains, concept fields (every value) and their reference links,
+ * terms with their language, fields and links, then the relations. The server's messages appear beside
+ * what they name; the rest above the form.
+ */
 export function ConceptEditor(props: {
   dictionary: Dictionary;
   draft: Draft;
-  problems: FieldProblems;
+  problems: EditorProblems;
   onChange: (draft: Draft) => void;
+  /** The concept edited (none while creating one): left out of the concepts a relation may point to. */
+  conceptId?: number;
+  /** Languages the labels of related concepts are taken from. */
+  languages?: string[];
 }) {
-  const { dictionary, draft, problems, onChange } = props;
+  const { dictionary, draft, problems, onChange, conceptId } = props;
   const names = namesOf(dictionary);
   const languages = (dictionary.languages ?? []).filter((l) => !l.deleted);
+  const labelLanguages = props.languages ?? languages.map((l) => l.code);
   const setTerm = (index: number, term: Partial<DraftTerm>) =>
     onChange({ ...draft, terms: draft.terms.map((t, k) => (k === index ? { ...t, ...term } : t)) });
   const base = useId();
@@ -139,16 +58,34 @@ export function ConceptEditor(props: {
           ))}
         </select>
       </label>
+      <DomainsEditor
+        dictionary={dictionary}
+        chosen={draft.domainList}
+        problems={problems.domains}
+        onChange={(domainList) => onChange({ ...draft, domainList })}
+      />
       <FieldInputs
         fields={dictionary.conceptFields ?? []}
         values={draft.fieldMap}
-        problems={problems}
+        problems={problems.fields}
         onChange={(fieldMap) => onChange({ ...draft, fieldMap })}
+      />
+      <RefLinksEditor
+        dictionary={dictionary}
+        fields={dictionary.conceptFields ?? []}
+        values={draft.fieldMap}
+        links={draft.refLinks}
+        languages={labelLanguages}
+        conceptId={conceptId}
+        owner="the concept"
+        problems={linkProblems(problems, 'concept', draft.refLinks)}
+        onChange={(refLinks) => onChange({ ...draft, refLinks })}
       />
       <h2>Terms</h2>
       {draft.terms.map((term, index) => {
         const errorId = `${base}-term-${index}-error`;
         const termProblems = problems.terms.get(index);
+        const owner = term.name || `new term ${index + 1}`;
         return (
           <fieldset key={term.key} className="card">
             <legend>{term.name || 'New term'}</legend>
@@ -187,9 +124,23 @@ export function ConceptEditor(props: {
             <FieldInputs
               fields={dictionary.termFields ?? []}
               values={term.fieldMap}
-              problems={problems}
+              problems={problems.termFields?.get(index) ?? none}
+              owner={owner}
               onChange={(fieldMap) => setTerm(index, { fieldMap })}
             />
+            {(dictionary.termFields ?? []).length > 0 && (
+              <RefLinksEditor
+                dictionary={dictionary}
+                fields={dictionary.termFields ?? []}
+                values={term.fieldMap}
+                links={term.refLinks}
+                languages={labelLanguages}
+                conceptId={conceptId}
+                owner={owner}
+                problems={linkProblems(problems, String(index), term.refLinks)}
+                onChange={(refLinks) => setTerm(index, { refLinks })}
+              />
+            )}
           </fieldset>
         );
       })}
@@ -197,26 +148,21 @@ export function ConceptEditor(props: {
         <button
           type="button"
           onClick={() =>
-            onChange({
-              ...draft,
-              terms: [
-                ...draft.terms,
-                {
-                  key: newKey(),
-                  name: '',
-                  languageCode: languages[0]?.code ?? 'eng',
-                  regionCode: null,
-                  scriptCode: null,
-                  fieldMap: {},
-                  refLinks: [],
-                },
-              ],
-            })
+            onChange({ ...draft, terms: [...draft.terms, newTerm(languages[0]?.code ?? 'eng')] })
           }
         >
           Add term
         </button>
       </div>
+      <RelationsEditor
+        dictionary={dictionary}
+        conceptId={conceptId}
+        languages={labelLanguages}
+        relations={draft.relations}
+        problems={problems.relations}
+        endProblems={problems.relationEnds}
+        onChange={(relations) => onChange({ ...draft, relations })}
+      />
     </div>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { trpc } from '../api';
 import type { Concept, Dictionary } from '../data';
 import { onLinkClick, withQuery } from '../routes';
-import { conceptLabel, namesOf, RELATION_ATTRIBUTES } from './concept-text';
+import { useConceptLabels } from './concept-labels';
+import { namesOf, RELATION_ATTRIBUTES } from './concept-text';
+import { useDomains } from './DomainsEditor';
+import { TermExtras } from './TermExtras';
 
 /** Field values as text (never HTML), one line per value. */
 export function FieldList({
@@ -27,21 +28,11 @@ export function FieldList({
 }
 
 function Relations({ concept, languages }: { concept: Concept; languages: string[] }) {
-  const [labels, setLabels] = useState(new Map<number, string>());
   const relations = concept.conceptRelations ?? [];
-  const others = relations.map((r) =>
-    r.sourceConceptId === concept.id ? r.targetConceptId : r.sourceConceptId,
+  const labels = useConceptLabels(
+    relations.map((r) => (r.sourceConceptId === concept.id ? r.targetConceptId : r.sourceConceptId)),
+    languages,
   );
-  const key = others.join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` lists the related concepts.
-  useEffect(() => {
-    for (const id of new Set(others)) {
-      trpc.concepts.get
-        .query({ id, format: 'SHORT', 'with-comments': false, 'include-deleted': false })
-        .then((other) => setLabels((map) => new Map(map).set(id, conceptLabel(other, languages))))
-        .catch(() => undefined);
-    }
-  }, [key]);
   if (relations.length === 0) return null;
   return (
     <section aria-labelledby="relations-title">
@@ -66,20 +57,34 @@ function Relations({ concept, languages }: { concept: Concept; languages: string
   );
 }
 
+/** The concept's domains by their paths, as text. */
+function Domains({ concept, dictionary }: { concept: Concept; dictionary?: Dictionary }) {
+  const domains = useDomains(dictionary);
+  const chosen = concept.domainList ?? [];
+  if (chosen.length === 0) return null;
+  const label = (oid: string) => domains.data?.find((d) => d.oid === oid)?.label ?? oid;
+  return (
+    <p className="domains-line">
+      <span className="hint">Domains: </span>
+      <span className="value">{chosen.map(label).join('; ')}</span>
+    </p>
+  );
+}
+
 /** The concept read-only: its fields, then the chosen languages side by side, then its relations. */
-export function ConceptView({
-  concept,
-  dictionary,
-  languages,
-}: {
+export function ConceptView(props: {
   concept: Concept;
   dictionary?: Dictionary;
   languages: string[];
+  canComment?: boolean;
+  onChanged?: () => void;
 }) {
+  const { concept, dictionary, languages, canComment = false, onChanged = () => undefined } = props;
   const names = namesOf(dictionary);
   const terms = concept.terms ?? [];
   return (
     <>
+      <Domains concept={concept} dictionary={dictionary} />
       <FieldList fieldMap={concept.fieldMap ?? {}} fieldName={names.field} />
       <div className="languages">
         {languages.map((code) => (
@@ -92,6 +97,13 @@ export function ConceptView({
                 <div key={term.id} className="term">
                   <div className="term-name value">{term.name}</div>
                   <FieldList fieldMap={term.fieldMap} fieldName={names.field} />
+                  <TermExtras
+                    concept={concept}
+                    term={term}
+                    dictionary={dictionary}
+                    canComment={canComment}
+                    onChanged={onChanged}
+                  />
                 </div>
               ))}
           </section>

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Concept, Dictionary } from '../data';
-import type { Draft } from './ConceptEditor';
+import type { Draft } from './concept-draft';
 import { namesOf } from './concept-text';
 
 function Version({

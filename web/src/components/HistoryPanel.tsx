@@ -4,7 +4,7 @@ import { type Dictionary, useLoaded } from '../data';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 
-type Change = {
+export type Change = {
   kind: string;
   subject: string;
   termId?: number;
@@ -38,12 +38,47 @@ export function shown(value: unknown, other: unknown): string {
 }
 
 /** What a change touched, in words: the subject, the field's name, the term. */
-function whatOf(change: Change, names: ReturnType<typeof namesOf>, termNames: Map<number, string>) {
+export function whatOf(change: Change, names: ReturnType<typeof namesOf>, termNames: Map<number, string>) {
   const parts = [change.subject.toLowerCase().replaceAll('_', ' ')];
   if (change.termId !== undefined) parts.push(`“${termNames.get(change.termId) ?? `term ${change.termId}`}”`);
   if (change.fieldOid) parts.push(names.field(change.fieldOid));
   if (change.relationId !== undefined) parts.push(`relation ${change.relationId}`);
   return `${change.kind.toLowerCase()}: ${parts.join(' · ')}`;
+}
+
+/** The changes of one history item, field by field: before struck through, after marked inserted. */
+export function ChangesTable(props: {
+  changes: Change[];
+  names: ReturnType<typeof namesOf>;
+  termNames: Map<number, string>;
+}) {
+  const { changes, names, termNames } = props;
+  if (changes.length === 0) return null;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Change</th>
+          <th scope="col">Before</th>
+          <th scope="col">After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((change, k) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: changes of an item have no id and never move.
+          <tr key={k}>
+            <td>{whatOf(change, names, termNames)}</td>
+            <td className="value">
+              {change.before !== undefined && <del>{shown(change.before, change.after)}</del>}
+            </td>
+            <td className="value">
+              {change.after !== undefined && <ins>{shown(change.after, change.before)}</ins>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** The concept's history, newest first, each change field by field; any earlier version can come back. */
@@ -86,31 +121,7 @@ export function HistoryPanel(props: {
                 {item.user?.fullName || item.user?.name || 'someone'} ·{' '}
                 {item.time ? new Date(item.time).toLocaleString() : ''}
               </h3>
-              {(item.changes ?? []).length > 0 && (
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Change</th>
-                      <th scope="col">Before</th>
-                      <th scope="col">After</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(item.changes ?? []).map((change, k) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: changes of an item have no id and never move.
-                      <tr key={k}>
-                        <td>{whatOf(change as Change, names, termNames)}</td>
-                        <td className="value">
-                          {change.before !== undefined && <del>{shown(change.before, change.after)}</del>}
-                        </td>
-                        <td className="value">
-                          {change.after !== undefined && <ins>{shown(change.after, change.before)}</ins>}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              <ChangesTable changes={(item.changes ?? []) as Change[]} names={names} termNames={termNames} />
               {index > 0 && (
                 <button type="button" onClick={() => void restore(item.id)}>
                   Restore version {item.revision}

@@ -2,11 +2,14 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { CommentsPanel } from '../components/CommentsPanel';
-import { bodyOf, ConceptEditor, type Draft, draftOf } from '../components/ConceptEditor';
+import { ConceptEditor } from '../components/ConceptEditor';
 import { ConceptView } from '../components/ConceptView';
 import { ConflictDialog } from '../components/ConflictDialog';
-import { conceptLabel, type FieldProblems, problemsOf } from '../components/concept-text';
+import { bodyOf, type Draft, draftOf } from '../components/concept-draft';
+import { conceptLabel } from '../components/concept-text';
 import { CheckList, languageOptions } from '../components/controls';
+import { DeleteConcept } from '../components/DeleteConcept';
+import { type EditorProblems, editorProblemsOf, noProblems } from '../components/editor-problems';
 import { HistoryPanel } from '../components/HistoryPanel';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
@@ -14,7 +17,6 @@ import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
-const noProblems: FieldProblems = { general: [], terms: new Map(), fields: new Map() };
 
 function LockNote({ lock }: { lock: Concept['lock'] }) {
   if (!lock) return null;
@@ -36,7 +38,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const context = useLoaded(() => Promise.all([loadDictionaries(), loadSearchSettings()]), 'context');
   const [draft, setDraft] = useState<Draft | null>(null);
   const [baseVersion, setBaseVersion] = useState(0);
-  const [problems, setProblems] = useState<FieldProblems>(noProblems);
+  const [problems, setProblems] = useState<EditorProblems>(noProblems);
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ message: string; theirs: Concept } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -124,7 +126,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           'include-deleted': false,
         });
         setConflict({ message: problem.message, theirs });
-      } else setProblems(problemsOf(problem.message, fieldNames));
+      } else setProblems(editorProblemsOf(problem.message, fieldNames));
     } finally {
       setBusy(false);
     }
@@ -147,6 +149,11 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           <button type="button" className="primary" onClick={() => void startEditing()}>
             Edit
           </button>
+          <DeleteConcept
+            concept={data}
+            label={title}
+            onDeleted={() => navigate(withQuery('/search', { d: data.dictionaryId }))}
+          />
         </div>
       )}
       {!draft && (
@@ -163,7 +170,14 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
             void save();
           }}
         >
-          <ConceptEditor dictionary={dictionary} draft={draft} problems={problems} onChange={setDraft} />
+          <ConceptEditor
+            dictionary={dictionary}
+            draft={draft}
+            problems={problems}
+            onChange={setDraft}
+            conceptId={id}
+            languages={languages}
+          />
           <div className="actions" style={{ marginTop: '0.8rem' }}>
             <button type="submit" className="primary" disabled={busy}>
               Save
@@ -209,10 +223,16 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
               <Tabs.Trigger value="history">History</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="terms">
-              <ConceptView concept={data} dictionary={dictionary} languages={languages} />
+              <ConceptView
+                concept={data}
+                dictionary={dictionary}
+                languages={languages}
+                canComment={!guest}
+                onChanged={concept.reload}
+              />
             </Tabs.Content>
             <Tabs.Content value="comments">
-              <CommentsPanel conceptId={id} canComment={!guest} />
+              <CommentsPanel entryId={id} canComment={!guest} />
             </Tabs.Content>
             <Tabs.Content value="history">
               <HistoryPanel

@@ -1,39 +1,25 @@
 import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
-import { bodyOf, ConceptEditor, type Draft, newKey } from '../components/ConceptEditor';
-import { type FieldProblems, problemsOf } from '../components/concept-text';
+import { ConceptEditor } from '../components/ConceptEditor';
+import { bodyOf, type Draft, emptyDraft } from '../components/concept-draft';
 import { Choice, dictionaryOptions } from '../components/controls';
+import { type EditorProblems, editorProblemsOf, noProblems } from '../components/editor-problems';
 import { loadDictionaries, useLoaded } from '../data';
 import { idList, navigate, withQuery } from '../routes';
-
-const noProblems: FieldProblems = { general: [], terms: new Map(), fields: new Map() };
 
 /** A new concept in the dictionary of the URL (`d`), with one empty term to start from. */
 export default function NewConceptScreen({ query }: { query: URLSearchParams }) {
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [problems, setProblems] = useState<FieldProblems>(noProblems);
+  const [problems, setProblems] = useState<EditorProblems>(noProblems);
   const [busy, setBusy] = useState(false);
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
   if (!dictionaries.data) return <p role="status">Loading…</p>;
   const list = dictionaries.data;
   const dictionary = list.find((d) => d.id === idList(query.get('d'))[0]) ?? list[0];
   if (!dictionary) return <p>There is no dictionary you may write to.</p>;
-  const current: Draft = draft ?? {
-    sectionOid: dictionary.sections?.[0]?.oid ?? '',
-    fieldMap: {},
-    terms: [
-      {
-        key: newKey(),
-        name: '',
-        languageCode: dictionary.languages?.[0]?.code ?? 'eng',
-        regionCode: null,
-        scriptCode: null,
-        fieldMap: {},
-        refLinks: [],
-      },
-    ],
-  };
+  const current: Draft =
+    draft ?? emptyDraft(dictionary.sections?.[0]?.oid ?? '', dictionary.languages?.[0]?.code ?? 'eng');
   const fieldNames = new Map(
     [...(dictionary.conceptFields ?? []), ...(dictionary.termFields ?? [])].map((f) => [f.oid ?? '', f.name]),
   );
@@ -51,7 +37,7 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
       });
       navigate(`/concepts/${created.id}`);
     } catch (caught) {
-      setProblems(problemsOf(problemOf(caught).message, fieldNames));
+      setProblems(editorProblemsOf(problemOf(caught).message, fieldNames));
     } finally {
       setBusy(false);
     }
