@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { termSearchRequest } from '../src/modules/search/elasticsearch-search.js';
 import type { SearchPlan } from '../src/modules/search/search-plan.js';
+import type { WorkflowScope } from '../src/modules/search/search-workflow.js';
 import { random } from './lib/seeded-random.js';
 import { LANGUAGES, type SyntheticTerms } from './lib/synthetic-terms.js';
 
@@ -112,6 +113,8 @@ export async function queryBodies(
   db: pg.Client,
   dictionaryId: number,
   kinds: Kind[],
+  /** BENCH_WORKFLOW: the workflow part of the plan (bench/lib/bench-workflow.ts). */
+  workflow: WorkflowScope | null = null,
 ): Promise<{ rest: BodyOf; direct: BodyOf }> {
   const scope = await searchScope(db, dictionaryId);
   const keysOf = new Map<string, Keys>();
@@ -127,7 +130,7 @@ export async function queryBodies(
   }
   return {
     rest: (kind, text) => JSON.stringify(restBody(dictionaryId, kind, text)),
-    direct: (kind, text) => JSON.stringify(directQuery(scope, kind, text, keysOf.get(text.text)!)),
+    direct: (kind, text) => JSON.stringify(directQuery(scope, kind, text, keysOf.get(text.text)!, workflow)),
   };
 }
 
@@ -163,7 +166,13 @@ async function searchScope(db: pg.Client, dictionaryId: number): Promise<SearchS
 }
 
 /** Exactly the request our Elasticsearch engine sends for the first page (src/modules/search). */
-function directQuery(scope: SearchScope, kind: Kind, text: QueryText, keys: Keys): object {
+function directQuery(
+  scope: SearchScope,
+  kind: Kind,
+  text: QueryText,
+  keys: Keys,
+  workflow: WorkflowScope | null,
+): object {
   const plan: SearchPlan = {
     clientId: scope.clientId,
     dictionaryIds: [scope.dictionaryId],
@@ -173,6 +182,7 @@ function directQuery(scope: SearchScope, kind: Kind, text: QueryText, keys: Keys
     regionCode: null,
     scriptCode: null,
     restriction: null,
+    workflow,
     text: {
       name: {
         mode: kind.options.mode,

@@ -8,6 +8,8 @@
  * a fresh database is created on it and dropped afterwards. Elasticsearch: BENCH_ELASTICSEARCH_URL, or
  * one started here with scripts/elasticsearch.ts (heap POLYTERM_ES_JAVA_OPTS, default 1 GiB here).
  * BENCH_CONNECTIONS (8) sets autocannon's connections; BENCH_CPU_PROF=<folder> profiles both servers.
+ * BENCH_WORKFLOW=1 switches the default workflow on for the dictionary, its entries spread over the
+ * states (bench/lib/bench-workflow.ts): the figures then include workflow states in every search.
  *
  * The terms (10 languages) are made of the Icelandic Term Bank's vocabulary: its real terms, then the
  * same terms qualified by words of their language until every name is unique in its language. The
@@ -28,6 +30,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createBenchDatabase } from './bench-database.js';
 import { forceMerge, vacuum } from './lib/at-rest.js';
+import { benchWorkflowEnabled, enableBenchWorkflow } from './lib/bench-workflow.js';
 import { deleteIndex } from './lib/elasticsearch-admin.js';
 import {
   loadedCounts,
@@ -103,6 +106,10 @@ async function main() {
     db.on('error', () => {});
     await db.connect();
     const loaded = await loadedCounts(db, dictionaryId);
+    // Before the Elasticsearch server starts: the documents it writes carry the states.
+    const workflow = benchWorkflowEnabled()
+      ? await enableBenchWorkflow(pgServer, pgHeaders, db, dictionaryId)
+      : null;
 
     // 2. The Elasticsearch-engine server drains the outbox the import left, then rebuilds the index.
     const esServer = await startElasticsearchEngine(env, esUrl, index, loaded);
@@ -121,7 +128,7 @@ async function main() {
 
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(terms);
-    const { rest, direct } = await queryBodies(db, dictionaryId, kinds);
+    const { rest, direct } = await queryBodies(db, dictionaryId, kinds, workflow);
     const apiSearch = (server: BenchServer) => `${server.url}/api/v4/terms/search`;
     const endpoints: Endpoint[] = [
       { label: 'ES engine (REST)', url: apiSearch(esServer), headers: esHeaders, body: rest },

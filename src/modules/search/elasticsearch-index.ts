@@ -48,6 +48,11 @@ export const TERM_INDEX_MAPPING = {
     /** Field-value words as "<field oid>\u0001<word>", and the bare words. */
     fieldWords: { type: 'keyword' as const, doc_values: false },
     words: { type: 'keyword' as const, doc_values: false },
+    /**
+     * The state key of the term's entry under its dictionary's enabled workflow (the initial state
+     * without a row); absent without one. Term search filters on it (search-workflow.ts).
+     */
+    workflowState: { type: 'keyword' as const },
     /** When the document was written (ms): a rebuild removes the dictionary's older documents. */
     generation: { type: 'long' as const },
   },
@@ -78,6 +83,8 @@ export interface TermDocument {
   stemKey?: string;
   fieldWords: string[];
   words: string[];
+  /** Absent when no workflow governs the dictionary. */
+  workflowState?: string;
   generation: number;
 }
 
@@ -99,6 +106,7 @@ interface TermRow {
   live: boolean;
   domain_ids: number[];
   field_words: string[];
+  workflow_state: string | null;
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -129,7 +137,12 @@ const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as
   t.language_code, t.region_code, t.script_code, t.name,
   t.name_lower as lower, t.name_folded as folded, t.stem_key, not (t.deleted or c.deleted or d.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
-  polyterm_field_words(t.field_map) as field_words`;
+  polyterm_field_words(t.field_map) as field_words,
+  (select coalesce(e.state, w.definition->>'initialState') from workflows w
+     left join workflow_entry_states e on e.workflow_id = w.id and e.concept_id = t.concept_id
+           and e.language_code = (case w.unit when 'CONCEPT' then '' else t.language_code end)
+           and e.term_id = (case w.unit when 'TERM' then t.id else 0 end)
+    where w.dictionary_id = t.dictionary_id and w.enabled and not w.deleted) as workflow_state`;
 
 /** The tables TERM_COLUMNS reads: a term is live while its concept and its dictionary are. */
 const TERM_TABLES = `terms t join concepts c on c.id = t.concept_id join dictionaries d on d.id = t.dictionary_id`;
@@ -169,6 +182,7 @@ function documentOf(row: TermRow, conceptFieldWords: readonly string[], generati
     stemKey: row.stem_key ?? '',
     fieldWords: [...fieldWords],
     words: [...words],
+    ...(row.workflow_state === null ? {} : { workflowState: row.workflow_state }),
     generation,
   };
 }
@@ -282,7 +296,7 @@ export async function ensureTermIndex(client: Client, name: string): Promise<boo
 const mappingsChecked = new WeakMap<Client, Set<string>>();
 
 /**
- * Adds the mapping's fields an older index lacks (`plain`, `stemKey`), once per process and index: the mapping is
+ * Adds the mapping's fields an older index lacks (`plain`, `stemKey`, `workflowState`), once per process and index: the mapping is
  * strict, so documents with a new field would be refused. Documents written before keep working:
  * queries treat a missing `plain` as false.
  */
@@ -295,6 +309,7 @@ export async function addNewFields(client: Client, name: string): Promise<void> 
     properties: {
       plain: TERM_INDEX_MAPPING.properties.plain,
       stemKey: TERM_INDEX_MAPPING.properties.stemKey,
+      workflowState: TERM_INDEX_MAPPING.properties.workflowState,
     },
   });
   checked.add(name);

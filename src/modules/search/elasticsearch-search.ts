@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SUFFIX_LENGTH, type TermDocument } from './elasticsearch-index.js';
 import { type PostgresSearch, scopeConditions } from './postgres-search.js';
 import type { SearchEngine, SearchPlan, SearchWindow, TermHit } from './search-plan.js';
+import { workflowQuery } from './search-workflow.js';
 
 /** Elasticsearch's default limit of a terms query. */
 export const MAX_RESTRICTED_TERMS = 65_536;
@@ -126,6 +127,7 @@ export function termSearchRequest(
   if (plan.scriptCode !== null) filter.push({ term: { script: plan.scriptCode } });
   if (plan.domainIds !== null) filter.push({ terms: { domainIds: plan.domainIds } });
   if (termIds !== null) filter.push({ terms: { id: [...termIds] } });
+  if (plan.workflow) filter.push(workflowQuery(plan.workflow) as Query);
   const text = textQuery(plan);
   if (text) filter.push(text);
   const order = window.direction;

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../filter/filter-sql.js';
 import type { SearchEngine, SearchPlan, SearchWindow, TermHit, TextMatch } from './search-plan.js';
+import { workflowConditionSql } from './search-workflow.js';
 
 export interface HitRow {
   id: number;
@@ -298,6 +299,7 @@ export class PostgresSearch implements SearchEngine {
     const where = scopeConditions(plan);
     const text = textCondition(plan);
     if (text) where.push(text);
+    if (plan.workflow) where.push(workflowConditionSql(plan.workflow, plan.dictionaryIds));
     const filter = join(where, ' and ');
     const em = this.em();
     if (!withTotal) {

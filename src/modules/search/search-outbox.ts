@@ -26,7 +26,7 @@ interface OutboxRow {
   id: string;
   concept_id: number | null;
   term_id: number | null;
-  /** A dictionary deleted or brought back (its `deleted` flag changed). */
+  /** A dictionary deleted or brought back, or whose workflow changed what its documents hold. */
   dictionary_id: number | null;
 }
 

@@ -5,6 +5,7 @@
  * so both engines compare the same strings and sort by the same bytes.
  */
 import type { Sql } from '../filter/filter-sql.js';
+import type { WorkflowScope } from './search-workflow.js';
 
 /** The order of every list: folded name, then exact name (both by code point), then term id. */
 export type SortKey = readonly [folded: string, name: string, id: number];
@@ -43,6 +44,8 @@ export interface SearchPlan {
   text: TextMatch | null;
   /** Filter criteria (saved, quick and the groups') as SQL on `c` (concepts) and `t` (terms). */
   restriction: Sql | null;
+  /** Workflow states listed (search-workflow.ts); null or absent: no workflow narrows the list. */
+  workflow?: WorkflowScope | null;
 }
 
 /** A stretch of the ordered list: up to `limit` terms strictly beyond `bound` in `direction`. */

@@ -26,6 +26,7 @@ import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-
 import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import type { TermSearchInput } from './search.schema.js';
 import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
+import { workflowScopeOf } from './search-workflow.js';
 
 /** A filter's criteria and the dictionary it is bound to (null: any dictionary). */
 interface Restriction {
@@ -354,5 +355,13 @@ export async function planSearch(
     scriptCode: input.scriptCode?.trim() ? input.scriptCode.trim().toLowerCase() : null,
     text: await textMatchOf(scope, dictionaryIds, input, settings, context.keys),
     restriction,
+    // Workflow states are part of the search (docs/workflows.md): none without an enabled workflow.
+    workflow: workflowScopeOf(
+      scope.actor,
+      searchAccess.subject.groupIds,
+      dictionaryIds,
+      searchAccess.workflows,
+      input.workflowStates,
+    ),
   };
 }

@@ -45,6 +45,11 @@ const TermSearchInputRef = builder.inputType('TermSearchInput', {
     searchBefore: t.string({ required: false }),
     reverse: t.boolean({ required: false }),
     searchOptions: t.field({ type: SearchOptionsInput, required: false }),
+    workflowStates: t.stringList({
+      required: false,
+      description:
+        'only entries in these workflow states (keys of the enabled workflows; unknown keys are an error); dictionaries without an enabled workflow are then left out',
+    }),
   }),
 });
 
@@ -60,7 +65,17 @@ const TermListEntryRef = builder.objectRef<TermListEntry>('TermListEntry').imple
     langCode: t.exposeString('langCode'),
     regionCode: t.exposeString('regionCode', { nullable: true }),
     scriptCode: t.exposeString('scriptCode', { nullable: true }),
-    disabled: t.exposeBoolean('disabled', { description: 'read-only for the caller' }),
+    filterId: t.exposeInt('filterId', {
+      nullable: true,
+      description: 'deprecated: the filter applied, if any',
+    }),
+    style: t.exposeString('style', {
+      description: "HTML style attribute: the workflow state's style (docs/workflows.md); empty without one",
+    }),
+    disabled: t.exposeBoolean('disabled', {
+      description: 'read-only for the caller: no TERM_UPDATE for it, or a read-only workflow state',
+    }),
+    hidden: t.exposeBoolean('hidden', { description: 'always false: hidden terms are not listed' }),
     concept: t.field({
       type: ConceptRef,
       nullable: true,

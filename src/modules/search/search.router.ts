@@ -28,7 +28,7 @@ export const searchRouter = router({
         tags,
         summary: 'Search terms of one language in dictionaries (prefix, substring, exact, normalized, fuzzy)',
         description:
-          'Sorted by folded name, then name, then id; page with the searchAfter/searchBefore cursors of the response, or open the list at termOid. docs/search.md explains every option.',
+          'Sorted by folded name, then name, then id; page with the searchAfter/searchBefore cursors of the response, or open the list at termOid. docs/search.md explains every option. Under an enabled workflow the search lists only the states the caller may see (hidden never; unpublished only for reviewers), and workflowStates narrows it to some states (docs/workflows.md).',
         errorResponses: [400, 401, 404],
       },
       directRest: true,

@@ -99,6 +99,13 @@ export const TermSearchInputSchema = z.object({
   searchBefore: z.string().max(4096).nullish().describe('cursor from a response: the previous page'),
   reverse: z.boolean().optional().describe('sort descending (Z to A)'),
   searchOptions: SearchOptionsSchema.optional(),
+  workflowStates: z
+    .array(z.string().trim().min(1).max(64))
+    .max(64)
+    .nullish()
+    .describe(
+      'only entries in these workflow states (state keys of the enabled workflows; unknown keys are 400); terms of dictionaries without an enabled workflow are then left out. Hidden states stay unlisted, unpublished ones for guests and users without review rights (docs/workflows.md)',
+    ),
 });
 export type TermSearchInput = z.infer<typeof TermSearchInputSchema>;
 
@@ -113,7 +120,9 @@ export const TermListEntrySchema = z.object({
   regionCode: z.string().nullable(),
   scriptCode: z.string().nullable(),
   filterId: z.number().int().nullable().describe('deprecated: the filter applied, if any'),
-  style: z.string().describe('HTML style attribute (workflow formatting); empty'),
+  style: z
+    .string()
+    .describe("HTML style attribute: the workflow state's style (docs/workflows.md); empty without one"),
   disabled: z.boolean().describe('read-only for the caller (no TERM_UPDATE for it)'),
   hidden: z.boolean().describe('always false: hidden terms are not listed'),
 });

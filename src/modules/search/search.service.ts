@@ -169,7 +169,9 @@ async function entriesOf(
   const access = searchAccess
     ? await conceptAccessInSections(scope, searchAccess.access, entries)
     : await conceptAccessFor(scope, entries);
-  // Workflow states (docs/workflows.md): style, read-only, hidden and unpublished entries.
+  // Workflow states (docs/workflows.md): style and read-only. The search itself left hidden and
+  // unpublished entries out (search-workflow.ts); this check only drops one an Elasticsearch document
+  // still shows in an older state while its outbox row waits.
   return applyWorkflowToTermList(
     scope,
     hits.map((hit, index) => ({
