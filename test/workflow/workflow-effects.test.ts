@@ -143,20 +143,25 @@ describe('term lists under the default workflow', () => {
       readOnly: true,
     });
 
-    // Concept reads: guests get the published terms only; named users get every term (a full update
-    // must not erase terms its sender was not shown).
+    // Concept reads (visibility-26): guests and users without review rights get the published terms only
+    // (their full updates keep the others: workflow-visibility.test.ts); reviewers get every term.
     const languagesOf = async (caller: RestClient) => {
       const read = await caller.get<{ terms: { languageCode: string }[] }>(`/concepts/${concept.id}`);
       expect(read.status, read.text).toBe(200);
       return read.body.terms.map((term) => term.languageCode).sort();
     };
     expect(await languagesOf(w.guest)).toEqual(['deu']);
-    expect(await languagesOf(w.author.rest)).toEqual(['deu', 'eng']);
+    expect(await languagesOf(w.author.rest)).toEqual(['deu']); // visibility-26
+    expect(await languagesOf(w.dictAdmin.rest)).toEqual(['deu', 'eng']); // visibility-26
 
     // TBX exports leave unpublished terms out unless asked for.
-    const names = (
-      await w.author.rest.get<{ terms: { languageCode: string; name: string }[] }>(`/concepts/${concept.id}`)
-    ).body.terms;
+    const names =
+      // visibility-26: the reviewer reads both names
+      (
+        await w.dictAdmin.rest.get<{ terms: { languageCode: string; name: string }[] }>(
+          `/concepts/${concept.id}`,
+        )
+      ).body.terms;
     const nameOf = (code: string) => names.find((term) => term.languageCode === code)!.name;
     const exported = await w.admin.get(`/dictionaries/export-tbx/${w.dictionary.id}`);
     expect(exported.status, exported.text).toBe(200);

@@ -8,7 +8,7 @@ import type { Scope } from '../../shared/scope.js';
 import type { ConceptAccess } from '../access/access.service.js';
 import { commentsOf } from '../comment/comment.service.js';
 import { languagesOf } from '../language/language.service.js';
-import { hideUnpublishedFromGuests } from '../workflow/workflow-effects.js';
+import { hideUnseenTerms } from '../workflow/workflow-visibility.js';
 import type { ConceptRelation, RefLink, Term } from './concept.entity.js';
 import {
   CONCEPT_SHORT_KEYS,
@@ -20,6 +20,7 @@ import {
 } from './concept.schema.js';
 import type { LoadedConcept } from './concept-access.js';
 import { termAllowed } from './concept-access.js';
+import { languageFieldsOf } from './concept-language-fields.js'; // language-fields
 import { liveLocks, lockDto } from './concept-lock.service.js';
 import { loadParts, refLinkSnapshot } from './concept-parts.js';
 import { termCodeOf } from './concept-structure.js';
@@ -77,8 +78,8 @@ export async function renderConcepts(
   const conceptIds = loaded.map(({ concept }) => concept.id);
   const dictionaryIds = [...new Set(loaded.map(({ concept }) => concept.dictionary.id))];
   const parts = await loadParts(em, conceptIds, { deletedTerms: options.deletedTerms });
-  // Workflow (docs/workflows.md): guests do not see the terms of unpublished entries.
-  await hideUnpublishedFromGuests(
+  // Workflow (docs/workflows.md): guests and non-reviewers do not see the terms of unpublished entries.
+  await hideUnseenTerms(
     scope,
     loaded.map(({ concept }) => concept),
     parts,
@@ -101,6 +102,7 @@ export async function renderConcepts(
     liveLocks(em, conceptIds),
     options.withComments ? commentsOf(em, conceptIds) : Promise.resolve(null),
   ]);
+  const languageFields = await languageFieldsOf(em, conceptIds); // language-fields
   const sectionOid = new Map(sections.map((s) => [s.id, s.oid ?? String(s.id)]));
   const domainOid = new Map(domains.map((d) => [d.id, d.oid ?? String(d.id)]));
   const codesOf = (dictionaryId: number) =>
@@ -138,6 +140,7 @@ export async function renderConcepts(
       languageCodesEditable: editableLanguages(access, codesOf(concept.dictionary.id)),
       permissions: access.concept,
       fieldMap: concept.fieldMap,
+      languageFields: languageFields.get(concept.id) ?? [], // language-fields
       refLinks: part.refLinks
         .filter((link) => link.sourceTermId === null || link.sourceTermId === undefined)
         .map(refLinkDto),

@@ -11,6 +11,7 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import type { ConceptSnapshot } from '../history/history.types.js';
 import { recordHistory } from '../history/history-recorder.js';
 import { Section } from '../section/section.entity.js';
+import { unseenTermIds, unseenTermsOfChange } from '../workflow/workflow-visibility.js';
 import { Concept } from './concept.entity.js';
 import type { ConceptCreateInput, ConceptOutput, ConceptUpdateInput, TermInput } from './concept.schema.js';
 import {
@@ -73,16 +74,47 @@ export async function getConceptByTerm(
   where: { id: number } | { oid: string },
   options: ReadOptions,
 ) {
-  return getConcept(scope, await conceptIdOfTerm(scope, where), options);
+  const conceptId = await conceptIdOfTerm(scope, where);
+  const [key, value] = 'id' in where ? ['id', where.id] : ['oid', where.oid];
+  const terms = await scope.em.execute<TermRow[]>(
+    `select id, concept_id, dictionary_id, language_code from terms
+      where ${key} = ? and client_id = ? and concept_id = ? and not deleted`,
+    [value, scope.actor.clientId, conceptId],
+  );
+  await assertTermsSeen(scope, terms, value);
+  return getConcept(scope, conceptId, options);
+}
+
+interface TermRow {
+  id: number;
+  concept_id: number;
+  dictionary_id: number;
+  language_code: string;
+}
+
+/** Workflow (docs/workflows.md): a term the caller is not shown is not found, like one that does not exist. */
+async function assertTermsSeen(scope: Scope, terms: readonly TermRow[], named?: number | string) {
+  const unseen = await unseenTermIds(
+    scope,
+    terms.map((term) => ({
+      dictionaryId: term.dictionary_id,
+      conceptId: term.concept_id,
+      languageCode: term.language_code,
+      termId: term.id,
+    })),
+  );
+  const hidden = terms.find((term) => unseen.has(term.id));
+  if (hidden) throw notFound('Term', named ?? hidden.id);
 }
 
 /** The concepts of several terms, in the order of the terms (one concept once); unknown terms: 404. */
 export async function getConceptsByTermIds(scope: Scope, termIds: readonly number[], options: ReadOptions) {
   if (termIds.length === 0) throw new AppError('BAD_REQUEST', 'term-ids must name at least one term');
-  const terms = await scope.em.execute<{ id: number; concept_id: number }[]>(
-    'select id, concept_id from terms where id in (?) and client_id = ? and not deleted',
+  const terms = await scope.em.execute<TermRow[]>(
+    'select id, concept_id, dictionary_id, language_code from terms where id in (?) and client_id = ? and not deleted',
     [[...termIds], scope.actor.clientId],
   );
+  await assertTermsSeen(scope, terms);
   const conceptOf = new Map(terms.map((term) => [term.id, term.concept_id]));
   const missing = termIds.find((id) => !conceptOf.has(id));
   if (missing !== undefined) throw notFound('Term', missing);
@@ -277,7 +309,15 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
   }
   await changeConcept(scope, input.id, {
     version: input.version,
-    plan: ({ before, structure }) => {
+    plan: async ({ before, structure, em, concept }) => {
+      // Workflow (docs/workflows.md): terms the caller is not shown stay exactly as they are (404 if named).
+      const unseen = await unseenTermsOfChange(
+        scope,
+        em,
+        concept.id,
+        before,
+        (input.terms ?? []).map((term) => term.id),
+      );
       const current = desiredFromSnapshot(before);
       const problems = new Problems();
       const keep = <T>(sent: T | null | undefined, stored: T, empty: T): T =>
@@ -300,6 +340,10 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
       problems.throwIfAny();
       const cleaned = withoutDeletedFields(structure, current.fieldMap, input.fieldMap ?? undefined);
       const currentTerms = new Map(current.terms.map((term) => [term.id, term]));
+      const stored = (term: DesiredTerm): DesiredTerm => ({
+        ...term,
+        fieldMap: withoutDeletedFields(structure, term.fieldMap, undefined).stored,
+      });
       const desired: DesiredConcept = {
         sectionId: sectionId!,
         domainIds,
@@ -311,18 +355,18 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
         ),
         terms:
           input.terms === undefined || input.terms === null
-            ? current.terms.map((term) => ({
-                ...term,
-                fieldMap: withoutDeletedFields(structure, term.fieldMap, undefined).stored,
-              }))
-            : input.terms.map((term) =>
-                termDesired(
-                  term,
-                  term.id === undefined ? undefined : currentTerms.get(term.id),
-                  partial,
-                  structure,
+            ? current.terms.map(stored)
+            : [
+                ...input.terms.map((term) =>
+                  termDesired(
+                    term,
+                    term.id === undefined ? undefined : currentTerms.get(term.id),
+                    partial,
+                    structure,
+                  ),
                 ),
-              ),
+                ...current.terms.filter((term) => unseen.has(term.id!)).map(stored),
+              ],
         relations: keep(
           input.conceptRelations === undefined ? undefined : relationsDesired(input.conceptRelations),
           current.relations,

@@ -28,6 +28,7 @@ import {
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { PicklistItem } from '../field/field.entity.js';
+import { hideUnseenTerms } from '../workflow/workflow-visibility.js';
 import type { DisplayConcept, DisplayConceptInput, DisplayField, DisplayTerm } from './display.schema.js';
 import { auditFields, type DisplayContext, levelFields, systemField } from './display-fields.js';
 import { printPage } from './display-print.js';
@@ -248,6 +249,13 @@ async function structureOf(scope: Scope, concept: Concept): Promise<DictionarySt
   return loadStructure(scope.em, dictionary);
 }
 
+/** A concept's parts without the terms the caller is not shown (workflow: docs/workflows.md). */
+async function visibleParts(scope: Scope, concept: Concept) {
+  const parts = await loadParts(scope.em, [concept.id]);
+  await hideUnseenTerms(scope, [concept], parts);
+  return parts.get(concept.id)!;
+}
+
 /** A readable concept prepared for showing (form false) or editing (form true). */
 async function present(
   scope: Scope,
@@ -255,7 +263,7 @@ async function present(
   options: { form: boolean; selectedTermId?: number; loadConcept: boolean; withComments: boolean },
 ) {
   const { concept, access } = loaded;
-  const parts = (await loadParts(scope.em, [concept.id])).get(concept.id)!;
+  const parts = await visibleParts(scope, concept);
   if (
     options.selectedTermId !== undefined &&
     !parts.terms.some((term) => term.id === options.selectedTermId)
@@ -367,7 +375,7 @@ export async function createStub(scope: Scope, dictionaryId: number): Promise<Di
 /** POST /display-concepts/copy/{conceptId}: the concept's values and terms without ids. */
 export async function copyStub(scope: Scope, conceptId: number): Promise<DisplayConcept> {
   const { concept } = await readableConcept(scope, conceptId);
-  const parts = (await loadParts(scope.em, [concept.id])).get(concept.id)!;
+  const parts = await visibleParts(scope, concept);
   const structure = await structureOf(scope, concept);
   const { sectionId, access } = await creatableSection(scope, structure, concept.section.id);
   const context = await loadContext(scope, structure, sectionId);
@@ -423,7 +431,7 @@ export async function addTermStub(scope: Scope, conceptId: number, langCode?: st
 export async function copyTermStub(scope: Scope, termId: number): Promise<DisplayTerm> {
   const loaded = await readableConcept(scope, await conceptIdOfTerm(scope, { id: termId }));
   const { concept, access } = loaded;
-  const parts = (await loadParts(scope.em, [concept.id])).get(concept.id)!;
+  const parts = await visibleParts(scope, concept);
   const term = parts.terms.find((candidate) => candidate.id === termId);
   if (!term) throw notFound('Term', termId);
   assertMayAddTerm(access, term.languageCode);

@@ -10,6 +10,7 @@ import type { Scope } from '../../shared/scope.js';
 import { assertConceptPermission, readableConcept, readableConcepts } from '../concept/concept-access.js';
 import { administrableDictionary } from '../dictionary/dictionary-access.js';
 import { User } from '../user/user.entity.js';
+import { hideUnseenInHistory } from '../workflow/workflow-visibility.js';
 import { ConceptHistory } from './history.entity.js';
 import type {
   ConceptHistoryInput,
@@ -68,8 +69,10 @@ async function historyPage(
     ...(input.format === 'SHORT' || input.format === 'ID' ? { exclude: ['snapshot'] as never } : {}),
   });
   const users = input.format === 'ID' ? new Map() : await loadUsers(scope.em, rows);
+  // Workflow (docs/workflows.md): the terms of unpublished entries stay out for guests and non-reviewers.
+  const items = rows.map((row) => historyItemDto(row, users, input.format));
   return toPage(
-    rows.map((row) => historyItemDto(row, users, input.format)),
+    input.format === 'ID' ? items : await hideUnseenInHistory(scope, items),
     total,
     request,
     'id,DESC',
@@ -132,9 +135,11 @@ export async function latestHistories(
       { orderBy: { id: 'DESC' }, exclude: ['snapshot'] as never },
     );
     const users = await loadUsers(scope.em, rows);
-    for (const row of rows) {
-      (outcome.get(row.concept.id) as HistoryItemOutput[]).push(historyItemDto(row, users, 'SHORT'));
-    }
+    const shown = await hideUnseenInHistory(
+      scope,
+      rows.map((row) => historyItemDto(row, users, 'SHORT')),
+    );
+    for (const item of shown) (outcome.get(item.conceptId!) as HistoryItemOutput[]).push(item);
   }
   return conceptIds.map((id) => outcome.get(id)!);
 }
