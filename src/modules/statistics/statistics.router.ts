@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc/trpc.js';
+import { dictionaryStatistics } from './dictionary-statistics.js';
 import {
+  DictionaryStatisticsQuerySchema,
+  DictionaryStatisticsSchema,
   MonthQuerySchema,
   MonthStatisticsSchema,
   OnlineUserSchema,
@@ -65,4 +68,22 @@ export const statisticsRouter = router({
     .input(StatisticsQuerySchema)
     .output(z.array(OnlineUserSchema))
     .query(({ ctx, input }) => statistics.onlineUsers(ctx.scope, input)),
+
+  dictionary: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/system/statistics/dictionaries/{dictionaryId}',
+        tags,
+        summary: 'A dictionary: concepts, terms per language, and entries per workflow state',
+        description:
+          'Every reader of the dictionary, over the sections they read (404 for others). `workflow` is present ' +
+          'while a workflow is enabled: its entries per state, per language for the LANGUAGE and TERM units ' +
+          '(entries that never moved count in the initial state; the figures of GET /workflows/statistics).',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(DictionaryStatisticsQuerySchema)
+    .output(DictionaryStatisticsSchema)
+    .query(({ ctx, input }) => dictionaryStatistics(ctx.scope, input)),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from '../../shared/ids.js';
 import { queryBoolean } from '../../shared/query.js';
 import { UserLogItemSchema } from '../user/user.schema.js';
 
@@ -61,3 +62,43 @@ export const OnlineUserSchema = z.object({
   apiRequests: z.number().int(),
 });
 export type OnlineUser = z.infer<typeof OnlineUserSchema>;
+
+export const DictionaryStatisticsQuerySchema = z.object({
+  dictionaryId: z.number().int().positive().max(MAX_ID),
+});
+export type DictionaryStatisticsQuery = z.infer<typeof DictionaryStatisticsQuerySchema>;
+
+export const WorkflowStateCountSchema = z.object({
+  state: z.string().describe('state key'),
+  name: z.string().describe('state name'),
+  category: z.string().describe('DRAFT, REVIEW, APPROVED, REJECTED or RETIRED'),
+  languageCode: z
+    .string()
+    .nullable()
+    .describe('the language of the entries (LANGUAGE and TERM units); null for the CONCEPT unit'),
+  count: z
+    .number()
+    .int()
+    .describe('entries in the state (entries that never moved count in the initial state)'),
+});
+
+/** Counts of one dictionary over the sections the caller reads; `workflow` only while one is enabled. */
+export const DictionaryStatisticsSchema = z.object({
+  dictionaryId: z.number().int(),
+  concepts: z.number().int().describe('live concepts in the sections the caller reads'),
+  terms: z.number().int().describe('live terms of those concepts'),
+  languages: z
+    .array(z.object({ languageCode: z.string(), terms: z.number().int() }))
+    .describe('terms per language'),
+  workflow: z
+    .object({
+      workflowId: z.number().int(),
+      unit: z.string().describe('CONCEPT, LANGUAGE or TERM: what an entry is'),
+      states: z
+        .array(WorkflowStateCountSchema)
+        .describe('entries per state (and language), by state and language'),
+    })
+    .optional()
+    .describe('entries per workflow state; absent while no workflow is enabled for the dictionary'),
+});
+export type DictionaryStatistics = z.infer<typeof DictionaryStatisticsSchema>;

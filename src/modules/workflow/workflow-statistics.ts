@@ -2,12 +2,14 @@
  * Entries per state (docs/workflows.md), entries that never moved counted in the initial state, and the
  * entries of one state as a list (the filter by state). Set-based: one statement each.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
 import { MAX_ID } from '../../shared/ids.js';
 import type { Scope } from '../../shared/scope.js';
 import { readableSectionIds } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
+import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { entryKeysSql } from './workflow-bulk.js';
 
@@ -44,14 +46,28 @@ async function governed(scope: Scope, dictionaryId: number) {
 /** Entries per state and language, over the concepts of sections the caller reads. */
 export async function stateCounts(scope: Scope, dictionaryId: number) {
   const { dictionary, workflow, sections } = await governed(scope, dictionaryId);
+  return countStates(scope.em, workflow, dictionary.id, sections);
+}
+
+/**
+ * Entries per state and language of a dictionary's sections (a Postgres int array literal), entries that
+ * never moved in the initial state: one statement, the entries' rows joined on their unique index. The
+ * dictionary statistics (src/modules/statistics) include it.
+ */
+export async function countStates(
+  em: EntityManager,
+  workflow: Workflow,
+  dictionaryId: number,
+  sections: string,
+) {
   const keys = entryKeysSql(workflow, 'c.dictionary_id = ? and c.section_id = any(?::int[])');
-  const rows = await scope.em.execute<{ state: string; language_code: string; count: number }[]>(
+  const rows = await em.execute<{ state: string; language_code: string; count: number }[]>(
     `select coalesce(e.state, ?) as state, k.language_code, count(*)::int as count
        from (${keys}) k
        left join workflow_entry_states e
          on e.workflow_id = ? and e.concept_id = k.concept_id and e.language_code = k.language_code and e.term_id = k.term_id
       group by 1, 2 order by 1, 2`,
-    [workflow.definition.initialState, dictionary.id, sections, workflow.id],
+    [workflow.definition.initialState, dictionaryId, sections, workflow.id],
   );
   return rows.map((row) => ({ state: row.state, languageCode: row.language_code || null, count: row.count }));
 }
