@@ -123,7 +123,9 @@ export const TermListEntrySchema = z.object({
   style: z
     .string()
     .describe("HTML style attribute: the workflow state's style (docs/workflows.md); empty without one"),
-  disabled: z.boolean().describe('read-only for the caller (no TERM_UPDATE for it)'),
+  disabled: z
+    .boolean()
+    .describe('read-only for the caller: no TERM_UPDATE for it, or a read-only workflow state'),
   hidden: z.boolean().describe('always false: hidden terms are not listed'),
 });
 export type TermListEntry = z.infer<typeof TermListEntrySchema>;
