@@ -117,7 +117,8 @@ describe('workflow screens', { timeout: 120_000 }, () => {
     const row = page.locator('table.inbox tbody tr', { hasText: dictionaryName });
     await poll(() => row.count()).toBe(1);
     expect(await row.locator('td').allTextContents()).toEqual([
-      `Concept ${conceptId}`,
+      'valve', // inbox-labels: the concept's label (concepts.labels), no longer "Concept N"
+
       dictionaryName,
       'English',
       'In review',

@@ -14,6 +14,7 @@ const TbxScreen = lazy(() => import('./screens/TbxScreen'));
 const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
 const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 const InboxScreen = lazy(() => import('./screens/InboxScreen'));
+const WorkflowsScreen = lazy(() => import('./screens/WorkflowsScreen')); // workflow-editor
 
 function useSession() {
   return useSyncExternalStore(onSessionChange, getSession);
@@ -37,6 +38,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/preferences') return <PreferencesScreen />;
   if (path === '/check') return <CheckTextScreen query={query} />;
   if (path === '/inbox') return <InboxScreen query={query} />;
+  if (path === '/workflows') return <WorkflowsScreen query={query} />; // workflow-editor
   return <SearchScreen query={query} />;
 }
 
@@ -102,6 +104,17 @@ export function App() {
               <li>
                 <a href="/inbox" onClick={onLinkClick} aria-current={path === '/inbox' ? 'page' : undefined}>
                   Tasks
+                </a>
+              </li>
+            )}
+            {!session.guest && ( // workflow-editor
+              <li>
+                <a
+                  href="/workflows"
+                  onClick={onLinkClick}
+                  aria-current={path === '/workflows' ? 'page' : undefined}
+                >
+                  Workflows
                 </a>
               </li>
             )}

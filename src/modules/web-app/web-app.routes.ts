@@ -24,6 +24,7 @@ export const WEB_APP_PAGES = [
   '/preferences',
   '/check',
   '/inbox',
+  '/workflows', // workflow-editor
 ] as const;
 
 export const WEB_APP_CSP = [

@@ -25,3 +25,48 @@ export function matchRanges(text: string, query: string): [number, number][] {
   }
   return ranges;
 }
+
+/** Edits (insert, delete, replace) between two strings: Levenshtein's distance, two rows of memory. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Where a fuzzy match most likely is, for a term the server found a few edits away from the query
+ * (issue 28): the run of as many words as the query has that is fewest edits from it (a word's start
+ * may stand for a prefix search), or nothing when even that is further than the query is long.
+ */
+export function fuzzyRange(text: string, query: string): [number, number] | null {
+  const needle = foldWithMap(query.trim()).folded;
+  if (!needle) return null;
+  const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  const count = Math.max(1, needle.split(/\s+/).length);
+  let best: { range: [number, number]; distance: number } | null = null;
+  for (let first = 0; first + count <= words.length; first++) {
+    const start = words[first]!.start;
+    const end = words[first + count - 1]!.end;
+    const span = foldWithMap(text.slice(start, end)).folded;
+    // A prefix search matches the start of a word: compare with the start as long as the query, too.
+    const distance = Math.min(
+      editDistance(span, needle),
+      span.length > needle.length
+        ? editDistance(span.slice(0, needle.length), needle)
+        : Number.POSITIVE_INFINITY,
+    );
+    if (!best || distance < best.distance) best = { range: [start, end], distance };
+  }
+  if (!best || best.distance >= needle.length) return null;
+  return best.range;
+}

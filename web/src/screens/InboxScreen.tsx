@@ -1,7 +1,7 @@
 import { trpc } from '../api';
 import { Choice, dictionaryOptions } from '../components/controls';
 import { StateBadge } from '../components/WorkflowPanel';
-import { loadDictionaries, useLoaded } from '../data';
+import { loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { navigate, onLinkClick, withQuery } from '../routes';
 
 /**
@@ -27,6 +27,23 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
         'include-deleted': false,
       }),
     'enabled workflows',
+  );
+  // Each concept named by its preferred term in the first working language it has: one call for the page.
+  const conceptIds = [...new Set((tasks.data ?? []).map((task) => task.conceptId))];
+  const labels = useLoaded(
+    async () => {
+      if (conceptIds.length === 0) return new Map<number, string>();
+      const settings = await loadSearchSettings();
+      const languages = [
+        ...(settings?.targetLanguages ?? []),
+        ...(settings?.sourceLanguage ? [settings.sourceLanguage] : []),
+      ];
+      const answer = await trpc.concepts.labels.query({ ids: conceptIds.slice(0, 500), languages });
+      return new Map(
+        answer.flatMap((label) => (label.label === null ? [] : [[label.id, label.label] as const])),
+      );
+    },
+    `labels ${conceptIds.join(',')}`,
   );
   const stateNames = new Map(
     (workflows.data?.content ?? []).flatMap((w) =>
@@ -72,7 +89,7 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
                   <tr key={`${task.conceptId}-${task.languageCode}-${task.termId}`}>
                     <td>
                       <a href={`/concepts/${task.conceptId}`} onClick={onLinkClick}>
-                        Concept {task.conceptId}
+                        {labels.data?.get(task.conceptId) ?? `Concept ${task.conceptId}`}
                         {task.termId !== null ? `, term ${task.termId}` : ''}
                       </a>
                     </td>

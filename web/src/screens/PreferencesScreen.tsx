@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { problemOf, trpc } from '../api';
-import { Check, CheckList, Choice, languageOptions, MATCH_MODES } from '../components/controls';
+import { Check, CheckList, Choice, languageOptions, MATCH_MODES, type Option } from '../components/controls';
+import { columnOptions } from '../components/result-columns';
 import {
   languagesOf,
   loadDictionaries,
@@ -21,14 +22,22 @@ export default function PreferencesScreen() {
   if (!loaded.data) return <p role="status">Loading…</p>;
   const [dictionaries, settings] = loaded.data;
   if (!settings) return <p>Preferences are not kept for this session.</p>;
-  return <PreferencesForm languages={languagesOf(dictionaries)} settings={settings} />;
+  return (
+    <PreferencesForm
+      languages={languagesOf(dictionaries)}
+      columns={columnOptions(dictionaries)}
+      settings={settings}
+    />
+  );
 }
 
 function PreferencesForm({
   languages,
+  columns,
   settings,
 }: {
   languages: { code: string; name: string }[];
+  columns: Option[];
   settings: SearchSettings;
 }) {
   const [value, setValue] = useState(settings);
@@ -45,6 +54,12 @@ function PreferencesForm({
         normalized: value.normalized,
         fuzzy: value.fuzzy,
         pageSize: value.pageSize,
+        // Kept as they are: PUT replaces every attribute, and this form does not show these.
+        defaultDictionaryIds: value.defaultDictionaryIds,
+        fuzziness: value.fuzziness,
+        multiAllFields: value.multiAllFields,
+        sectionOids: value.sectionOids,
+        resultColumns: value.resultColumns,
       });
       rememberSearchSettings(saved);
       setValue(saved);
@@ -69,6 +84,13 @@ function PreferencesForm({
         options={languageOptions(languages)}
         chosen={value.targetLanguages}
         onChange={(targetLanguages) => setValue({ ...value, targetLanguages })}
+      />
+      <CheckList
+        legend="Other result columns"
+        className="columns-choice"
+        options={columns}
+        chosen={value.resultColumns}
+        onChange={(resultColumns) => setValue({ ...value, resultColumns })}
       />
       <Choice
         label="Match"

@@ -1,9 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { problemOf, trpc } from '../api';
+import { BulkTransition } from '../components/BulkTransition';
 import { ErrorMessage } from '../components/controls';
 import { entryStyle } from '../components/entry-style';
 import { Highlight } from '../components/Highlight';
+import { cellText, columnLabel, columnOptions, needsFullConcepts } from '../components/result-columns';
+import { SavedQueries } from '../components/SavedQueries';
 import {
+  type Concept,
   type Dictionary,
   languagesOf,
   loadDictionaries,
@@ -66,15 +70,20 @@ interface Page {
   total: number;
   next: string | null;
   translations: Map<number, Map<string, string[]>>;
+  concepts: Map<number, Concept>;
 }
 
-/** Terms of the other working languages for each listed concept (one request per page). */
-async function translationsOf(rows: TermEntry[], languages: string[]) {
+/**
+ * Terms of the other working languages for each listed concept, and the concepts themselves for the
+ * extra columns (one request per page; FULL only when a concept field is shown).
+ */
+async function translationsOf(rows: TermEntry[], languages: string[], full: boolean) {
   const byConcept = new Map<number, Map<string, string[]>>();
-  if (languages.length === 0 || rows.length === 0) return byConcept;
+  const conceptsById = new Map<number, Concept>();
+  if (rows.length === 0) return { translations: byConcept, concepts: conceptsById };
   const concepts = await trpc.concepts.findByTermIds.query({
     'term-ids': rows.map((row) => row.id),
-    format: 'SHORT',
+    format: full ? 'FULL' : 'SHORT',
     'with-comments': false,
     'include-deleted': false,
   });
@@ -85,8 +94,9 @@ async function translationsOf(rows: TermEntry[], languages: string[]) {
         terms.set(term.languageCode, [...(terms.get(term.languageCode) ?? []), term.name]);
     }
     byConcept.set(concept.id, terms);
+    conceptsById.set(concept.id, concept);
   }
-  return byConcept;
+  return { translations: byConcept, concepts: conceptsById };
 }
 
 /** The concept's other terms in the language searched, so a match shows what else the concept is called. */
@@ -98,23 +108,43 @@ function Synonyms({ names }: { names: string[] }) {
 function ResultRow({
   row,
   query,
+  fuzzy,
   columns,
+  extra,
   langs,
   translations,
+  concept,
+  dictionaries,
+  selection,
 }: {
   row: TermEntry;
   query: string;
+  fuzzy: boolean;
   columns: string[];
+  extra: string[];
   langs: string;
   translations?: Map<string, string[]>;
+  concept?: Concept;
+  dictionaries: Dictionary[];
+  selection: Selection | null;
 }) {
   if (row.hidden) return null;
   const href = withQuery(`/concepts/${row.conceptId}`, { langs });
   return (
     <tr className={row.disabled ? 'disabled' : undefined} style={entryStyle(row.style)}>
+      {selection && (
+        <td className="select-cell">
+          <input
+            type="checkbox"
+            aria-label={`Select ${row.name}`}
+            checked={selection.ids.has(row.conceptId)}
+            onChange={(e) => selection.toggle(row.conceptId, e.target.checked)}
+          />
+        </td>
+      )}
       <th scope="row">
         <a href={href} onClick={onLinkClick}>
-          <Highlight text={row.name} query={query} />
+          <Highlight text={row.name} query={query} fuzzy={fuzzy} />
         </a>
         {row.disabled && <span className="badge">read-only</span>}
         <Synonyms names={(translations?.get(row.langCode) ?? []).filter((name) => name !== row.name)} />
@@ -122,8 +152,17 @@ function ResultRow({
       {columns.map((code) => (
         <td key={code}>{(translations?.get(code) ?? []).join('; ')}</td>
       ))}
+      {extra.map((column) => (
+        <td key={column}>{cellText(column, row, concept, dictionaries)}</td>
+      ))}
     </tr>
   );
+}
+
+/** Concepts chosen in the results for a bulk transition (issue 28). */
+interface Selection {
+  ids: Set<number>;
+  toggle(conceptId: number, on: boolean): void;
 }
 
 export function SearchScreen({ query }: { query: URLSearchParams }) {
@@ -149,6 +188,10 @@ function Search({
   const columns = codeList(query.get('cols')).length
     ? codeList(query.get('cols'))
     : (settings?.targetLanguages ?? []).filter((code) => code !== state.lang);
+  // Columns beyond the languages: from the URL (a shared link) or the user's preferences.
+  const extra = query.has('xcols') ? codeList(query.get('xcols')) : (settings?.resultColumns ?? []);
+  const full = needsFullConcepts(extra);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [page, setPage] = useState<Page | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
@@ -168,12 +211,35 @@ function Search({
       searchOptions: { mode: state.mode, normalized: state.normalized, fuzzy: state.fuzzy },
     });
     // The searched language too: its other terms are the synonyms shown under each match.
-    const translations = await translationsOf(response.results, [state.lang, ...columns]).catch(
-      () => new Map(),
-    );
+    const { translations, concepts } = await translationsOf(
+      response.results,
+      [state.lang, ...columns],
+      full,
+    ).catch(() => ({ translations: new Map(), concepts: new Map() }));
     // bench/web.ts reads the time from the last answer of the server to the rows on screen.
     performance.mark('polyterm:results-received');
-    return { response, translations };
+    return { response, translations, concepts };
+  };
+
+  /** The concepts of every term matching the search, page after page (for a bulk transition). */
+  const allConceptIds = async (): Promise<number[]> => {
+    const ids = new Set<number>();
+    let after: string | null = null;
+    do {
+      const response: Awaited<ReturnType<typeof trpc.terms.search.query>> = await trpc.terms.search.query({
+        dictionaryIds: state.dictionaryIds,
+        langCode: state.lang,
+        sectionOids: state.section ? [state.section] : [],
+        ...(state.domain ? { domainOids: [state.domain] } : {}),
+        filterId: state.filterId,
+        name: state.q,
+        searchAfter: after,
+        searchOptions: { mode: state.mode, normalized: state.normalized, fuzzy: state.fuzzy },
+      });
+      for (const row of response.results) ids.add(row.conceptId);
+      after = response.results.length ? response.searchAfter : null;
+    } while (after);
+    return [...ids];
   };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the whole search; a new one starts over.
@@ -185,15 +251,17 @@ function Search({
     setLoading(true);
     const timer = setTimeout(() => {
       fetchPage(null).then(
-        ({ response, translations }) => {
+        ({ response, translations, concepts }) => {
           if (latest.current !== key) return;
           setError(null);
+          setSelected(new Set());
           setPage({
             key,
             rows: response.results,
             total: response.total,
             next: response.searchAfter,
             translations,
+            concepts,
           });
           setLoading(false);
         },
@@ -205,19 +273,20 @@ function Search({
       );
     }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [key, columns.join(',')]);
+  }, [key, columns.join(','), extra.join(',')]);
 
   const loadMore = async () => {
     if (!page?.next || loading) return;
     setLoading(true);
     try {
-      const { response, translations } = await fetchPage(page.next);
+      const { response, translations, concepts } = await fetchPage(page.next);
       if (latest.current !== page.key) return;
       setPage({
         ...page,
         rows: [...page.rows, ...response.results],
         next: response.searchAfter,
         translations: new Map([...page.translations, ...translations]),
+        concepts: new Map([...page.concepts, ...concepts]),
       });
     } catch (caught) {
       setError(problemOf(caught).message);
@@ -249,11 +318,39 @@ function Search({
   const names = new Map(languagesOf(dictionaries).map((l) => [l.code, l.name]));
   const languageName = (code: string) => names.get(code) ?? code;
   const current = page?.key === key ? page : null;
+  const options = columnOptions(dictionaries);
+  // Bulk transitions work in one dictionary: shown when the search is in exactly one.
+  const bulkDictionary = state.dictionaryIds.length === 1 ? state.dictionaryIds[0]! : null;
+  const [bulkReady, setBulkReady] = useState(false);
+  const selection: Selection | null =
+    bulkReady && bulkDictionary !== null
+      ? {
+          ids: selected,
+          toggle: (conceptId, on) =>
+            setSelected((previous) => {
+              const next = new Set(previous);
+              if (on) next.add(conceptId);
+              else next.delete(conceptId);
+              return next;
+            }),
+        }
+      : null;
+  const currentQuery = `${urlOf(state).split('?')[1] ?? ''}${query.has('cols') ? `&cols=${query.get('cols')}` : ''}${query.has('xcols') ? `&xcols=${query.get('xcols')}` : ''}`;
 
   return (
     <div className="search-screen">
       <h1 className="visually-hidden">Search</h1>
       <SearchForm state={state} dictionaries={dictionaries} onChange={change} />
+      {settings && <SavedQueries current={currentQuery} />}
+      {settings && bulkDictionary !== null && (
+        <BulkTransition
+          dictionaryId={bulkDictionary}
+          selected={[...selected]}
+          allMatching={allConceptIds}
+          onReady={setBulkReady}
+          onDone={() => setSelected(new Set())}
+        />
+      )}
       <p role="status" className="result-count">
         {loading && !current
           ? 'Searching…'
@@ -267,10 +364,20 @@ function Search({
           <caption className="visually-hidden">Terms found</caption>
           <thead>
             <tr>
+              {selection && (
+                <th scope="col">
+                  <span className="visually-hidden">Selected</span>
+                </th>
+              )}
               <th scope="col">{languageName(state.lang)}</th>
               {columns.map((code) => (
                 <th key={code} scope="col">
                   {languageName(code)}
+                </th>
+              ))}
+              {extra.map((column) => (
+                <th key={column} scope="col">
+                  {columnLabel(column, options)}
                 </th>
               ))}
             </tr>
@@ -281,9 +388,14 @@ function Search({
                 key={row.id}
                 row={row}
                 query={state.q}
+                fuzzy={state.fuzzy}
                 columns={columns}
+                extra={extra}
                 langs={langs}
                 translations={current.translations.get(row.conceptId)}
+                concept={current.concepts.get(row.conceptId)}
+                dictionaries={dictionaries}
+                selection={selection}
               />
             ))}
           </tbody>

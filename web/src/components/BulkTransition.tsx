@@ -1,0 +1,234 @@
+import * as Progress from '@radix-ui/react-progress';
+import { type FormEvent, useEffect, useState } from 'react';
+import { problemOf, trpc } from '../api';
+import { useLoaded } from '../data';
+import { onLinkClick } from '../routes';
+import { Choice, ErrorMessage } from './controls';
+
+const POLL_MS = 300;
+type Entry = Awaited<ReturnType<typeof trpc.workflows.entries.query>>[number];
+
+/** Every entry of the dictionary in `state` (workflows.entries, page by page). */
+async function entriesIn(dictionaryId: number, state: string): Promise<Entry[]> {
+  const all: Entry[] = [];
+  for (let page = 0; page < 200; page++) {
+    const batch = await trpc.workflows.entries.query({
+      'dictionary-id': dictionaryId,
+      state,
+      size: 1000,
+      page,
+    });
+    all.push(...batch);
+    if (batch.length < 1000) break;
+  }
+  return all;
+}
+
+const entryKey = (entry: Entry) => `${entry.conceptId} ${entry.languageCode ?? ''} ${entry.termId ?? ''}`;
+
+interface Report {
+  moved: Entry[];
+  skipped: number[];
+  labels: Map<number, string>;
+}
+
+/**
+ * A bulk transition from the search results (issue 28, docs/workflows.md): the transition of the
+ * dictionary's enabled workflow fired on the selected concepts, or on every concept matching the
+ * search, as one job (`workflows.bulkTransition`) followed with a progress bar; then a report per
+ * entry: which moved, and which concepts had none that could. Transitions that need votes or set
+ * fields are fired one by one on the concept page, so they are not offered here.
+ */
+export function BulkTransition(props: {
+  dictionaryId: number;
+  selected: number[];
+  allMatching: () => Promise<number[]>;
+  onReady: (ready: boolean) => void;
+  onDone: () => void;
+}) {
+  const { dictionaryId, selected, onReady } = props;
+  const workflow = useLoaded(
+    () =>
+      trpc.workflows.list
+        .query({
+          'dictionary-id': dictionaryId,
+          enabled: true,
+          page: 0,
+          size: 1,
+          format: 'FULL',
+          'include-deleted': false,
+        })
+        .then((page) => page.content[0] ?? null),
+    `bulk workflow ${dictionaryId}`,
+  );
+  const definition = workflow.data?.definition;
+  const transitions = (definition?.transitions ?? []).filter(
+    (t) => !t.votes && !t.actions.some((action) => action.type === 'SET_FIELD'),
+  );
+  const [transition, setTransition] = useState('');
+  const [scope, setScope] = useState<'selected' | 'all'>('selected');
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [job, setJob] = useState<{ running: boolean; moved: number; total: number | null } | null>(null);
+  const [report, setReport] = useState<Report | null>(null);
+  const ready = transitions.length > 0;
+  useEffect(() => onReady(ready), [ready, onReady]);
+  if (!ready || !definition) return null;
+  const chosen = transitions.find((t) => t.key === transition) ?? transitions[0]!;
+  const stateName = (key: string) => definition.states.find((state) => state.key === key)?.name ?? key;
+
+  async function follow(jobTaskId: number) {
+    for (;;) {
+      const task = await trpc.jobs.get.query({ id: jobTaskId });
+      setJob({ running: task.status === 'RUNNING', moved: task.processed ?? 0, total: task.total ?? null });
+      if (task.status === 'FAILED') throw new Error(task.message ?? 'The bulk transition failed');
+      if (task.status !== 'RUNNING') return;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
+  async function apply(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setReport(null);
+    try {
+      const conceptIds = scope === 'all' ? await props.allMatching() : selected;
+      if (conceptIds.length === 0)
+        throw new Error('Select at least one result, or choose all matching the search.');
+      setJob({ running: true, moved: 0, total: conceptIds.length });
+      const before = new Set((await entriesIn(dictionaryId, chosen.to)).map(entryKey));
+      const answer = await trpc.workflows.bulkTransition.mutate({
+        dictionaryId,
+        transition: chosen.key,
+        conceptIds,
+        ...(comment.trim() ? { comment: comment.trim() } : {}),
+      });
+      if (answer.jobTaskId !== undefined && answer.result === undefined) await follow(answer.jobTaskId);
+      const wanted = new Set(conceptIds);
+      const moved = (await entriesIn(dictionaryId, chosen.to)).filter(
+        (entry) => wanted.has(entry.conceptId) && !before.has(entryKey(entry)),
+      );
+      const movedConcepts = new Set(moved.map((entry) => entry.conceptId));
+      const skipped = conceptIds.filter((id) => !movedConcepts.has(id));
+      const shown = [...movedConcepts, ...skipped].slice(0, 500);
+      const labels = shown.length
+        ? new Map(
+            (await trpc.concepts.labels.query({ ids: shown })).map((l) => [
+              l.id,
+              l.label ?? `Concept ${l.id}`,
+            ]),
+          )
+        : new Map<number, string>();
+      setJob({ running: false, moved: moved.length, total: moved.length });
+      setReport({ moved, skipped, labels });
+      props.onDone();
+    } catch (caught) {
+      setError(problemOf(caught).message);
+      setJob(null);
+    }
+  }
+
+  const percent = job
+    ? job.running
+      ? job.total
+        ? Math.min(99, (100 * job.moved) / job.total)
+        : 0
+      : 100
+    : 0;
+  const label = (id: number) => report?.labels.get(id) ?? `Concept ${id}`;
+  return (
+    <section className="bulk card" aria-labelledby="bulk-title">
+      <h2 id="bulk-title">Workflow on the results</h2>
+      <form className="inline-form" onSubmit={apply}>
+        <Choice
+          label="Transition"
+          value={chosen.key}
+          options={transitions.map((t) => ({ value: t.key, label: `${t.name} (to ${stateName(t.to)})` }))}
+          onChange={setTransition}
+        />
+        <fieldset className="radios">
+          <legend>Entries</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="bulk-scope"
+              checked={scope === 'selected'}
+              onChange={() => setScope('selected')}
+            />
+            Selected rows ({selected.length})
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="bulk-scope"
+              checked={scope === 'all'}
+              onChange={() => setScope('all')}
+            />
+            All matching the search
+          </label>
+        </fieldset>
+        <label>
+          Comment{chosen.commentRequired ? ' (required)' : ''}
+          <input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={4000} />
+        </label>
+        <button type="submit" className="primary" disabled={job?.running}>
+          Apply to entries
+        </button>
+      </form>
+      <ErrorMessage text={error} />
+      {job && (
+        <div className="stack">
+          <Progress.Root className="progress" value={percent} aria-label="Bulk transition progress">
+            <Progress.Indicator
+              className="progress-indicator"
+              style={{ transform: `translateX(-${100 - percent}%)` }}
+            />
+          </Progress.Root>
+          <p role="status">
+            {job.running
+              ? `Moving entries… ${job.moved} moved`
+              : `${job.moved} ${job.moved === 1 ? 'entry' : 'entries'} moved to ${stateName(chosen.to)}.`}
+          </p>
+        </div>
+      )}
+      {report && (report.moved.length > 0 || report.skipped.length > 0) && (
+        <table className="results bulk-report">
+          <caption>Report per entry</caption>
+          <thead>
+            <tr>
+              <th scope="col">Concept</th>
+              <th scope="col">Language</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.moved.map((entry) => (
+              <tr key={entryKey(entry)}>
+                <td>
+                  <a href={`/concepts/${entry.conceptId}`} onClick={onLinkClick}>
+                    {label(entry.conceptId)}
+                  </a>
+                </td>
+                <td>{entry.languageCode ?? ''}</td>
+                <td>Moved to {stateName(entry.state)}</td>
+              </tr>
+            ))}
+            {report.skipped.map((id) => (
+              <tr key={`skipped ${id}`}>
+                <td>
+                  <a href={`/concepts/${id}`} onClick={onLinkClick}>
+                    {label(id)}
+                  </a>
+                </td>
+                <td />
+                <td>
+                  Not moved: no entry in a state it leaves from, or its condition or required fields failed
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

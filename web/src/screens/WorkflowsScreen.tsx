@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { problemOf, trpc } from '../api';
+import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
+import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
+import { loadDictionaries, useLoaded } from '../data';
+import { navigate, withQuery } from '../routes';
+
+/**
+ * Workflow definitions of a dictionary, for its administrators (issue 28, docs/workflows.md): the
+ * dictionary's workflows, the default one created in one step, each enabled or disabled (at most one
+ * governs the dictionary: the server refuses a second) and its states and transitions edited. The
+ * server decides who may: others see its 403 message. `d` in the URL names the dictionary.
+ */
+export default function WorkflowsScreen({ query }: { query: URLSearchParams }) {
+  const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
+  const dictionaryId = Number(query.get('d')) || dictionaries.data?.[0]?.id;
+  return (
+    <div className="workflows-page stack">
+      <h1>Workflows</h1>
+      <Choice
+        label="Dictionary"
+        value={dictionaryId ?? ''}
+        options={dictionaryOptions(dictionaries.data ?? [])}
+        onChange={(value) => navigate(withQuery('/workflows', { d: value }), { replace: true })}
+      />
+      <ErrorMessage text={dictionaries.error?.message} />
+      {dictionaryId !== undefined && <DictionaryWorkflows key={dictionaryId} dictionaryId={dictionaryId} />}
+    </div>
+  );
+}
+
+function DictionaryWorkflows({ dictionaryId }: { dictionaryId: number }) {
+  const list = useLoaded(
+    () =>
+      trpc.workflows.list
+        .query({
+          'dictionary-id': dictionaryId,
+          page: 0,
+          size: 100,
+          format: 'FULL',
+          'include-deleted': false,
+        })
+        .then((page) => page.content as Workflow[]),
+    `workflows ${dictionaryId}`,
+  );
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+
+  async function act(run: () => Promise<unknown>, done: string) {
+    setError(null);
+    setStatus(null);
+    try {
+      await run();
+      setStatus(done);
+      list.reload();
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
+
+  const createDefault = () =>
+    act(
+      () =>
+        trpc.workflows.create.mutate({
+          format: 'FULL',
+          name: 'Default workflow',
+          dictionaryId,
+          unit: 'LANGUAGE',
+          enabled: false,
+        }),
+      'The default workflow was created (disabled).',
+    );
+  const setEnabled = (workflow: Workflow, enabled: boolean) =>
+    act(
+      () =>
+        trpc.workflows.patch.mutate({ id: workflow.id, version: workflow.version, format: 'FULL', enabled }),
+      `${workflow.name} ${enabled ? 'enabled' : 'disabled'}.`,
+    );
+
+  return (
+    <>
+      <div className="actions">
+        <button type="button" onClick={() => void createDefault()}>
+          Create the default workflow
+        </button>
+      </div>
+      <ErrorMessage text={error ?? list.error?.message} />
+      {status && <p role="status">{status}</p>}
+      {list.data && list.data.length === 0 && <p>This dictionary has no workflow.</p>}
+      {list.data?.map((workflow) => (
+        <section key={workflow.id} className="card" aria-labelledby={`workflow-${workflow.id}`}>
+          <h2 id={`workflow-${workflow.id}`}>
+            {workflow.name}{' '}
+            <span className={`badge ${workflow.enabled ? 'on' : ''}`}>
+              {workflow.enabled ? 'enabled' : 'disabled'}
+            </span>
+          </h2>
+          <p>
+            A state per{' '}
+            {workflow.unit === 'CONCEPT'
+              ? 'concept'
+              : workflow.unit === 'TERM'
+                ? 'term'
+                : 'language of a concept'}
+            .
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => void setEnabled(workflow, !workflow.enabled)}>
+              {workflow.enabled ? 'Disable' : 'Enable'} {workflow.name}
+            </button>
+          </div>
+          <WorkflowEditor
+            // A new version (saved here or elsewhere) starts the form again from what the server holds.
+            key={`${workflow.id} ${workflow.version} ${round}`}
+            workflow={workflow}
+            onSaved={() => {
+              setStatus(`${workflow.name} saved.`);
+              list.reload();
+            }}
+            onReload={() => {
+              setRound((value) => value + 1);
+              list.reload();
+            }}
+          />
+        </section>
+      ))}
+    </>
+  );
+}
