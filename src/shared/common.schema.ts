@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TbxExportSummarySchema } from '../modules/tbx/tbx-export.schema.js'; // tbx-export-report
+import { BulkTransitionResultSchema } from '../modules/workflow/workflow-bulk.schema.js'; // bulk-result-26
 import { MAX_ID } from './ids.js';
 
 /** Who and when of a creation or change; time in ms epoch. */
@@ -50,6 +51,7 @@ export const JobResultSchema = z.union([
   z.boolean(),
   ImportSummarySchema,
   TbxExportSummarySchema, // tbx-export-report
+  BulkTransitionResultSchema, // bulk-result-26
 ]);
 export type JobResult = z.infer<typeof JobResultSchema>;
 

@@ -83,7 +83,7 @@ describe('bulk transitions', () => {
       400,
     );
 
-    const started = await w.dictAdmin.rest.post<{ result?: number; jobTaskId?: number }>(
+    const started = await w.dictAdmin.rest.post<{ result?: unknown; jobTaskId?: number }>(
       '/workflows/bulk-transitions',
       {
         dictionaryId: w.dictionary.id,
@@ -96,7 +96,7 @@ describe('bulk transitions', () => {
     const result = started.body.jobTaskId
       ? (await waitForJob(w.dictAdmin.rest, started.body.jobTaskId, 300_000)).result
       : started.body.result;
-    expect(result).toBe(COUNT);
+    expect(result).toEqual({ moved: COUNT, waiting: 0, skippedCount: 0, skipped: [] });
     expect(
       await count(
         `select count(*)::int as n from workflow_entry_states where dictionary_id = ? and state = 'ok'`,
@@ -121,24 +121,163 @@ describe('bulk transitions', () => {
         w.dictionary.id,
       ])
     ).map((row) => row.id);
-    const back = await w.dictAdmin.rest.post<{ result?: number }>('/workflows/bulk-transitions', {
+    const back = await w.dictAdmin.rest.post<{ result?: unknown }>('/workflows/bulk-transitions', {
       dictionaryId: w.dictionary.id,
       transition: 'back',
       conceptIds: someIds,
       comment: 'Source disputed',
     });
     expect(back.status, back.text).toBe(200);
-    expect(back.body.result).toBe(3);
-    const again = await w.dictAdmin.rest.post<{ result?: number }>('/workflows/bulk-transitions', {
+    expect(back.body.result).toMatchObject({ moved: 3, skippedCount: 0 });
+    const again = await w.dictAdmin.rest.post<{ result?: unknown }>('/workflows/bulk-transitions', {
       dictionaryId: w.dictionary.id,
       transition: 'back',
       conceptIds: someIds,
       comment: 'Twice',
     });
-    expect(again.body.result).toBe(0);
+    expect(again.body.result).toMatchObject({ moved: 0, skippedCount: 0 });
     const entry = (await states(w.author.rest, someIds[0]!)).entries[0]!;
     expect(entry).toMatchObject({ state: 'draft', version: 2 });
   }, 600_000);
+});
+
+const FIELDS_COUNT = 2_000;
+
+interface BulkResult {
+  moved: number;
+  waiting: number;
+  skippedCount: number;
+  skipped: { conceptId: number; languageCode: string | null; termId: number | null; reason: string }[];
+}
+
+describe('bulk transitions with required fields, SET_FIELD and votes', () => {
+  it(`${FIELDS_COUNT.toLocaleString('en')} entries: those missing a required field are listed with the reason, the rest move and get the field set; votes are cast per entry and move the entries they decide`, async () => {
+    const w = await workflowWorld(t, sysadmin);
+    const field = w.definitionOid;
+    const created = await w.dictAdmin.rest.post<{ id: number }>('/workflows', {
+      name: 'Bulk with fields and votes',
+      dictionaryId: w.dictionary.id,
+      enabled: true,
+      unit: 'CONCEPT',
+      definition: {
+        states: [
+          { key: 'draft', name: 'Draft', category: 'DRAFT' },
+          { key: 'ok', name: 'Approved', category: 'APPROVED' },
+        ],
+        transitions: [
+          {
+            key: 'approve',
+            name: 'Approve',
+            from: ['draft'],
+            to: 'ok',
+            roles: ['DICTIONARY_ADMIN'],
+            requiredFields: [{ fieldOid: field, level: 'CONCEPT' }],
+            actions: [
+              { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Checked by the board'] },
+            ],
+          },
+          {
+            key: 'confirm',
+            name: 'Confirm',
+            from: ['draft'],
+            to: 'ok',
+            roles: ['DICTIONARY_ADMIN'],
+            groupIds: [w.reviewers.id],
+            votes: { mode: 'MINIMUM_VOTES', count: 2 },
+          },
+        ],
+        initialState: 'draft',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    // Two concepts through the API (with history snapshots), the rest in SQL: a quarter without the field.
+    const withHistory = [await w.concept({ [field]: 'A pump' }), await w.concept({ [field]: 'A valve' })];
+    const [section] = await rows<{ id: number }>(
+      t,
+      'select id from sections where dictionary_id = ? order by id limit 1',
+      [w.dictionary.id],
+    );
+    await rows(
+      t,
+      `insert into concepts (client_id, dictionary_id, section_id, cid, created_at, changed_at, field_map)
+       select ?, ?, ?, 'f-' || g, now(), now(),
+              case when g % 4 = 0 then '{}'::jsonb else jsonb_build_object(?::text, jsonb_build_array('d' || g)) end
+         from generate_series(1, ?) g`,
+      [w.tenant.id, w.dictionary.id, section!.id, field, FIELDS_COUNT - 2],
+    );
+    const empty = Math.floor((FIELDS_COUNT - 2) / 4);
+
+    const run = async (caller: RestClient, body: Record<string, unknown>) => {
+      const started = await caller.post<{ result?: BulkResult; jobTaskId?: number }>(
+        '/workflows/bulk-transitions',
+        {
+          dictionaryId: w.dictionary.id,
+          ...body,
+        },
+      );
+      expect([200, 202], started.text).toContain(started.status);
+      return (
+        started.body.jobTaskId
+          ? (await waitForJob(caller, started.body.jobTaskId, 300_000)).result
+          : started.body.result
+      ) as BulkResult;
+    };
+    const begin = Date.now();
+    const approved = await run(w.dictAdmin.rest, { transition: 'approve', state: 'draft' });
+    const seconds = (Date.now() - begin) / 1000;
+    expect(approved).toMatchObject({ moved: FIELDS_COUNT - empty, waiting: 0, skippedCount: empty });
+    expect(approved.skipped).toHaveLength(empty);
+    expect(new Set(approved.skipped.map((entry) => entry.reason))).toEqual(
+      new Set([`required fields are empty: CONCEPT:${field}`]),
+    );
+    const inState = (state: string) =>
+      count('select count(*)::int as n from workflow_entry_states where dictionary_id = ? and state = ?', [
+        w.dictionary.id,
+        state,
+      ]);
+    expect(await inState('ok')).toBe(FIELDS_COUNT - empty);
+    // SET_FIELD: every moved concept has the value, the skipped ones are unchanged (still empty).
+    expect(
+      await count(
+        `select count(*)::int as n from concepts where dictionary_id = ? and field_map -> ?::text = '["Checked by the board"]'::jsonb`,
+        [w.dictionary.id, field],
+      ),
+    ).toBe(FIELDS_COUNT - empty);
+    expect(
+      await count(
+        `select count(*)::int as n from concepts where dictionary_id = ? and field_map = '{}'::jsonb`,
+        [w.dictionary.id],
+      ),
+    ).toBe(empty);
+    // The history item of the move shows the value after the change.
+    const latest = await w.admin.get<{
+      content: { changes: { subject: string }[]; snapshot: { fieldMap: Record<string, string[]> } }[];
+    }>(`/history/concept/${withHistory[0]!.id}`);
+    expect(latest.body.content[0]!.changes.map((change) => change.subject)).toEqual(['WORKFLOW']);
+    expect(latest.body.content[0]!.snapshot.fieldMap[field]).toEqual(['Checked by the board']);
+
+    // Votes: the first bulk vote moves nothing (2 needed), a repeated one is skipped, a second voter decides.
+    const skippedIds = approved.skipped.map((entry) => entry.conceptId);
+    const first = await run(w.dictAdmin.rest, { transition: 'confirm', conceptIds: skippedIds });
+    expect(first).toEqual({ moved: 0, waiting: empty, skippedCount: 0, skipped: [] });
+    const repeated = await run(w.dictAdmin.rest, { transition: 'confirm', conceptIds: skippedIds });
+    expect(repeated).toMatchObject({ moved: 0, waiting: 0, skippedCount: empty });
+    expect(repeated.skipped[0]!.reason).toBe('you voted on it already');
+    expect(
+      await count('select count(*)::int as n from workflow_votes where user_id = ?', [w.dictAdmin.id]),
+    ).toBe(empty);
+    const second = await run(w.reviewer.rest, { transition: 'confirm', conceptIds: skippedIds });
+    expect(second).toEqual({ moved: empty, waiting: 0, skippedCount: 0, skipped: [] });
+    expect(await inState('ok')).toBe(FIELDS_COUNT);
+    // A move deletes the entry's votes.
+    expect(
+      await count('select count(*)::int as n from workflow_votes where user_id in (?, ?)', [
+        w.dictAdmin.id,
+        w.reviewer.id,
+      ]),
+    ).toBe(0);
+    console.log(`bulk approve with required field and SET_FIELD: ${FIELDS_COUNT} entries in ${seconds} s`);
+  }, 300_000);
 });
 
 describe('the task inbox', () => {

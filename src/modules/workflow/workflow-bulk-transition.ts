@@ -2,9 +2,10 @@
  * Bulk transitions (docs/workflows.md): one transition over a list of concept ids or a filter (state,
  * language), run as a job in batches of set-based SQL. The rules of a single move hold for each entry:
  * the caller must be named by the transition (else 403 before anything runs), entries of sections the
- * caller cannot read, in other states, or failing the condition or required fields are skipped.
- * Transitions that need votes or set fields are refused in bulk (400): each vote is a person's act, and
- * field changes belong in the concept history one by one.
+ * caller cannot read or in other states are left alone; entries failing the condition or required
+ * fields are skipped and listed in the result with the reason. A voted transition casts the caller's
+ * vote on each entry (those whose votes then decide move); SET_FIELD actions apply to the moved entries
+ * (workflow-bulk-actions.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
@@ -18,10 +19,14 @@ import { runAsJob } from '../jobs/job-runner.js';
 import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { type BulkEntry, materializeEntries, moveEntries } from './workflow-bulk.js';
+import type { BulkTransitionResult, SkippedEntry } from './workflow-bulk.schema.js';
+import { castVotes, setFields, skippedEntry } from './workflow-bulk-actions.js';
 import type { WorkflowTransition } from './workflow-definition.js';
 import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
 
 const BATCH = 5_000;
+/** Skipped entries listed in the result (skippedCount counts them all). */
+const MAX_LISTED = 1_000;
 
 export const BulkTransitionInputSchema = z.object({
   dictionaryId: z.number().int().positive().max(MAX_ID),
@@ -45,9 +50,6 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
   if (!workflow) throw new AppError('BAD_REQUEST', 'No workflow is enabled for this dictionary');
   const transition = workflow.definition.transitions.find((t) => t.key === input.transition);
   if (!transition) throw new AppError('BAD_REQUEST', `The workflow has no transition ${input.transition}`);
-  if (transition.votes || transition.actions.some((action) => action.type === 'SET_FIELD')) {
-    throw new AppError('BAD_REQUEST', `${transition.key} needs votes or sets fields: fire it entry by entry`);
-  }
   if (transition.commentRequired && !input.comment) {
     throw new AppError('BAD_REQUEST', `${transition.key} needs a comment`);
   }
@@ -61,26 +63,42 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
     'workflows.bulk-transition',
     async (em, progress) => {
       await materializeAll(em, workflow, input.conceptIds);
-      let moved = 0;
+      const result: BulkTransitionResult = { moved: 0, waiting: 0, skippedCount: 0, skipped: [] };
+      const skip = (skipped: readonly SkippedEntry[]) => {
+        result.skippedCount += skipped.length;
+        result.skipped.push(...skipped.slice(0, MAX_LISTED - result.skipped.length));
+      };
       let after = '0';
       for (;;) {
         const batch = await em.transactional(async (tx) => {
           const entries = await candidates(tx, workflow, transition, input, sections, languages, after);
-          const passing = await passingEntries(tx, transition, entries);
-          await moveEntries(tx, workflow, passing, {
+          const { passing, skipped } = await passingEntries(tx, transition, entries);
+          let moving = passing;
+          if (transition.votes) {
+            const votes = await castVotes(tx, workflow, transition, passing, {
+              userId: scope.actor.userId,
+              comment: input.comment ?? null,
+            });
+            moving = votes.decided;
+            result.waiting += votes.waiting.length;
+            skipped.push(...votes.repeated.map((entry) => skippedEntry(entry, 'you voted on it already')));
+          }
+          await moveEntries(tx, workflow, moving, {
             to: transition.to,
             transition: transition.key,
             comment: input.comment ?? null,
             userId: scope.actor.userId,
           });
-          return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: passing.length };
+          await setFields(tx, transition, moving);
+          return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: moving.length, skipped };
         });
-        moved += batch.moved;
-        await progress(moved);
+        result.moved += batch.moved;
+        skip(batch.skipped);
+        await progress(result.moved);
         if (batch.count < BATCH || batch.last === null) break;
         after = batch.last;
       }
-      return moved;
+      return result;
     },
     { answerWhenLate: true },
   );
@@ -139,13 +157,18 @@ function candidates(
   );
 }
 
-/** The entries whose fields meet the condition and the required fields (two queries per batch). */
+/**
+ * The entries whose fields meet the condition and the required fields (two queries per batch), and the
+ * others with their reason.
+ */
 async function passingEntries(
   em: EntityManager,
   transition: WorkflowTransition,
   entries: readonly BulkEntry[],
-) {
-  if (transition.condition.length === 0 && transition.requiredFields.length === 0) return entries;
+): Promise<{ passing: BulkEntry[]; skipped: SkippedEntry[] }> {
+  if (transition.condition.length === 0 && transition.requiredFields.length === 0) {
+    return { passing: [...entries], skipped: [] };
+  }
   const conceptIds = `{${[...new Set(entries.map((entry) => entry.concept_id))].join(',')}}`;
   const concepts = await em.execute<{ id: number; field_map: FieldValues }[]>(
     'select id, field_map from concepts where id = any(?::int[])',
@@ -159,8 +182,14 @@ async function passingEntries(
   );
   const conceptFields = new Map(concepts.map((row) => [row.id, row.field_map]));
   const termsOf = new Map<number, typeof terms>();
-  for (const term of terms) termsOf.set(term.concept_id, [...(termsOf.get(term.concept_id) ?? []), term]);
-  return entries.filter((entry) => {
+  for (const term of terms) {
+    const list = termsOf.get(term.concept_id);
+    if (list) list.push(term);
+    else termsOf.set(term.concept_id, [term]);
+  }
+  const passing: BulkEntry[] = [];
+  const skipped: SkippedEntry[] = [];
+  for (const entry of entries) {
     const own = (termsOf.get(entry.concept_id) ?? []).filter((term) =>
       entry.term_id
         ? term.id === entry.term_id
@@ -170,6 +199,12 @@ async function passingEntries(
       concept: conceptFields.get(entry.concept_id) ?? {},
       terms: own.map((term) => term.field_map),
     };
-    return conditionHolds(transition, fields) && missingFields(transition, fields).length === 0;
-  });
+    const missing = missingFields(transition, fields);
+    if (!conditionHolds(transition, fields)) {
+      skipped.push(skippedEntry(entry, `the condition of ${transition.key} does not hold`));
+    } else if (missing.length) {
+      skipped.push(skippedEntry(entry, `required fields are empty: ${missing.join(', ')}`));
+    } else passing.push(entry);
+  }
+  return { passing, skipped };
 }

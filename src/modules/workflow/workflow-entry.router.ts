@@ -79,8 +79,8 @@ export const workflowEntryProcedures = {
         path: '/workflows/bulk-transitions',
         tags,
         summary:
-          'Fire one transition on many entries (concept ids or a filter) as a job; the result is the number moved',
-        description: `Entries in other states, in sections you cannot read, or failing the condition or required fields are skipped. Transitions with votes or SET_FIELD actions are refused (400). ${asyncNote}`,
+          'Fire one transition on many entries (concept ids or a filter) as a job; the result: {moved, waiting, skippedCount, skipped}',
+        description: `Entries in other states or in sections you cannot read are left alone; entries failing the condition or required fields are skipped and listed (first 1,000) with the reason. A voted transition casts your vote on each entry: those whose votes then decide move, the others wait (a repeated vote is skipped). SET_FIELD actions apply to the moved entries. ${asyncNote}`,
         errorResponses: [400, 401, 403, 404],
       },
     })
