@@ -213,10 +213,57 @@ describe('TBX under the default workflow', () => {
       ),
     ).toEqual([]);
 
+    // Each entry placed into a state has its transition log row and history change (import-log-26).
+    const [pump] = await rows<{ concept_id: number }>(
+      server.t,
+      'select concept_id from terms where dictionary_id = ? and name = ?',
+      [w.dictionary.id, `pump ${suffix}`],
+    );
+    const logged = async () => {
+      const response = await w.admin.get<
+        {
+          languageCode: string;
+          transition: string | null;
+          fromState: string;
+          toState: string;
+          comment: string;
+        }[]
+      >(`/workflows/concepts/${pump!.concept_id}/transitions`);
+      expect(response.status, response.text).toBe(200);
+      return response.body.map((m) => [m.languageCode, m.transition, m.fromState, m.toState, m.comment]);
+    };
+    const imported = (state: string, status: string) =>
+      `Imported into state ${state} from processStatus ${status} (TBX import)`;
+    expect((await logged()).sort()).toEqual([
+      ['deu', null, 'suggested', 'inReview', imported('inReview', 'provisionallyProcessed')],
+      ['eng', null, 'suggested', 'approved', imported('approved', 'finalized')],
+    ]);
+    const history = await w.admin.get<{
+      content: { changes: { subject: string; after: { comment: string } }[] }[];
+    }>(`/history/concept/${pump!.concept_id}`);
+    const workflowChanges = history.body.content.flatMap((item) =>
+      item.changes.filter((change) => change.subject === 'WORKFLOW').map((change) => change.after.comment),
+    );
+    expect(workflowChanges.sort()).toEqual([
+      imported('approved', 'finalized'),
+      imported('inReview', 'provisionallyProcessed'),
+    ]);
+    // The entries of the second concept (no processStatus, or an unknown one) did not move: nothing logged.
+    expect(
+      await rows(server.t, 'select 1 from workflow_transitions where dictionary_id = ? and concept_id <> ?', [
+        w.dictionary.id,
+        pump!.concept_id,
+      ]),
+    ).toEqual([]);
+
     // The same file again with another processStatus: the merge moves the state.
     const again = await importInto(w.admin.token!, w.dictionary.id, file('finalized'));
     expect(again.errors).toHaveLength(1);
     expect(await statesOf(w.dictionary.id)).toEqual(expected('approved'));
+    // Only the entry that moved is logged again (import-log-26).
+    expect((await logged()).slice(2)).toEqual([
+      ['deu', null, 'inReview', 'approved', imported('approved', 'finalized')],
+    ]);
   }, 120_000);
   it('under the TERM unit each term has its own state, the first state with a processStatus wins, and the export gives them back', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);

@@ -3,17 +3,28 @@
  * term's `processStatus` is not stored as a field value but sets the state of the term's entry (the
  * term, its language or its concept, by the workflow's unit) to the workflow's first state with that
  * processStatus. A value that matches no state is an error of the file at its line. States are written
- * per batch with one set-based statement in the import's transaction; an import writes no workflow
- * history items (it is one in the concept's history already).
+ * per batch with one set-based statement in the import's transaction; each entry that moved gets its
+ * transition log row and WORKFLOW history change ("imported into state X from processStatus Y").
  */
-import type { WorkflowState } from '../workflow/workflow-definition.js';
+import { stateOf, type WorkflowState } from '../workflow/workflow-definition.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
+import { type RecordedMove, recordMoves } from '../workflow/workflow-history.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
 import type { PlannedConcept } from './tbx-import-plan.js';
 import { categoryOf, NOTE } from './tbx-mapping.js';
 import type { TbxValue } from './tbx-model.js';
 
 const PROCESS_STATUS = 'processstatus';
+
+/** An entry the import placed into another state than it was in. */
+interface MovedEntry {
+  id: string;
+  concept_id: number;
+  language_code: string;
+  term_id: number;
+  state: string;
+  from_state: string;
+}
 
 export class ImportWorkflow {
   private constructor(private readonly workflow: GoverningWorkflow) {}
@@ -86,26 +97,77 @@ export class ImportWorkflow {
     }
     if (rows.size === 0) return;
     const revalidate = this.workflow.definition.revalidateAfterDays;
-    await sql(
+    // The states before (read in the same snapshot as the upsert) tell which entries really moved.
+    const moved = await sql<MovedEntry[]>(
       ctx.em,
-      `insert into workflow_entry_states (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id, state, category, version, entered_by_id, revalidate_at)
-       select ?, ?, ?, x.concept_id, x.language_code, x.term_id, x.state, x.category, 1, ?,
-              case when x.category = 'APPROVED' and ?::int is not null then now() + make_interval(days => ?::int) end
-         from json_to_recordset(?::json) as x(concept_id int, language_code text, term_id int, state text, category text)
-       on conflict (workflow_id, concept_id, language_code, term_id) do update
-         set state = excluded.state, category = excluded.category, entered_at = now(), entered_by_id = excluded.entered_by_id,
-             revalidate_at = excluded.revalidate_at,
-             version = workflow_entry_states.version + 1
-       where workflow_entry_states.state <> excluded.state`,
+      `with x as (
+         select * from json_to_recordset(?::json) as x(concept_id int, language_code text, term_id int, state text, category text)
+       ), old as (
+         select e.concept_id, e.language_code, e.term_id, e.state from workflow_entry_states e
+           join x on x.concept_id = e.concept_id and x.language_code = e.language_code and x.term_id = e.term_id
+          where e.workflow_id = ?
+       ), placed as (
+         insert into workflow_entry_states (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id, state, category, version, entered_by_id, revalidate_at)
+         select ?, ?, ?, x.concept_id, x.language_code, x.term_id, x.state, x.category, 1, ?,
+                case when x.category = 'APPROVED' and ?::int is not null then now() + make_interval(days => ?::int) end
+           from x
+         on conflict (workflow_id, concept_id, language_code, term_id) do update
+           set state = excluded.state, category = excluded.category, entered_at = now(), entered_by_id = excluded.entered_by_id,
+               revalidate_at = excluded.revalidate_at,
+               version = workflow_entry_states.version + 1
+         where workflow_entry_states.state <> excluded.state
+         returning id, concept_id, language_code, term_id, state
+       )
+       select p.id::text as id, p.concept_id, p.language_code, p.term_id, p.state, coalesce(o.state, ?) as from_state
+         from placed p left join old o
+           on o.concept_id = p.concept_id and o.language_code = p.language_code and o.term_id = p.term_id
+        where p.state <> coalesce(o.state, ?)`,
       [
+        JSON.stringify([...rows.values()]),
+        this.workflow.id,
         ctx.clientId,
         ctx.dictionaryId,
         this.workflow.id,
         ctx.scope.actor.userId,
         revalidate,
         revalidate,
-        JSON.stringify([...rows.values()]),
+        this.workflow.definition.initialState,
+        this.workflow.definition.initialState,
       ],
     );
+    await this.log(ctx, moved);
+  }
+
+  /**
+   * The transition log and concept history of the entries an import moved (docs/workflows.md): one
+   * transition row and one WORKFLOW history change per entry, "imported into state X from processStatus
+   * Y", written by the set-based statement of every workflow move (a round per entry of one concept).
+   */
+  private async log(ctx: ImportContext, moved: readonly MovedEntry[]): Promise<void> {
+    const rounds: RecordedMove[][] = [];
+    const seen = new Map<number, number>();
+    for (const entry of moved) {
+      const round = seen.get(entry.concept_id) ?? 0;
+      seen.set(entry.concept_id, round + 1);
+      const state = stateOf(this.workflow.definition, entry.state);
+      if (!rounds[round]) rounds[round] = [];
+      rounds[round].push({
+        entryStateId: entry.id,
+        conceptId: entry.concept_id,
+        languageCode: entry.language_code,
+        termId: entry.term_id,
+        transition: null,
+        fromState: entry.from_state,
+        toState: entry.state,
+        comment: `Imported into state ${state.key} from processStatus ${state.processStatus} (TBX import)`,
+      });
+    }
+    const target = {
+      clientId: ctx.clientId,
+      dictionaryId: ctx.dictionaryId,
+      workflowId: this.workflow.id,
+      userId: ctx.scope.actor.userId,
+    };
+    for (const round of rounds) await recordMoves(ctx.em, target, round);
   }
 }
