@@ -344,6 +344,8 @@ interface ConceptView {
   created: string;
   fields: Record<string, string[]>;
   domains: string[];
+  /** Language fields by language tag (`eng-US`), when the concept has any. */
+  languages?: Record<string, Record<string, string[]>>;
   terms: {
     name: string;
     lang: string;
@@ -393,7 +395,16 @@ async function conceptsOf(dictionaryId: number): Promise<Record<string, ConceptV
       'select name, language_code, region_code, script_code, oid, field_map from terms where concept_id = ? and not deleted order by id',
       [concept.id],
     );
+    const languageRows = await rows<{ tag: string; field_map: Record<string, string[]> }>(
+      server.t,
+      `select concat_ws('-', language_code, script_code, region_code) as tag, field_map
+         from concept_language_fields where concept_id = ? order by 1`,
+      [concept.id],
+    );
     result[concept.oid ?? `#${concept.id}`] = {
+      languages: languageRows.length
+        ? Object.fromEntries(languageRows.map((row) => [row.tag, byName(row.field_map)]))
+        : undefined,
       oid: concept.oid,
       created: new Date(concept.created_at).toISOString(),
       fields: byName(concept.field_map),
@@ -445,6 +456,8 @@ describe('hand-written files', () => {
       created: '2020-01-02T00:00:00.000Z',
       fields: { definition: ['A unit of force.'], source: ['ISO 80000'], myCustomCategory: ['custom value'] },
       domains: ['Physics'],
+      // The language section's definition stays at the language.
+      languages: { 'eng-US': { definition: [definition] } },
       terms: [
         {
           name: 'newton',
@@ -453,7 +466,6 @@ describe('hand-written files', () => {
           script: null,
           oid: 't1',
           fields: {
-            definition: [definition],
             termType: ['fullForm'],
             partOfSpeech: ['noun'],
             administrativeStatus: ['preferredTerm-admn-sts'],
@@ -466,7 +478,7 @@ describe('hand-written files', () => {
           region: 'US',
           script: null,
           oid: 't2',
-          fields: { definition: [definition], termType: ['abbreviation'] },
+          fields: { termType: ['abbreviation'] },
         },
         {
           name: 'Newton',
@@ -514,11 +526,12 @@ describe('hand-written files', () => {
     const concepts = await conceptsOf(summary.dictionaryId);
     expect(concepts.d1).toMatchObject({
       domains: ['Chemistry'],
+      languages: { eng: { definition: ['The liquid H2O.'] } },
       terms: [
         {
           name: 'water',
           lang: 'eng',
-          fields: { definition: ['The liquid H2O.'], partOfSpeech: ['noun'], termType: ['fullForm'] },
+          fields: { partOfSpeech: ['noun'], termType: ['fullForm'] },
         },
       ],
     });

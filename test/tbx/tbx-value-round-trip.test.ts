@@ -90,12 +90,10 @@ class ValueCheck {
         return found;
       });
       for (const value of section.values) {
-        // Dictionaries have no language-level fields: a language's value is on the langSec, or on each term.
+        // A language's value is the concept's language field: on the langSec of its terms, never on a term.
         this.check(value, lines, `language ${section.lang} of entry ${entry.id ?? index}`, () => {
           const sections = new Set(matched.flatMap((m) => (m ? [m.s] : [])));
-          if ([...sections].some((s) => s.values.some((v) => this.same(value, v)))) return true;
-          const terms = matched.flatMap((m) => (m ? [m.t] : []));
-          return terms.length > 0 && terms.every((t) => t.values.some((v) => this.same(value, v)));
+          return [...sections].some((s) => s.values.some((v) => this.same(value, v)));
         });
       }
       section.terms.forEach((term, position) => {
@@ -187,7 +185,7 @@ const HAND_WRITTEN = `<?xml version="1.0"?>
 </body></text></martif>`;
 
 describe('the losses the issue names', () => {
-  it('keeps language-level values beside term values, several links, cross-reference spellings and compact dates; reports the rest with its line', async () => {
+  it('keeps language-level values at the language beside term values, several links, cross-reference spellings and compact dates; reports the rest with its line', async () => {
     const summary = await client.importNew(Buffer.from(HAND_WRITTEN), 'hand-written losses', 'NONE');
     expect(summary.errors).toEqual([
       { line: 8, message: expect.stringContaining('of a value (in a group) is not kept') },
@@ -211,10 +209,12 @@ describe('the losses the issue names', () => {
     expect(e1!.transactions.find((t) => t.kind === 'created')?.date?.toISOString()).toBe(
       '2001-05-07T10:57:25.000Z',
     );
-    const one = e1!.languages[0]!.terms.find((t) => t.term === 'one')!;
-    expect(one.values.filter((v) => v.category === 'source').map((v) => v.value)).toEqual([
-      'term source; language source',
+    // The language's source stays on the language section, the term's on the term.
+    expect(e1!.languages[0]!.values.filter((v) => v.category === 'source').map((v) => v.value)).toEqual([
+      'language source',
     ]);
+    const one = e1!.languages[0]!.terms.find((t) => t.term === 'one')!;
+    expect(one.values.filter((v) => v.category === 'source').map((v) => v.value)).toEqual(['term source']);
     // Categories TBX does not define come back in the element they were imported in.
     expect(
       one.values

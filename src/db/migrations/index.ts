@@ -22,6 +22,7 @@ import { Migration20261203090000 } from './Migration20261203090000_stemming.js';
 import { Migration20261203100000 } from './Migration20261203100000_stem_first.js';
 import { Migration20261204090000 } from './Migration20261204090000_field_tbx_element.js';
 import { Migration20261207090000 } from './Migration20261207090000_workflow_search.js'; // workflow-search
+import { Migration20261209090000 } from './Migration20261209090000_concept_language_fields.js'; // language-fields
 import { Migration20261211090000 } from './Migration20261211090000_saved_queries.js'; // saved-queries
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
@@ -49,5 +50,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261203100000_stem_first', class: Migration20261203100000 },
   { name: 'Migration20261204090000_field_tbx_element', class: Migration20261204090000 },
   { name: 'Migration20261207090000_workflow_search', class: Migration20261207090000 }, // workflow-search
+  { name: 'Migration20261209090000_concept_language_fields', class: Migration20261209090000 }, // language-fields
   { name: 'Migration20261211090000_saved_queries', class: Migration20261211090000 }, // saved-queries
 ];

@@ -5,6 +5,7 @@ import { queryBoolean } from '../../shared/query.js';
 import { CommentLevels } from '../comment/comment.entity.js';
 import { ConceptPermissionValues, TermPermissionValues } from '../permission/permission-scheme.entity.js';
 import { RefLinkTypes } from './concept.entity.js';
+import { LanguageFieldsDtoSchema } from './concept-language-fields.js'; // language-fields
 
 // ---------------------------------------------------------------- outputs
 
@@ -104,6 +105,7 @@ export const ConceptDtoSchema = z.object({
   languageCodesEditable: z.array(z.string()),
   permissions: ConceptPermissionMapSchema,
   fieldMap: FieldMapSchema,
+  languageFields: z.array(LanguageFieldsDtoSchema).describe('values per language'), // language-fields
   refLinks: z.array(RefLinkDtoSchema).describe('links in concept-level fields'),
   comments: z.array(CommentDtoSchema).describe('with-comments=true: the latest comments on the concept'),
   dictionaryId: z.number().int(),

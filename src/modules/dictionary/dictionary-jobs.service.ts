@@ -8,6 +8,7 @@ import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import { newOid } from '../../shared/oid.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
+import { copyLanguageFields, moveLanguageFields } from '../concept/concept-language-fields.js'; // language-fields
 import { Domain } from '../domain/domain.entity.js';
 import { Field, PicklistItem, SystemDataCategories } from '../field/field.entity.js';
 import { runAsJob } from '../jobs/job-runner.js';
@@ -256,6 +257,7 @@ async function copyData(
        from terms t join concept_copy m on m.from_id = t.concept_id where not t.deleted`,
     [copy.target.id, fieldPairs, actorId, actorId],
   );
+  await copyLanguageFields(em, copy.target.id, rekeyed('l.field_map'), fieldPairs); // language-fields
   await em.execute(
     `insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
      select r.client_id, ?, s.to_id, t.to_id, r.type, r.attribute, r.text, r.relation_id, now(), ?
@@ -397,6 +399,7 @@ export async function replaceLanguage(scope: Scope, dictionaryId: number, fromTe
           from.script,
         ],
       );
+      await moveLanguageFields(tem, dictionary.id, from, to); // language-fields
       return row?.moved ?? 0;
     }),
   );

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import { type LanguageFieldsDto, languageFieldsOf } from '../concept/concept-language-fields.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import { fieldsOf } from '../field/field.service.js';
@@ -23,6 +24,7 @@ import {
 } from '../workflow/workflow-effects.js';
 import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
+import { GENERATED_ID, originalIdValue } from './tbx-original-ids.js';
 import { type TbxProfile, type TbxReportExample, writeTbx } from './tbx-writer.js';
 
 const NO_TENANT = { tenant: false } as const;
@@ -99,6 +101,8 @@ interface ExportPlan {
   repeatedOids: Set<string>;
   /** The dictionary's enabled workflow: each term's processStatus is its entry state's. */
   workflow: GoverningWorkflow | null;
+  /** TBX-Basic: a term-level definition every term holds alike is written on langSec. */
+  basic: boolean;
 }
 
 /**
@@ -191,6 +195,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     needsTerms: termWhere.length > 0,
     repeatedOids: await repeatedOids(scope.em, dictionary.id),
     workflow: (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null,
+    basic: FORMAT_DIALECTS[input.format].profile === 'basic',
   };
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
   const header = {
@@ -245,8 +250,6 @@ async function repeatedOids(em: EntityManager, dictionaryId: number): Promise<Se
 
 /** An XML NCName (xsd:ID): a letter or `_` first, then letters, digits, marks, `.`, `-`, `_`. */
 const XML_ID = /^[\p{L}_][\p{L}\p{N}\p{M}._-]*$/u;
-/** The ids the export makes itself: an oid of this form is only kept for the object it names. */
-const GENERATED_ID = /^(concept|term)-\d+$/;
 
 /**
  * The XML id of a concept or term: its oid when that is a valid, unrepeated XML id (not of our own
@@ -259,6 +262,10 @@ function xmlIdOf(plan: ExportPlan, kind: 'concept' | 'term', row: { id: number; 
   const usable = oid === own || (XML_ID.test(oid) && !plan.repeatedOids.has(oid) && !GENERATED_ID.test(oid));
   return usable ? oid : own;
 }
+
+/** The oid as a value of its own when the XML id cannot be it, so that an import restores it. */
+const originalIdOf = (xmlId: string | null, oid: string | null): TbxValue[] =>
+  oid !== null && oid !== xmlId ? [originalIdValue(oid)] : [];
 
 // ---------------------------------------------------------------- reading concepts
 
@@ -332,6 +339,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
       return map;
     };
     const processStatusOf = await processStatuses(em, plan, terms);
+    const languageFields = await languageFieldsOf(em, ids);
     const termsOf = byConcept(terms);
     const domainsOf = byConcept(domains);
     const relationsOf = byConcept(relations.map((r) => ({ ...r, concept_id: r.source_concept_id })));
@@ -343,6 +351,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
         domainsOf.get(concept.id) ?? [],
         relationsOf.get(concept.id) ?? [],
         processStatusOf,
+        languageFields.get(concept.id) ?? [],
       );
     }
   }
@@ -370,8 +379,11 @@ function entryOf(
   domains: readonly { name: string }[],
   relations: readonly { text: string | null; id: number; oid: string | null }[],
   processStatusOf: ReadonlyMap<number, string | null> | null,
+  languageFields: readonly LanguageFieldsDto[],
 ): TbxEntry {
+  const conceptId = xmlIdOf(plan, 'concept', concept);
   const values: TbxValue[] = [
+    ...originalIdOf(conceptId, concept.oid),
     ...valuesOf(plan, 'CONCEPT', concept.field_map),
     ...domains.map((domain) => ({ category: SUBJECT_FIELD, element: 'descrip', value: domain.name })),
     ...relations.map((relation) => {
@@ -393,18 +405,33 @@ function entryOf(
       section = { lang, values: [], terms: [] };
       sections.set(lang, section);
     }
+    // A term without an oid is written without id: a merge finds it by language and text.
+    const termId = xmlIdOf(plan, 'term', row);
     section.terms.push({
-      // A term without an oid is written without id: a merge finds it by language and text.
-      id: xmlIdOf(plan, 'term', row),
+      id: termId,
       term: row.name,
-      values: withProcessStatus(valuesOf(plan, 'TERM', row.field_map), processStatusOf, row.id),
+      values: [
+        ...originalIdOf(termId, row.oid),
+        ...withProcessStatus(valuesOf(plan, 'TERM', row.field_map), processStatusOf, row.id),
+      ],
       transactions: transactionsOf(row),
       line: 0,
     });
   }
-  for (const section of sections.values()) hoistLanguageValues(plan, section);
+  // The concept's language fields go on the section of their language tag (one with a term: a section
+  // needs one; without, they are not written, like a language the export leaves out).
+  for (const fields of languageFields) {
+    const language = plan.languages.get(fields.languageCode.toLowerCase());
+    const lang = languageTag(
+      language ?? { code: fields.languageCode, code2: null },
+      fields.regionCode,
+      fields.scriptCode,
+    );
+    sections.get(lang)?.values.push(...valuesOf(plan, 'TERM', fields.fieldMap));
+  }
+  if (plan.basic) for (const section of sections.values()) hoistLanguageValues(plan, section);
   return {
-    id: xmlIdOf(plan, 'concept', concept),
+    id: conceptId,
     values,
     transactions: transactionsOf(concept),
     languages: [...sections.values()],
@@ -449,7 +476,8 @@ function withProcessStatus(
 
 /**
  * A definition every term of a language holds alike is the language's definition (TBX-Basic puts it
- * on langSec): written there once. An import gives a langSec value back to every term of the language.
+ * on langSec): written there once, in TBX-Basic (which has no term-level definition). An import keeps a
+ * langSec value as the concept's language field.
  */
 function hoistLanguageValues(plan: ExportPlan, section: TbxLanguageSection) {
   for (const field of plan.fields.filter((f) => f.languageLevel)) {
@@ -459,6 +487,12 @@ function hoistLanguageValues(plan: ExportPlan, section: TbxLanguageSection) {
     const first = per[0];
     if (!first?.length || per.some((list) => list.join('\u0000') !== first.join('\u0000'))) continue;
     for (const term of section.terms) term.values = term.values.filter((v) => v.category !== field.category);
-    section.values.push(...first.map((value) => ({ category: field.category, element: 'descrip', value })));
+    // A language field may hold the same definition already.
+    const held = new Set(section.values.filter((v) => v.category === field.category).map((v) => v.value));
+    section.values.push(
+      ...first
+        .filter((value) => !held.has(value))
+        .map((value) => ({ category: field.category, element: 'descrip', value })),
+    );
   }
 }

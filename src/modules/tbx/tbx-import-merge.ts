@@ -51,14 +51,17 @@ export async function mergeTargets(
     const rows = await sql<{ id: number; oid: string | null }[]>(
       ctx.em,
       `select id, oid from concepts where client_id = ? and dictionary_id = ? and not deleted
-         and (oid = any(?::text[]) or (oid is null and id = any(?::int[]))) order by id`,
+         and (oid = any(?::text[]) or id = any(?::int[])) order by id`,
       [ctx.clientId, ctx.dictionaryId, ids, rowIds],
     );
     for (const planned of batch) {
       if (!planned.entryId) continue;
       const rowId = exportedConceptId(planned.entryId);
+      // An exported concept-<id> is that concept when it has no oid, or the oid the export carried as
+      // originalId (tbx-original-ids.ts); otherwise an entry id is an oid.
       const row =
-        rows.find((r) => r.oid === planned.entryId) ?? rows.find((r) => r.oid === null && r.id === rowId);
+        (planned.originalId === null ? rows.find((r) => r.oid === planned.entryId) : undefined) ??
+        rows.find((r) => r.id === rowId && (r.oid === null || r.oid === planned.originalId));
       if (row) targets.set(planned, row.id);
     }
   } else if (ctx.merge === 'TERM') {
@@ -211,7 +214,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       conceptUpdates.push({
         id: concept.id,
         field_map: after.fieldMap,
-        oid: planned.entryId,
+        oid: planned.originalId ?? planned.entryId,
         bump: changed,
       });
     }

@@ -2,6 +2,8 @@
  * Entry planning of a TBX import: a parsed entry becomes the concept it will be (terms by language,
  * field values, domains, cross-references), creating the structure it needs on the way.
  */
+
+import type { LanguageFieldsDto } from '../concept/concept-language-fields.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import type { WorkflowState } from '../workflow/workflow-definition.js';
 import type { ImportContext } from './tbx-import-context.js';
@@ -9,6 +11,7 @@ import type { ImportField, ImportStructure } from './tbx-import-structure.js';
 import { checkedValues } from './tbx-import-values.js';
 import { CROSS_REFERENCE, categoryOf, SUBJECT_FIELD, storedTextOf, transactionTimes } from './tbx-mapping.js';
 import type { TbxEntry, TbxValue } from './tbx-model.js';
+import { takeOriginalId } from './tbx-original-ids.js';
 
 const MAX_TERM_LENGTH = 1024;
 
@@ -26,6 +29,8 @@ export interface PlannedTerm {
   changedAt: Date | null;
   /** The workflow state its processStatus maps to (tbx-import-workflow.ts). */
   state?: WorkflowState | null;
+  /** The term's id in the file when `oid` is the original id an export carried (tbx-original-ids.ts). */
+  fileId?: string;
   /** The term's id once written. */
   writtenId?: number;
 }
@@ -39,13 +44,18 @@ export interface PlannedXref {
 
 /** One entry as the dictionary will hold it, its values already checked. */
 export interface PlannedConcept {
+  /** The entry's id in the file: what ENTRY_ID merges by. */
   entryId: string | null;
+  /** The oid an export could not write as the id and carried as `originalId`: stored instead of entryId. */
+  originalId: string | null;
   line: number;
   fieldMap: FieldValues;
   domainIds: Set<number>;
   createdAt: Date | null;
   changedAt: Date | null;
   terms: PlannedTerm[];
+  /** A language section's own values (TERM-level fields), kept as the concept's language fields. */
+  languageFields: LanguageFieldsDto[];
   xrefs: PlannedXref[];
   /** The concept's id once written (created or merged into). */
   writtenId?: number;
@@ -53,32 +63,49 @@ export interface PlannedConcept {
 
 /** Plans one entry: its values routed to fields, domains and cross-references, and checked. */
 export function planEntry(ctx: ImportContext, structure: ImportStructure, entry: TbxEntry): PlannedConcept {
+  const conceptValues0 = [...entry.values];
   const concept: PlannedConcept = {
     entryId: identifier(ctx, entry.id, 'entry', entry.line),
+    originalId: identifier(ctx, takeOriginalId(conceptValues0, entry.id), 'entry', entry.line),
     line: entry.line,
     fieldMap: {},
     domainIds: new Set(),
     ...transactionTimes(entry.transactions),
     terms: [],
+    languageFields: [],
     xrefs: [],
   };
   // What the reader met but the model cannot hold is said, never dropped in silence.
   for (const problem of entry.notKept ?? []) ctx.error(problem.line, problem.message);
   const conceptValues = new Map<ImportField, string[]>();
-  for (const value of entry.values)
+  for (const value of conceptValues0)
     take(ctx, structure, value, 'CONCEPT', concept, conceptValues, entry.line);
   concept.fieldMap = checkedValues(ctx, structure, conceptValues, entry.line);
+  const languageValues = new Map<
+    string,
+    {
+      language: Pick<PlannedTerm, 'languageCode' | 'regionCode' | 'scriptCode'>;
+      values: Map<ImportField, string[]>;
+    }
+  >();
   for (const section of entry.languages) {
     const language = structure.language(section.lang, entry.line);
     if (!language) continue;
-    // Language-level values belong to every term of the language, after the term's own values of the
-    // same field (a single-valued field keeps the term's own and reports the language's).
+    // Language-level values stay at the language: the concept's language fields (TERM-level fields).
     const sectionValues = new Map<ImportField, string[]>();
     for (const value of section.values) {
       take(ctx, structure, value, 'TERM', concept, sectionValues, entry.line);
     }
     if (section.terms.length === 0 && sectionValues.size > 0) {
       ctx.error(entry.line, `Values of language section "${section.lang}" without terms are skipped`);
+    } else if (sectionValues.size > 0) {
+      // Two sections of one language tag in an entry share its language fields.
+      const key = [language.languageCode, language.regionCode, language.scriptCode].join('|');
+      const held = languageValues.get(key);
+      if (!held) languageValues.set(key, { language, values: sectionValues });
+      else
+        for (const [field, values] of sectionValues)
+          held.values.set(field, [...(held.values.get(field) ?? []), ...values]);
     }
     for (const term of section.terms) {
       const name = term.term.trim();
@@ -92,18 +119,18 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
       }
       const termValues = new Map<ImportField, string[]>();
       let state: WorkflowState | null = null;
-      for (const value of term.values) {
+      const ownValues = [...term.values];
+      const originalId = identifier(ctx, takeOriginalId(ownValues, term.id), 'term', term.line);
+      const fileId = identifier(ctx, term.id, 'term', term.line);
+      for (const value of ownValues) {
         // Under a workflow, processStatus is the entry's state, not a field value.
         const processStatus = ctx.workflow?.claim(value);
         if (processStatus) state ??= ctx.workflow!.stateFor(ctx, processStatus, term.line);
         else take(ctx, structure, value, 'TERM', concept, termValues, term.line);
       }
-      for (const [field, values] of sectionValues) {
-        const own = termValues.get(field) ?? [];
-        termValues.set(field, [...own, ...values.filter((value) => !own.includes(value))]);
-      }
       concept.terms.push({
-        oid: identifier(ctx, term.id, 'term', term.line),
+        oid: originalId ?? fileId,
+        ...(originalId && fileId ? { fileId } : {}),
         name,
         ...language,
         fieldMap: checkedValues(ctx, structure, termValues, term.line),
@@ -111,6 +138,10 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         state,
       });
     }
+  }
+  for (const { language, values } of languageValues.values()) {
+    const fieldMap = checkedValues(ctx, structure, values, entry.line);
+    if (Object.keys(fieldMap).length > 0) concept.languageFields.push({ ...language, fieldMap });
   }
   return concept;
 }

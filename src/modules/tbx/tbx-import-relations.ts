@@ -28,10 +28,15 @@ export async function writeRelations(ctx: ImportContext) {
   const [pending] = await sql<{ n: number }[]>(ctx.em, 'select count(*)::int as n from tbx_xrefs');
   if (!pending?.n) return;
   const scope = [ctx.clientId, ctx.dictionaryId];
+  // Ids of the file stored under the original ids an export carried (tbx-original-ids.ts) come first.
+  await sql(
+    ctx.em,
+    'update tbx_xrefs x set target_id = (select f.concept_id from tbx_file_ids f where f.file_id = x.target limit 1)',
+  );
   await sql(
     ctx.em,
     `update tbx_xrefs x set target_id = (select c.id from concepts c where c.client_id = ? and c.dictionary_id = ?
-       and c.oid = x.target and not c.deleted order by c.id desc limit 1)`,
+       and c.oid = x.target and not c.deleted order by c.id desc limit 1) where x.target_id is null`,
     scope,
   );
   await sql(

@@ -18,7 +18,7 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
   const now = new Date();
   let cid = serials.cid;
   const conceptRows = fresh.map((concept) => ({
-    oid: concept.entryId,
+    oid: concept.originalId ?? concept.entryId,
     cid: String(cid++),
     field_map: concept.fieldMap,
     created_at: iso(concept.createdAt ?? now),

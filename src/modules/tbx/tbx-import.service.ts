@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
+import { writeLanguageFields } from '../concept/concept-language-fields.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
@@ -29,6 +30,7 @@ import {
 import { checkIncremental } from './tbx-import-values.js';
 import { ImportWorkflow } from './tbx-import-workflow.js';
 import { createConcepts } from './tbx-import-writer.js';
+import { prepareFileIds, rememberFileIds } from './tbx-original-ids.js';
 import { readTbx } from './tbx-reader.js';
 
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
@@ -137,6 +139,7 @@ async function runImport(
   // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
   await allowLongPendingLists(ctx.em);
   await prepareRelations(ctx);
+  await prepareFileIds(ctx);
   const statistics = new TableStatistics(ctx);
   await progress(0, scan.entries);
   let processed = 0;
@@ -192,6 +195,18 @@ async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch:
   await checkIncremental(ctx, structure, fresh, updates);
   await createConcepts(ctx, fresh);
   await mergeConcepts(ctx, updates);
+  await rememberFileIds(ctx, [...fresh, ...updates.values()]);
+  // Language sections' own values: the concepts' language fields (a merge replaces the same fields).
+  await writeLanguageFields(
+    ctx.em,
+    ctx.clientId,
+    ctx.dictionaryId,
+    [...fresh, ...updates.values()].flatMap((planned) =>
+      planned.writtenId === undefined
+        ? []
+        : planned.languageFields.map((fields) => ({ conceptId: planned.writtenId!, ...fields })),
+    ),
+  );
   await ctx.workflow?.write(ctx, [...fresh, ...updates.values()]);
   if (later.length) await writeBatch(ctx, structure, later);
 }
