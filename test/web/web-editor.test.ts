@@ -10,9 +10,9 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/trpc/router.js';
-import { uniqueSuffix } from '../factories/tenant.js';
+import { createUser, uniqueSuffix } from '../factories/tenant.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, startWebServer, type WebServer } from './browser.js';
+import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
 
 type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
@@ -129,6 +129,8 @@ describe('concept editor', { timeout: 120_000 }, () => {
     await conceptLinks().getByRole('button', { name: 'Add link' }).click();
     await conceptLinks().getByText('“flow” in Definition → https://example.org/flow').waitFor();
     await expectAccessible(page, 'editor with values, domains, links and relations');
+    await conceptLinks().scrollIntoViewIfNeeded();
+    await screenshot(page, 'editor-full');
 
     // The same picklist value twice: the server's message stands beside Tags, and nothing is saved.
     await page.getByRole('button', { name: 'Save' }).click();
@@ -200,6 +202,7 @@ describe('concept editor', { timeout: 120_000 }, () => {
     const dialog = page.getByRole('alertdialog', { name: 'Delete “gasket”?' });
     await dialog.waitFor();
     await expectAccessible(page, 'delete dialog');
+    await screenshot(page, 'delete-concept');
     await page.keyboard.press('Escape');
     await poll(() => dialog.count()).toBe(0);
     expect((await read(ids.gasket)).id).toBe(ids.gasket);
@@ -211,13 +214,58 @@ describe('concept editor', { timeout: 120_000 }, () => {
     await expect(read(ids.gasket)).rejects.toThrow(/not found|404/i);
   });
 
+  it('offers no delete to a user without CONCEPT_DELETE', async () => {
+    const me = await api.ui.sessionData.query();
+    const user = await createUser(web.server.orm, me.user.clientId!, {});
+    const group = await api.groups.create.mutate({
+      format: 'FULL',
+      name: `Editors ${uniqueSuffix()}`,
+      groupMembers: [user.id],
+    } as Parameters<typeof api.groups.create.mutate>[0]);
+    const scheme = await api.permissionSchemes.create.mutate({
+      format: 'FULL',
+      name: `Editors only ${uniqueSuffix()}`,
+      grants: [
+        {
+          groupId: group.id!,
+          dictionaryPermissions: ['DICT_READ'],
+          conceptPermissions: ['CONCEPT_UPDATE'],
+          termPermissions: ['TERM_UPDATE'],
+          languages: [],
+        },
+      ],
+    } as Parameters<typeof api.permissionSchemes.create.mutate>[0]);
+    const guarded = await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name: `Guarded ${uniqueSuffix()}`,
+      languages: [{ code: 'eng' }],
+      permissionSchemeId: scheme.id!,
+    } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    const kept = await api.concepts.create.mutate({
+      format: 'ID',
+      dictionaryId: guarded.id!,
+      sectionOid: guarded.sections![0]!.oid!,
+      terms: [{ name: 'flange', languageCode: 'eng' }],
+    } as Parameters<typeof api.concepts.create.mutate>[0]);
+    const other = await (await browser.newContext()).newPage();
+    other.setDefaultTimeout(20_000);
+    await other.goto(`${web.base}/concepts/${kept.id}`);
+    await other.getByLabel('User name').fill(user.username);
+    await other.getByLabel('Password').fill(user.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await other.getByRole('button', { name: 'Delete concept' }).count()).toBe(0);
+    await other.context().close();
+  });
+
   it("adds and deletes a term's own comments, shown as text", async () => {
     const valveTerm = (await read(ids.valve)).terms!.find((t) => t.name === 'valve')!;
     await page.goto(`${web.base}/concepts/${ids.valve}?langs=eng,deu`);
-    const toggle = page.getByRole('button', { name: 'Show comments and history of “valve”' });
+    const valveGroup = page.getByRole('article', { name: 'valve', exact: true });
+    const toggle = valveGroup.getByRole('button', { name: 'Show comments and history' });
     await toggle.focus();
     await page.keyboard.press('Enter');
-    const hide = page.getByRole('button', { name: 'Hide comments and history of “valve”' });
+    const hide = valveGroup.getByRole('button', { name: 'Hide comments and history' });
     expect(await hide.getAttribute('aria-expanded')).toBe('true');
     const text = '<img src=x onerror="window.__pwned=1"> check the plural';
     await page.getByLabel('New comment on “valve”').fill(text);
@@ -263,7 +311,10 @@ describe('concept editor', { timeout: 120_000 }, () => {
     });
 
     await page.goto(`${web.base}/concepts/${ids.valve}?langs=eng,deu`);
-    await page.getByRole('button', { name: 'Show comments and history of “valve body”' }).click();
+    await page
+      .getByRole('article', { name: 'valve body', exact: true })
+      .getByRole('button', { name: 'Show comments and history' })
+      .click();
     const history = page.getByRole('region', { name: 'History of “valve body”' });
     const newest = history.locator('li.history-item').first();
     await newest.locator('tbody tr').first().waitFor();
@@ -283,6 +334,8 @@ describe('concept editor', { timeout: 120_000 }, () => {
     expect(await newest.locator('ins').count()).toBeGreaterThan(0);
     // The newest state is the term's now: only earlier ones can be restored.
     expect(await newest.getByRole('button').count()).toBe(0);
+    await newest.scrollIntoViewIfNeeded();
+    await screenshot(page, 'term-history');
 
     await history.getByRole('button', { name: `Restore the term as of version ${first.version}` }).click();
     await page.locator('.term-name', { hasText: /^valve$/ }).waitFor();

@@ -74,8 +74,8 @@ export function CommentsPanel(props: {
           </label>
           <ErrorMessage text={error} />
           <div className="actions">
-            <button type="submit" className="primary">
-              Add comment{on && <span className="visually-hidden">{on}</span>}
+            <button type="submit" className="primary" aria-label={`Add comment${on}`}>
+              Add comment
             </button>
           </div>
         </form>

@@ -70,17 +70,19 @@ export function ConceptEditor(props: {
         problems={problems.fields}
         onChange={(fieldMap) => onChange({ ...draft, fieldMap })}
       />
-      <RefLinksEditor
-        dictionary={dictionary}
-        fields={dictionary.conceptFields ?? []}
-        values={draft.fieldMap}
-        links={draft.refLinks}
-        languages={labelLanguages}
-        conceptId={conceptId}
-        owner="the concept"
-        problems={linkProblems(problems, 'concept', draft.refLinks)}
-        onChange={(refLinks) => onChange({ ...draft, refLinks })}
-      />
+      {(dictionary.conceptFields ?? []).length > 0 && (
+        <RefLinksEditor
+          dictionary={dictionary}
+          fields={dictionary.conceptFields ?? []}
+          values={draft.fieldMap}
+          links={draft.refLinks}
+          languages={labelLanguages}
+          conceptId={conceptId}
+          owner="the concept"
+          problems={linkProblems(problems, 'concept', draft.refLinks)}
+          onChange={(refLinks) => onChange({ ...draft, refLinks })}
+        />
+      )}
       <h2>Terms</h2>
       {draft.terms.map((term, index) => {
         const errorId = `${base}-term-${index}-error`;

@@ -94,8 +94,10 @@ export function ConceptView(props: {
             {terms
               .filter((t) => t.languageCode === code)
               .map((term) => (
-                <div key={term.id} className="term">
-                  <div className="term-name value">{term.name}</div>
+                <article key={term.id} className="term" aria-labelledby={`term-name-${term.id}`}>
+                  <div id={`term-name-${term.id}`} className="term-name value">
+                    {term.name}
+                  </div>
                   <FieldList fieldMap={term.fieldMap} fieldName={names.field} />
                   <TermExtras
                     concept={concept}
@@ -104,7 +106,7 @@ export function ConceptView(props: {
                     canComment={canComment}
                     onChanged={onChanged}
                   />
-                </div>
+                </article>
               ))}
           </section>
         ))}

@@ -18,10 +18,11 @@ export function TermExtras(props: {
   const { concept, term, dictionary, canComment, onChanged } = props;
   const [open, setOpen] = useState(false);
   return (
-    <div className="term-extras">
+    // The interface is English inside a section marked with the language of its terms.
+    <div className="term-extras" lang="en">
+      {/* The term is named by the article around it (ConceptView), not here: button names stay short. */}
       <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Hide' : 'Show'} comments and history
-        <span className="visually-hidden"> of “{term.name}”</span>
       </button>
       {open && (
         <div className="stack">
