@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
 import type { AppRouter } from '../../src/trpc/router.js';
-import { uniqueSuffix } from '../factories/tenant.js';
+import { createUser, uniqueSuffix } from '../factories/tenant.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
 
@@ -24,16 +24,23 @@ let dictionaryId: number;
 let editorDictionaryId: number;
 let dictionaryName: string;
 let posOid: string;
+/** A system administrator of its own: preferences and saved queries are per user, other files use admin. */
+let user: { username: string; password: string };
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  const token = login.token!.token;
+  const anonymous = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${web.base}/trpc` })] });
+  const admin = await anonymous.auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
+  const clientId = (
+    await createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': admin.token!.token } })],
+    }).ui.sessionData.query()
+  ).user.clientId!;
+  user = await createUser(web.server.orm, clientId, { roles: ['SYSADMIN'] });
+  const login = await anonymous.auth.login.mutate({ username: user.username, password: user.password });
   api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
+    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': login.token!.token } })],
   });
   const me = await api.ui.sessionData.query();
   const suffix = uniqueSuffix();
@@ -98,8 +105,8 @@ const rowOf = (name: string) =>
 describe('search extras', { timeout: 120_000 }, () => {
   it('marks the closest words of a fuzzy-only match', async () => {
     await page.goto(search('q=valbe&mode=PREFIX&fuzzy=1'));
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+    await page.getByLabel('User name').fill(user.username);
+    await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await poll(() => rowOf('valve').locator('mark.fuzzy').allTextContents()).toEqual(['valve']);
     expect(await page.locator('table.results mark:not(.fuzzy)').count()).toBe(0);
@@ -245,6 +252,7 @@ describe('search extras', { timeout: 120_000 }, () => {
     expect(stored!.enabled).toBe(true);
     expect(stored!.definition!.states[1]!.name).toBe('Being checked');
     await expectAccessible(page, 'workflow editor');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'workflow-editor');
     // Someone else saves meanwhile: this save meets a 409 and a dialog.
     await api.workflows.patch.mutate({
