@@ -155,6 +155,11 @@ describe('concept editor', { timeout: 120_000 }, () => {
     // The view shows them: the domain by name, the relation as a link.
     await page.getByText('Hydraulics').waitFor();
     await page.getByRole('link', { name: 'pipe' }).waitFor();
+    const link = page.getByRole('list', { name: 'Reference links' }).getByRole('link');
+    expect([await link.textContent(), await link.getAttribute('href')]).toEqual([
+      'https://example.org/flow',
+      'https://example.org/flow',
+    ]);
   });
 
   it("places the server's messages beside a relation and a link, and removes them", async () => {

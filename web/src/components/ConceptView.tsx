@@ -3,6 +3,7 @@ import { onLinkClick, withQuery } from '../routes';
 import { useConceptLabels } from './concept-labels';
 import { namesOf, RELATION_ATTRIBUTES } from './concept-text';
 import { useDomains } from './DomainsEditor';
+import { RefLinkList } from './RefLinkList';
 import { TermExtras } from './TermExtras';
 
 /** Field values as text (never HTML), one line per value. */
@@ -86,6 +87,7 @@ export function ConceptView(props: {
     <>
       <Domains concept={concept} dictionary={dictionary} />
       <FieldList fieldMap={concept.fieldMap ?? {}} fieldName={names.field} />
+      <RefLinkList links={concept.refLinks ?? []} fieldName={names.field} languages={languages} />
       <div className="languages">
         {languages.map((code) => (
           <section key={code} className="card" aria-label={names.language(code)} lang={names.tag(code)}>
@@ -99,6 +101,7 @@ export function ConceptView(props: {
                     {term.name}
                   </div>
                   <FieldList fieldMap={term.fieldMap} fieldName={names.field} />
+                  <RefLinkList links={term.refLinks} fieldName={names.field} languages={languages} />
                   <TermExtras
                     concept={concept}
                     term={term}
