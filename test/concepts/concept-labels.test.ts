@@ -154,6 +154,8 @@ describe('saved queries', () => {
       { name: ' ', query: 'q=a' },
       { name: 'x', query: 'q=<b>' },
       { name: 'x', query: 'q=a b' },
+      { name: 'x\u0000', query: 'q=a' },
+      { name: 'x', query: 'q=\u0000' },
     ]) {
       const answer = await ada.api.put('/saved-queries', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);

@@ -11,12 +11,18 @@ export const SavedQueryDtoSchema = z.object({
 export type SavedQueryDto = z.infer<typeof SavedQueryDtoSchema>;
 
 export const SavedQuerySaveInputSchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(255),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(255)
+    // PostgreSQL text holds no NUL, and a name is one line.
+    .regex(/^\P{Cc}*$/u, 'name must not hold control characters'),
   query: z
     .string()
     .trim()
     .max(4000)
-    .regex(/^[^\s<>"]*$/, 'query must be a URL query string')
+    .regex(/^[^\s<>"\p{Cc}]*$/u, 'query must be a URL query string')
     .describe('without the leading ?; a saved query of the same name (any case) is replaced'),
 });
 export type SavedQuerySaveInput = z.infer<typeof SavedQuerySaveInputSchema>;
