@@ -13,11 +13,13 @@ import { TbxClient } from './tbx-sample-files.js';
 
 let server: Server;
 let client: TbxClient;
+let token: string;
 
 beforeAll(async () => {
   server = await startServer();
   const tenant = await newTenant(server.t, server.sysadmin);
-  client = new TbxClient(server, tenant.admin.token!);
+  token = tenant.admin.token!;
+  client = new TbxClient(server, token);
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -113,7 +115,7 @@ describe('ids that are not XML ids', () => {
       `${server.base}/api/v4/dictionaries/import-tbx?dictionary-id=${first.dictionaryId}&merge=ENTRY_ID`,
       {
         method: 'POST',
-        headers: { 'x-auth-token': (client as unknown as { token: string }).token },
+        headers: { 'x-auth-token': token },
         body: (() => {
           const form = new FormData();
           form.append('file', new Blob([xml]), 'again.tbx');
