@@ -63,7 +63,11 @@ describe('workflows over GraphQL', () => {
     expect(stale.errors?.[0]?.extensions.code).toBe('CONFLICT');
 
     const concept = await w.concept();
-    const read = await graphql(w.author.rest, CONCEPT, { id: concept.id });
+    // visibility-26: suggested is unpublished, so the author (no review rights) reads no term; the reviewer all.
+    const authorRead = await graphql(w.author.rest, CONCEPT, { id: concept.id });
+    expect(authorRead.errors).toBeUndefined(); // visibility-26
+    expect((authorRead.data!.concept as { terms: unknown[] }).terms).toEqual([]); // visibility-26
+    const read = await graphql(w.dictAdmin.rest, CONCEPT, { id: concept.id }); // visibility-26
     expect(read.errors).toBeUndefined();
     expect(read.data!.concept).toEqual({
       workflowEntries: [
