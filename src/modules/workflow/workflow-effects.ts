@@ -185,38 +185,6 @@ export async function applyWorkflowToTermList<T extends ListEntry>(
 }
 
 /**
- * Concept reads by guests (REST, GraphQL, display concepts): the terms of unpublished entries are left
- * out (for the CONCEPT unit, every term of an unpublished concept). Named users see every term: an
- * editor who sends a full update must not erase terms it was not shown.
- */
-export async function hideUnpublishedFromGuests(
-  scope: Scope,
-  concepts: readonly { id: number; dictionary: { id: number } }[],
-  parts: Map<number, { terms: { id: number; languageCode: string }[] }>,
-): Promise<void> {
-  if (!scope.actor.guest || concepts.length === 0) return;
-  const workflows = await enabledWorkflows(
-    scope.em,
-    concepts.map((concept) => concept.dictionary.id),
-  );
-  if (workflows.size === 0) return;
-  const items = concepts.flatMap((concept) =>
-    (parts.get(concept.id)?.terms ?? []).map((term) => ({
-      dictionaryId: concept.dictionary.id,
-      conceptId: concept.id,
-      languageCode: term.languageCode,
-      termId: term.id,
-    })),
-  );
-  const states = await statesOf(scope.em, items, workflows);
-  const hidden = new Set(
-    items.filter((_, index) => states[index]?.state.unpublished).map((item) => item.termId),
-  );
-  if (hidden.size === 0) return;
-  for (const part of parts.values()) part.terms = part.terms.filter((term) => !hidden.has(term.id));
-}
-
-/**
  * Exports: a condition on a term row `t` that holds when its entry is published, or null when no
  * workflow governs the dictionary or none of its states is unpublished (the export is unchanged).
  */
