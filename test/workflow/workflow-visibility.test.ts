@@ -137,6 +137,23 @@ describe('concept reads of users without review rights', () => {
       expect(body.data, response.body).toBeTruthy();
       return body.data.concept;
     };
+    const byTerm = async (caller: RestClient) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-auth-token': caller.token ?? '' },
+        payload: JSON.stringify({
+          query: 'query ($id: Int!) { conceptByTerm(termId: $id) { id } }',
+          variables: { id: w.english.id },
+        }),
+      });
+      return response.json() as {
+        data: { conceptByTerm: { id: number } | null } | null;
+        errors?: { extensions: { code: string } }[];
+      };
+    };
+    expect((await byTerm(w.author.rest)).errors?.[0]?.extensions.code).toBe('NOT_FOUND');
+    expect((await byTerm(w.dictAdmin.rest)).data?.conceptByTerm).toEqual({ id: w.conceptId });
     const seen = await graphql(w.author.rest);
     expect(languages(seen)).toEqual(['deu']);
     expect(seen.history.flatMap((item) => item.changes).some((c) => c.termId === w.english.id)).toBe(false);

@@ -8,6 +8,7 @@ import type { Scope } from '../../shared/scope.js';
 import { conceptAccessFor } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { Section } from '../section/section.entity.js';
+import { unseenTermIds } from '../workflow/workflow-visibility.js';
 import { Concept, Term } from './concept.entity.js';
 import type { ConceptDto, ConceptOutput } from './concept.schema.js';
 import { readableConcepts } from './concept-access.js';
@@ -131,9 +132,14 @@ export async function conceptPageIds(
 export async function conceptIdOfLiveTerm(scope: Scope, termId: number): Promise<number> {
   const row = await scope.em
     .createQueryBuilder(Term, 't')
-    .select('t.concept_id')
+    .select(['t.concept_id', 't.dictionary_id', 't.language_code'])
     .where({ id: termId, client: scope.actor.clientId, deleted: false })
-    .execute<{ concept_id: number } | undefined>('get', false);
+    .execute<{ concept_id: number; dictionary_id: number; language_code: string } | undefined>('get', false);
   if (!row) throw notFound('Term', termId);
+  // Workflow (docs/workflows.md): a term the caller is not shown is not found either.
+  const unseen = await unseenTermIds(scope, [
+    { dictionaryId: row.dictionary_id, conceptId: row.concept_id, languageCode: row.language_code, termId },
+  ]);
+  if (unseen.has(termId)) throw notFound('Term', termId);
   return row.concept_id;
 }
