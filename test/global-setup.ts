@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startElasticsearch } from '../scripts/elasticsearch.js';
@@ -10,6 +13,8 @@ declare module 'vitest' {
     elasticsearchUrl: string;
     /** Index names of this run start with it, so runs sharing a cluster never meet. */
     elasticsearchIndexPrefix: string;
+    /** An empty folder of the run where the first browser suite builds the web application for all. */
+    webBuildRoot: string;
   }
 }
 
@@ -60,7 +65,10 @@ export default async function setup(project: TestProject) {
   project.provide('databaseUrl', databaseUrl);
   project.provide('elasticsearchUrl', search.url);
   project.provide('elasticsearchIndexPrefix', name);
+  const webBuildRoot = await mkdtemp(join(tmpdir(), 'polyterm-web-'));
+  project.provide('webBuildRoot', webBuildRoot);
   return async () => {
+    await rm(webBuildRoot, { recursive: true, force: true });
     await search.stop();
     await teardown();
   };

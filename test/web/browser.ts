@@ -5,25 +5,50 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** `vite build` of web/ into a fresh folder (removed by `close`). */
+/**
+ * `vite build` of web/, once per test run. A build takes 20–40 s and every browser suite needs the same
+ * one: the first suite to ask builds it in the run's folder (global-setup.ts) and the others wait for it.
+ * A `mkdir` that fails when the folder exists is the lock, so exactly one suite builds.
+ */
 export async function buildWebApp(): Promise<string> {
-  const outDir = await mkdtemp(join(tmpdir(), 'polyterm-web-'));
-  await build({
-    configFile: join(root, 'web/vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
-  return outDir;
+  const runRoot = inject('webBuildRoot');
+  const outDir = join(runRoot, 'dist');
+  const done = join(runRoot, 'done');
+  const failed = join(runRoot, 'failed');
+  const iBuild = await mkdir(join(runRoot, 'lock')).then(
+    () => true,
+    () => false,
+  );
+  if (iBuild) {
+    try {
+      await build({
+        configFile: join(root, 'web/vite.config.ts'),
+        logLevel: 'warn',
+        build: { outDir, emptyOutDir: true },
+      });
+      await writeFile(done, '');
+    } catch (error) {
+      await writeFile(failed, String(error));
+      throw error;
+    }
+    return outDir;
+  }
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
+    if (existsSync(done)) return outDir;
+    if (existsSync(failed)) throw new Error(`The web build failed: ${await readFile(failed, 'utf8')}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+  }
+  throw new Error('The web build of this run did not finish within 5 minutes');
 }
 
 function chromiumPath(): string {
@@ -66,10 +91,8 @@ export async function startWebServer(overrides: Record<string, string> = {}): Pr
     server,
     base: address,
     webDir,
-    close: async () => {
-      await server.close();
-      await rm(webDir, { recursive: true, force: true });
-    },
+    // The build is the run's, removed by the global teardown.
+    close: () => server.close(),
   };
 }
 
