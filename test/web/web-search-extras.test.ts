@@ -80,6 +80,10 @@ beforeAll(async () => {
   const definition = defaultDefinition();
   definition.transitions.find((t) => t.key === 'submit')!.actions = [{ type: 'ASSIGN', userId: me.user.id! }];
   for (const transition of definition.transitions) transition.roles.push('SYSADMIN');
+  // Approval needs a part of speech: only "valve"'s English term has one (the report's reasons).
+  definition.transitions
+    .find((t) => t.key === 'approve')!
+    .requiredFields.push({ fieldOid: posOid, level: 'TERM' });
   await api.workflows.create.mutate({
     format: 'FULL',
     name: 'Review',
@@ -201,6 +205,24 @@ describe('search extras', { timeout: 120_000 }, () => {
     await screenshot(page, 'bulk-transition');
   });
 
+  it("lists the entries the server refused, with the server's reason", async () => {
+    // "valve" is in review in both languages; its German term has no part of speech.
+    await page.goto(search('q=valve'));
+    const bulk = page.locator('section.bulk');
+    await rowOf('valve').getByRole('checkbox').check();
+    await bulk.getByLabel('Selected rows (1)').check();
+    await page.getByLabel(/^Transition/).selectOption('approve');
+    await bulk.getByRole('button', { name: 'Apply to entries' }).click();
+    await poll(() => bulk.getByRole('status').textContent()).toBe('1 entry moved to Approved.');
+    const rows = bulk.locator('table.bulk-report tbody tr');
+    await poll(() => rows.count()).toBe(2);
+    const texts = await rows.allTextContents();
+    expect(texts).toContainEqual(expect.stringMatching(/^valveengMoved to Approved$/));
+    expect(texts).toContainEqual(`valvedeuNot moved: required fields are empty: TERM:${posOid}`);
+    const approved = await api.workflows.entries.query({ 'dictionary-id': dictionaryId, state: 'approved' });
+    expect(approved.map((entry) => [entry.conceptId, entry.languageCode])).toEqual([[ids.valve, 'eng']]);
+  });
+
   it("names each task by its concept's label in the first working language", async () => {
     // "pump" is submitted one entry at a time, whose ASSIGN action puts it in the inbox (whether bulk
     // moves run actions is the bulk job's business: only pump's rows are counted).
@@ -227,7 +249,9 @@ describe('search extras', { timeout: 120_000 }, () => {
 
   it('creates, enables and edits a workflow, with the messages of the server and the 409 dialog', async () => {
     await page.getByRole('link', { name: 'Workflows' }).click();
-    await page.getByLabel('Dictionary').selectOption(String(editorDictionaryId));
+    // The inbox has a Dictionary picker too: act once the Workflows screen is the one shown.
+    await page.getByRole('heading', { name: 'Workflows', level: 1 }).waitFor();
+    await page.getByRole('combobox', { name: 'Dictionary' }).selectOption(String(editorDictionaryId));
     await page.getByText('This dictionary has no workflow.').waitFor();
     await page.getByRole('button', { name: 'Create the default workflow' }).click();
     await page.getByRole('heading', { name: /Default workflow/ }).waitFor();

@@ -24,11 +24,25 @@ async function entriesIn(dictionaryId: number, state: string): Promise<Entry[]> 
   return all;
 }
 
-const entryKey = (entry: Entry) => `${entry.conceptId} ${entry.languageCode ?? ''} ${entry.termId ?? ''}`;
+const entryKey = (entry: Pick<Entry, 'conceptId' | 'languageCode' | 'termId'>) =>
+  `${entry.conceptId} ${entry.languageCode ?? ''} ${entry.termId ?? ''}`;
+
+/** The job's result (workflow-bulk.schema.ts): counts, and the entries refused with the reason. */
+interface BulkResult {
+  moved: number;
+  waiting: number;
+  skippedCount: number;
+  skipped: { conceptId: number; languageCode: string | null; termId: number | null; reason: string }[];
+}
+const isBulkResult = (value: unknown): value is BulkResult =>
+  typeof value === 'object' && value !== null && 'skippedCount' in value && 'waiting' in value;
 
 interface Report {
   moved: Entry[];
-  skipped: number[];
+  refused: BulkResult['skipped'];
+  /** Concepts with nothing moved nor refused: no entry in a state it leaves, or votes still missing. */
+  untouched: number[];
+  waiting: number;
   labels: Map<number, string>;
 }
 
@@ -36,8 +50,8 @@ interface Report {
  * A bulk transition from the search results (issue 28, docs/workflows.md): the transition of the
  * dictionary's enabled workflow fired on the selected concepts, or on every concept matching the
  * search, as one job (`workflows.bulkTransition`) followed with a progress bar; then a report per
- * entry: which moved, and which concepts had none that could. Transitions that need votes or set
- * fields are fired one by one on the concept page, so they are not offered here.
+ * entry: which moved, which the server refused and why (a condition, empty required fields, a repeated
+ * vote), and which concepts had none that could. A voted transition casts the caller's vote on each.
  */
 export function BulkTransition(props: {
   dictionaryId: number;
@@ -62,9 +76,7 @@ export function BulkTransition(props: {
     `bulk workflow ${dictionaryId}`,
   );
   const definition = workflow.data?.definition;
-  const transitions = (definition?.transitions ?? []).filter(
-    (t) => !t.votes && !t.actions.some((action) => action.type === 'SET_FIELD'),
-  );
+  const transitions = definition?.transitions ?? [];
   const [transition, setTransition] = useState('');
   const [scope, setScope] = useState<'selected' | 'all'>('selected');
   const [comment, setComment] = useState('');
@@ -77,12 +89,12 @@ export function BulkTransition(props: {
   const chosen = transitions.find((t) => t.key === transition) ?? transitions[0]!;
   const stateName = (key: string) => definition.states.find((state) => state.key === key)?.name ?? key;
 
-  async function follow(jobTaskId: number) {
+  async function follow(jobTaskId: number): Promise<unknown> {
     for (;;) {
       const task = await trpc.jobs.get.query({ id: jobTaskId });
       setJob({ running: task.status === 'RUNNING', moved: task.processed ?? 0, total: task.total ?? null });
       if (task.status === 'FAILED') throw new Error(task.message ?? 'The bulk transition failed');
-      if (task.status !== 'RUNNING') return;
+      if (task.status !== 'RUNNING') return task.result;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -103,14 +115,19 @@ export function BulkTransition(props: {
         conceptIds,
         ...(comment.trim() ? { comment: comment.trim() } : {}),
       });
-      if (answer.jobTaskId !== undefined && answer.result === undefined) await follow(answer.jobTaskId);
+      const result =
+        answer.jobTaskId !== undefined && answer.result === undefined
+          ? await follow(answer.jobTaskId)
+          : answer.result;
+      const outcome = isBulkResult(result) ? result : null;
       const wanted = new Set(conceptIds);
       const moved = (await entriesIn(dictionaryId, chosen.to)).filter(
         (entry) => wanted.has(entry.conceptId) && !before.has(entryKey(entry)),
       );
-      const movedConcepts = new Set(moved.map((entry) => entry.conceptId));
-      const skipped = conceptIds.filter((id) => !movedConcepts.has(id));
-      const shown = [...movedConcepts, ...skipped].slice(0, 500);
+      const refused = outcome?.skipped ?? [];
+      const reached = new Set([...moved, ...refused].map((entry) => entry.conceptId));
+      const untouched = conceptIds.filter((id) => !reached.has(id));
+      const shown = [...new Set([...reached, ...untouched])].slice(0, 500);
       const labels = shown.length
         ? new Map(
             (await trpc.concepts.labels.query({ ids: shown })).map((l) => [
@@ -120,7 +137,7 @@ export function BulkTransition(props: {
           )
         : new Map<number, string>();
       setJob({ running: false, moved: moved.length, total: moved.length });
-      setReport({ moved, skipped, labels });
+      setReport({ moved, refused, untouched, waiting: outcome?.waiting ?? 0, labels });
       props.onDone();
     } catch (caught) {
       setError(problemOf(caught).message);
@@ -191,7 +208,13 @@ export function BulkTransition(props: {
           </p>
         </div>
       )}
-      {report && (report.moved.length > 0 || report.skipped.length > 0) && (
+      {report && report.waiting > 0 && (
+        <p>
+          {report.waiting} {report.waiting === 1 ? 'entry has' : 'entries have'} your vote and{' '}
+          {report.waiting === 1 ? 'waits' : 'wait'} for more.
+        </p>
+      )}
+      {report && (report.moved.length > 0 || report.refused.length > 0 || report.untouched.length > 0) && (
         <table className="results bulk-report">
           <caption>Report per entry</caption>
           <thead>
@@ -213,8 +236,19 @@ export function BulkTransition(props: {
                 <td>Moved to {stateName(entry.state)}</td>
               </tr>
             ))}
-            {report.skipped.map((id) => (
-              <tr key={`skipped ${id}`}>
+            {report.refused.map((entry) => (
+              <tr key={`refused ${entryKey(entry)}`}>
+                <td>
+                  <a href={`/concepts/${entry.conceptId}`} onClick={onLinkClick}>
+                    {label(entry.conceptId)}
+                  </a>
+                </td>
+                <td>{entry.languageCode ?? ''}</td>
+                <td>Not moved: {entry.reason}</td>
+              </tr>
+            ))}
+            {report.untouched.map((id) => (
+              <tr key={`untouched ${id}`}>
                 <td>
                   <a href={`/concepts/${id}`} onClick={onLinkClick}>
                     {label(id)}
@@ -222,7 +256,9 @@ export function BulkTransition(props: {
                 </td>
                 <td />
                 <td>
-                  Not moved: no entry in a state it leaves from, or its condition or required fields failed
+                  {report.waiting > 0
+                    ? 'Not moved: waiting for more votes, or no entry in a state it leaves from'
+                    : 'Not moved: no entry in a state it leaves from'}
                 </td>
               </tr>
             ))}
