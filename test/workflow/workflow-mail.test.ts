@@ -7,7 +7,7 @@ import { sendPendingMail } from '../../src/modules/workflow/workflow-mail.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { MailCatcher } from '../helpers/mail-catcher.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
-import { rows } from '../helpers/structure.js';
+import { rows, waitForJob } from '../helpers/structure.js';
 import { fire, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
@@ -109,5 +109,60 @@ describe('workflow e-mail', () => {
     await send(new Date(Date.now() + 10 * 3_600_000));
     expect(catcher.to(reviewerMail)).toHaveLength(2);
     expect(catcher.to(adminMail)).toHaveLength(1);
+  });
+
+  it('a bulk transition assigns every moved entry and mails each recipient once, listing the entries', async () => {
+    const w = await workflowWorld(t, sysadmin);
+    const reviewerMail = `bulk-reviewer-${w.reviewer.id}@example.org`;
+    const authorMail = `bulk-author-${w.author.id}@example.org`;
+    await rows(t, 'update users set email = ? where id = ?', [reviewerMail, w.reviewer.id]);
+    await rows(t, 'update users set email = ? where id = ?', [authorMail, w.author.id]);
+    const created = await w.dictAdmin.rest.post('/workflows', {
+      name: 'Bulk mailing',
+      dictionaryId: w.dictionary.id,
+      enabled: true,
+      definition: {
+        states: [
+          { key: 'new', name: 'New', category: 'DRAFT' },
+          { key: 'check', name: 'Check', category: 'REVIEW' },
+        ],
+        transitions: [
+          {
+            key: 'ask',
+            name: 'Ask for a check',
+            from: ['new'],
+            to: 'check',
+            roles: ['USER'],
+            actions: [
+              { type: 'ASSIGN', userId: w.reviewer.id },
+              { type: 'NOTIFY', assignee: true, groupIds: [], userIds: [] },
+            ],
+          },
+        ],
+        initialState: 'new',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const concepts = [await w.concept(), await w.concept(), await w.concept()];
+    const started = await w.author.rest.post<{ result?: unknown; jobTaskId?: number }>(
+      '/workflows/bulk-transitions',
+      { dictionaryId: w.dictionary.id, transition: 'ask', conceptIds: concepts.map((c) => c.id) },
+    );
+    expect([200, 202], started.text).toContain(started.status);
+    const result = started.body.jobTaskId
+      ? (await waitForJob(w.author.rest, started.body.jobTaskId, 60_000)).result
+      : started.body.result;
+    expect(result).toMatchObject({ moved: 6, skippedCount: 0 });
+    // ASSIGN: all six entries (three concepts, two languages) wait in the reviewer's inbox.
+    const inbox = await w.reviewer.rest.get<{ conceptId: number }[]>('/workflows/inbox');
+    expect(inbox.status, inbox.text).toBe(200);
+    expect(inbox.body.filter((entry) => concepts.some((c) => c.id === entry.conceptId))).toHaveLength(6);
+    // NOTIFY the assignee: one mail for the batch, each entry listed; the author who fired gets none.
+    await send();
+    const mails = await mailsTo(reviewerMail, 1);
+    expect(mails).toHaveLength(1);
+    for (const concept of concepts) expect(mails[0]!.text).toContain(`(id ${concept.id}), language deu`);
+    expect(mails[0]!.text).toContain('on 6 entries at once');
+    expect(catcher.to(authorMail)).toHaveLength(0);
   });
 });

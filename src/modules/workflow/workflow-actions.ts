@@ -53,28 +53,47 @@ export async function applyActions(
       ]
         .filter(Boolean)
         .join('\n');
-      // Group members are resolved when queued: the mail goes to who was in the group at the time.
-      await em.execute(
-        `insert into workflow_notifications (client_id, user_id, dictionary_id, subject, body)
-         select ?, u.id, ?, ?, ? from users u
-          where u.email is not null and not u.deleted and u.id <> ?
-            and (u.client_id = ? or u.id in (select uc.user_id from user_clients uc where uc.client_id = ?))
-            and (u.id = any(?::int[]) or u.id in (select m.user_id from group_members m join groups g on g.id = m.group_id
-                                                  where g.client_id = ? and g.id = any(?::int[])))`,
-        [
-          workflow.client.id,
-          workflow.dictionary.id,
-          subject,
-          body,
-          scope.actor.userId,
-          workflow.client.id,
-          workflow.client.id,
-          `{${[...recipients].join(',')}}`,
-          workflow.client.id,
-          `{${action.groupIds.join(',')}}`,
-        ],
-      );
+      await queueNotification(em, workflow, scope.actor.userId, {
+        userIds: [...recipients],
+        groupIds: action.groupIds,
+        subject,
+        body,
+      });
     }
   }
   return changed;
+}
+
+/**
+ * Queues one e-mail per recipient with an address, of the workflow's client: the users named and the
+ * members of the groups, the firing user left out. Group members are resolved when queued: the mail goes
+ * to who was in the group at the time.
+ */
+export async function queueNotification(
+  em: EntityManager,
+  workflow: Workflow,
+  actorUserId: number | null,
+  mail: { userIds: readonly number[]; groupIds: readonly number[]; subject: string; body: string },
+): Promise<void> {
+  const clientId = workflow.client.id;
+  await em.execute(
+    `insert into workflow_notifications (client_id, user_id, dictionary_id, subject, body)
+     select ?, u.id, ?, ?, ? from users u
+      where u.email is not null and not u.deleted and u.id <> ?
+        and (u.client_id = ? or u.id in (select uc.user_id from user_clients uc where uc.client_id = ?))
+        and (u.id = any(?::int[]) or u.id in (select m.user_id from group_members m join groups g on g.id = m.group_id
+                                              where g.client_id = ? and g.id = any(?::int[])))`,
+    [
+      clientId,
+      workflow.dictionary.id,
+      mail.subject,
+      mail.body,
+      actorUserId ?? 0,
+      clientId,
+      clientId,
+      `{${mail.userIds.join(',')}}`,
+      clientId,
+      `{${mail.groupIds.join(',')}}`,
+    ],
+  );
 }

@@ -21,6 +21,7 @@ import { enabledWorkflow } from './workflow.service.js';
 import { type BulkEntry, materializeEntries, moveEntries } from './workflow-bulk.js';
 import type { BulkTransitionResult, SkippedEntry } from './workflow-bulk.schema.js';
 import { castVotes, setFields, skippedEntry } from './workflow-bulk-actions.js';
+import { assignAndNotify, entryPeople } from './workflow-bulk-notify.js';
 import type { WorkflowTransition } from './workflow-definition.js';
 import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
 
@@ -58,6 +59,7 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
   const named = mayFire(scope.actor, subject.groupIds, dictionary, { ...transition, languages: [] }, '');
   if (!named) throw new AppError('FORBIDDEN', `You may not fire ${transition.key}`);
   const sections = [...(await readableSectionIds(scope, [dictionary.id]))];
+  const notifies = transition.actions.some((action) => action.type !== 'SET_FIELD');
   return runAsJob(
     scope,
     'workflows.bulk-transition',
@@ -83,6 +85,7 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
             result.waiting += votes.waiting.length;
             skipped.push(...votes.repeated.map((entry) => skippedEntry(entry, 'you voted on it already')));
           }
+          const people = notifies ? await entryPeople(tx, moving) : new Map();
           await moveEntries(tx, workflow, moving, {
             to: transition.to,
             transition: transition.key,
@@ -90,6 +93,7 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
             userId: scope.actor.userId,
           });
           await setFields(tx, transition, moving);
+          await assignAndNotify(scope, tx, workflow, transition, moving, people, input.comment ?? null);
           return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: moving.length, skipped };
         });
         result.moved += batch.moved;
