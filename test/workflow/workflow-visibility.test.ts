@@ -237,4 +237,35 @@ describe('updates by users without review rights', () => {
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body.terms.find((term) => term.id === w.english.id)!.name).toBe('reviewed');
   });
+
+  it('an undo by such a user leaves the terms it was not shown as they are now', async () => {
+    const w = await world();
+    // A reviewer renames the hidden English term twice: the first item's snapshot holds "first".
+    const rename = async (name: string) => {
+      const current = await w.read(w.dictAdmin.rest);
+      const put = await w.dictAdmin.rest.put<ConceptBody>(`/concepts/${w.conceptId}`, {
+        ...current,
+        terms: current.terms.map((term) => (term.id === w.english.id ? { ...term, name } : term)),
+      });
+      expect(put.status, put.text).toBe(200);
+    };
+    await rename('first');
+    const items = await w.dictAdmin.rest.get<{ content: { id: number }[] }>(
+      `/history/concept/${w.conceptId}`,
+    );
+    expect(items.status, items.text).toBe(200);
+    const firstItem = items.body.content[0]!.id;
+    await rename('second');
+    // The author undoes back to that item: what it sees returns, the English term stays "second".
+    const undo = await w.author.rest.post(`/history/concept-undo/?history-item-id=${firstItem}`);
+    expect(undo.status, undo.text).toBe(200);
+    const after = await w.read(w.dictAdmin.rest);
+    expect(after.terms.find((term) => term.id === w.english.id)!.name).toBe('second');
+    // The same undo by the reviewer restores the English term too.
+    const byReviewer = await w.dictAdmin.rest.post(`/history/concept-undo/?history-item-id=${firstItem}`);
+    expect(byReviewer.status, byReviewer.text).toBe(200);
+    expect((await w.read(w.dictAdmin.rest)).terms.find((term) => term.id === w.english.id)!.name).toBe(
+      'first',
+    );
+  });
 });

@@ -22,6 +22,7 @@ import type { DictionaryStructure } from '../concept/concept-structure.js';
 import { type DesiredConcept, type DesiredRelation, Problems } from '../concept/concept-validation.js';
 import { administrableDictionary, findDictionary } from '../dictionary/dictionary-access.js';
 import { type AsyncOutcome, runAsJob } from '../jobs/job-runner.js';
+import { unseenTermsOfChange } from '../workflow/workflow-visibility.js';
 import { ConceptHistory } from './history.entity.js';
 import type { ConceptUndoInput, DictionaryUndoInput } from './history.schema.js';
 import { assertAfterStructureChange, findHistoryItem } from './history.service.js';
@@ -167,6 +168,15 @@ export async function restoreSnapshot(
         return { kind: 'STATE', desired: desiredFromSnapshot(context.before), action: 'UNDO' };
       }
       const desired = desiredFromSnapshot({ ...snapshot, relations: [...relations] });
+      // Workflow (docs/workflows.md): terms the caller is not shown keep their current state, as on PUT.
+      const unseen = await unseenTermsOfChange(scope, context.em, conceptId, context.before, []);
+      if (unseen.size > 0) {
+        const hidden = (term: { id?: number }) => term.id !== undefined && unseen.has(term.id);
+        desired.terms = [
+          ...desired.terms.filter((term) => !hidden(term)),
+          ...desiredFromSnapshot(context.before).terms.filter(hidden),
+        ];
+      }
       checkStructureOf(context.structure, desired);
       desired.relations = await relationsNow(context, desired.relations);
       return {
