@@ -95,7 +95,8 @@ const RELATION = 'id oid dictionaryId relationId sourceConceptId targetConceptId
 const CONCEPT = `id oid version clientId dictionaryId cid deleted sectionId sectionOid domainList fieldMap permissions
   languageCodesEditable lock { userId name fullName mine expirationTime }
   created { ${AUDIT} } changed { ${AUDIT} }
-  terms { ${TERM} } relations { ${RELATION} } refLinks { ${REF_LINK} } comments { ${COMMENT} }`;
+  terms { ${TERM} } relations { ${RELATION} } refLinks { ${REF_LINK} } comments { ${COMMENT} }
+  languageFields { languageCode regionCode scriptCode fieldMap }`;
 
 const audit = (value: Audit) => ({
   id: value.id,

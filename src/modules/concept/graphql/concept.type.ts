@@ -14,6 +14,7 @@ import { ConceptLockRef } from './concept-lock.type.js';
 import { ConceptRelationRef } from './concept-relation.type.js';
 import { FieldValuesRef, fieldList } from './field-value.type.js';
 import { HISTORY_COST, HISTORY_MAX, HistoryItemRef, historyLoader } from './history-item.type.js';
+import { LanguageFieldsRef } from './language-fields.type.js';
 import {
   DomainSummaryRef,
   domainLoader,
@@ -116,6 +117,12 @@ ConceptRef.implement({
         resolve: (concept, _, context) => fieldList(context, concept.dictionaryId, concept.fieldMap),
       }),
       terms: t.field({ type: [TermRef], complexity: perConcept, resolve: (concept) => concept.terms }),
+      languageFields: t.field({
+        type: [LanguageFieldsRef],
+        complexity: perConcept,
+        description: 'values that hold for a language as a whole, per language tag',
+        resolve: (concept) => concept.languageFields ?? [],
+      }),
       refLinks: t.field({
         type: [RefLinkRef],
         complexity: perConcept,
