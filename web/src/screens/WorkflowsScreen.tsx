@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
 import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
@@ -46,14 +46,26 @@ function DictionaryWorkflows({ dictionaryId }: { dictionaryId: number }) {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [round, setRound] = useState(0);
+  // A change is announced once the list shows it: the forms below start again from each new version,
+  // so an edit begun before the reload came back would be lost.
+  const [announce, setAnnounce] = useState<{ text: string; before: unknown } | null>(null);
+  useEffect(() => {
+    if (announce && list.data !== announce.before) {
+      setStatus(announce.text);
+      setAnnounce(null);
+    }
+  }, [announce, list.data]);
+  const reloadThenSay = (text: string) => {
+    setAnnounce({ text, before: list.data });
+    list.reload();
+  };
 
   async function act(run: () => Promise<unknown>, done: string) {
     setError(null);
     setStatus(null);
     try {
       await run();
-      setStatus(done);
-      list.reload();
+      reloadThenSay(done);
     } catch (caught) {
       setError(problemOf(caught).message);
     }
@@ -114,10 +126,7 @@ function DictionaryWorkflows({ dictionaryId }: { dictionaryId: number }) {
             // A new version (saved here or elsewhere) starts the form again from what the server holds.
             key={`${workflow.id} ${workflow.version} ${round}`}
             workflow={workflow}
-            onSaved={() => {
-              setStatus(`${workflow.name} saved.`);
-              list.reload();
-            }}
+            onSaved={() => reloadThenSay(`${workflow.name} saved.`)}
             onReload={() => {
               setRound((value) => value + 1);
               list.reload();
