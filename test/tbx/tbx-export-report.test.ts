@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportSummary } from '../../scripts/tbx/output.js';
 import { type Server, startServer } from '../concepts/concept-helpers.js';
 import { newTenant } from '../helpers/structure.js';
 import { TbxClient } from './tbx-sample-files.js';
@@ -44,24 +45,8 @@ ${Array.from(
 ).join('\n')}
 </body></text></martif>`;
 
-interface Summary {
-  dictionaryId: number;
-  format: string;
-  exportedConcepts: number;
-  exportedTerms: number;
-  notExpressed: {
-    total: number;
-    counts: Record<string, number>;
-    examples: {
-      what: string;
-      entryId: string | null;
-      level: string;
-      lang: string | null;
-      term: string | null;
-      value: string;
-    }[];
-  };
-}
+/** The export job's result: the summary the command line prints, with the dictionary it came from. */
+type Summary = ExportSummary & { dictionaryId: number };
 
 async function download(dictionaryId: number, format: string) {
   const response = await fetch(
