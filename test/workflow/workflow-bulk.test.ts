@@ -249,11 +249,18 @@ describe('bulk transitions with required fields, SET_FIELD and votes', () => {
         [w.dictionary.id],
       ),
     ).toBe(empty);
-    // The history item of the move shows the value after the change.
+    // The history item of the move lists the FIELD change with old and new value, its snapshot the new one.
     const latest = await w.admin.get<{
-      content: { changes: { subject: string }[]; snapshot: { fieldMap: Record<string, string[]> } }[];
+      content: { changes: HistoryChangeBody[]; snapshot: { fieldMap: Record<string, string[]> } }[];
     }>(`/history/concept/${withHistory[0]!.id}`);
-    expect(latest.body.content[0]!.changes.map((change) => change.subject)).toEqual(['WORKFLOW']);
+    expect(latest.body.content[0]!.changes.map((change) => change.subject)).toEqual(['WORKFLOW', 'FIELD']);
+    expect(latest.body.content[0]!.changes[1]).toEqual({
+      kind: 'CHANGED',
+      subject: 'FIELD',
+      fieldOid: field,
+      before: ['A pump'],
+      after: ['Checked by the board'],
+    });
     expect(latest.body.content[0]!.snapshot.fieldMap[field]).toEqual(['Checked by the board']);
 
     // Votes: the first bulk vote moves nothing (2 needed), a repeated one is skipped, a second voter decides.
@@ -278,6 +285,125 @@ describe('bulk transitions with required fields, SET_FIELD and votes', () => {
     ).toBe(0);
     console.log(`bulk approve with required field and SET_FIELD: ${FIELDS_COUNT} entries in ${seconds} s`);
   }, 300_000);
+});
+
+interface HistoryChangeBody {
+  kind: string;
+  subject: string;
+  termId?: number;
+  fieldOid?: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+interface HistoryItemBody {
+  revision: number;
+  changes: HistoryChangeBody[];
+  snapshot: {
+    fieldMap: Record<string, string[]>;
+    terms: { id: number; fieldMap: Record<string, string[]> }[];
+  };
+}
+
+describe('SET_FIELD history in bulk and single moves', () => {
+  it('each moved entry’s history item lists its FIELD and TERM_FIELD changes with old and new values, as firing one entry does', async () => {
+    const w = await workflowWorld(t, sysadmin, { termField: true });
+    const dictionary = await w.admin.get<{ termFields: { oid: string }[] }>(
+      `/dictionaries/${w.dictionary.id}`,
+    );
+    const note = dictionary.body.termFields[0]!.oid;
+    const field = w.definitionOid;
+    const created = await w.dictAdmin.rest.post('/workflows', {
+      name: 'Setting fields',
+      dictionaryId: w.dictionary.id,
+      enabled: true,
+      unit: 'LANGUAGE',
+      definition: {
+        states: [
+          { key: 'draft', name: 'Draft', category: 'DRAFT' },
+          { key: 'ok', name: 'Approved', category: 'APPROVED' },
+        ],
+        transitions: [
+          {
+            key: 'approve',
+            name: 'Approve',
+            from: ['draft'],
+            to: 'ok',
+            roles: ['DICTIONARY_ADMIN'],
+            actions: [
+              { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Approved definition'] },
+              { type: 'SET_FIELD', fieldOid: note, level: 'TERM', values: ['checked'] },
+            ],
+          },
+        ],
+        initialState: 'draft',
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bulk = [await w.concept({ [field]: 'A pump' }), await w.concept({ [field]: 'A valve' })];
+    const single = await w.concept({ [field]: 'A gear' });
+    const history = async (conceptId: number) =>
+      (await w.admin.get<{ content: HistoryItemBody[] }>(`/history/concept/${conceptId}`)).body.content;
+    const termOf = (concept: (typeof bulk)[number], code: string) =>
+      concept.terms.find((term) => term.languageCode === code)!.id;
+
+    const started = await w.dictAdmin.rest.post<{ result?: BulkResult; jobTaskId?: number }>(
+      '/workflows/bulk-transitions',
+      { dictionaryId: w.dictionary.id, transition: 'approve', conceptIds: bulk.map((c) => c.id) },
+    );
+    expect([200, 202], started.text).toContain(started.status);
+    const result = (
+      started.body.jobTaskId
+        ? (await waitForJob(w.dictAdmin.rest, started.body.jobTaskId, 60_000)).result
+        : started.body.result
+    ) as BulkResult;
+    expect(result).toMatchObject({ moved: 4, skippedCount: 0 });
+
+    // Firing one entry at a time: the same changes in the same items.
+    for (const languageCode of ['eng', 'deu']) {
+      const fired = await fire(w.dictAdmin.rest, {
+        conceptId: single.id,
+        languageCode,
+        transition: 'approve',
+        version: 0,
+      });
+      expect(fired.status, fired.text).toBe(200);
+    }
+
+    for (const concept of [...bulk, single]) {
+      // Two moves (one per language), newest first; the concept field changed once, on the first.
+      const [second, first] = await history(concept.id);
+      const old = concept === single ? 'A gear' : concept === bulk[0] ? 'A pump' : 'A valve';
+      const byLanguage = new Map(
+        [first!, second!].map((item) => [
+          (item.changes[0]!.after as { languageCode: string }).languageCode,
+          item,
+        ]),
+      );
+      expect(first!.changes.map((c) => c.subject)).toEqual(['WORKFLOW', 'FIELD', 'TERM_FIELD']);
+      expect(first!.changes[1]).toEqual({
+        kind: 'CHANGED',
+        subject: 'FIELD',
+        fieldOid: field,
+        before: [old],
+        after: ['Approved definition'],
+      });
+      expect(second!.changes.map((c) => c.subject)).toEqual(['WORKFLOW', 'TERM_FIELD']);
+      for (const code of ['eng', 'deu']) {
+        const item = byLanguage.get(code)!;
+        expect(item.changes.at(-1)).toEqual({
+          kind: 'ADDED',
+          subject: 'TERM_FIELD',
+          termId: termOf(concept, code),
+          fieldOid: note,
+          after: ['checked'],
+        });
+      }
+      // The snapshot of the last item holds every value set.
+      expect(second!.snapshot.fieldMap[field]).toEqual(['Approved definition']);
+      expect(second!.snapshot.terms.map((term) => term.fieldMap[note])).toEqual([['checked'], ['checked']]);
+    }
+  }, 60_000);
 });
 
 describe('the task inbox', () => {

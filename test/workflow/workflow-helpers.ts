@@ -30,13 +30,14 @@ export interface ConceptWorkflowBody {
 export async function workflowWorld(
   t: TestApp,
   sysadmin: RestClient,
-  options: { scheme?: (admin: RestClient) => Promise<number> } = {},
+  options: { scheme?: (admin: RestClient) => Promise<number>; termField?: boolean } = {},
 ) {
   const { admin, tenant } = await newTenant(t, sysadmin);
   const dictionary = await createDictionary(admin, {
     ...(options.scheme ? { permissionSchemeId: await options.scheme(admin) } : {}),
     languages: [{ code: 'eng' }, { code: 'deu' }],
     conceptFields: [{ name: 'Definition', fieldType: 'MULTILINE' }],
+    ...(options.termField ? { termFields: [{ name: 'Usage note', fieldType: 'MULTILINE' }] } : {}),
   });
   const definitionOid = dictionary.conceptFields[0]!.oid!;
   const dictAdmin = await loggedInUser(t, tenant, { roles: [dictionaryAdminRole(dictionary)] });

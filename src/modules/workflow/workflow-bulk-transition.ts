@@ -20,7 +20,7 @@ import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { type BulkEntry, materializeEntries, moveEntries } from './workflow-bulk.js';
 import type { BulkTransitionResult, SkippedEntry } from './workflow-bulk.schema.js';
-import { castVotes, setFields, skippedEntry } from './workflow-bulk-actions.js';
+import { castVotes, refreshSnapshots, setFields, skippedEntry } from './workflow-bulk-actions.js';
 import { assignAndNotify, entryPeople } from './workflow-bulk-notify.js';
 import type { WorkflowTransition } from './workflow-definition.js';
 import { conditionHolds, mayFire, missingFields } from './workflow-rules.js';
@@ -86,13 +86,21 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
             skipped.push(...votes.repeated.map((entry) => skippedEntry(entry, 'you voted on it already')));
           }
           const people = notifies ? await entryPeople(tx, moving) : new Map();
-          await moveEntries(tx, workflow, moving, {
-            to: transition.to,
-            transition: transition.key,
-            comment: input.comment ?? null,
-            userId: scope.actor.userId,
-          });
-          await setFields(tx, transition, moving);
+          // SET_FIELD first: its changes (old and new values) go into the moves' history items.
+          const fields = await setFields(tx, transition, moving);
+          await moveEntries(
+            tx,
+            workflow,
+            moving,
+            {
+              to: transition.to,
+              transition: transition.key,
+              comment: input.comment ?? null,
+              userId: scope.actor.userId,
+            },
+            fields.changes,
+          );
+          await refreshSnapshots(tx, transition, moving, fields.termIds);
           await assignAndNotify(scope, tx, workflow, transition, moving, people, input.comment ?? null);
           return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: moving.length, skipped };
         });

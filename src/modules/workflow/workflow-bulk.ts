@@ -4,6 +4,7 @@
  * concept (several languages or terms) are recorded in successive rounds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { HistoryChange } from '../history/history.types.js';
 import type { Workflow } from './workflow.entity.js';
 import { stateOf } from './workflow-definition.js';
 import { type RecordedMove, recordMoves } from './workflow-history.js';
@@ -23,6 +24,8 @@ export async function moveEntries(
   workflow: Workflow,
   entries: readonly BulkEntry[],
   move: { to: string; transition: string | null; comment: string | null; userId: number | null },
+  /** Changes to add to an entry's history item, by entry id (SET_FIELD in bulk). */
+  changes?: ReadonlyMap<string, readonly HistoryChange[]>,
 ): Promise<void> {
   if (entries.length === 0) return;
   const to = stateOf(workflow.definition, move.to);
@@ -52,6 +55,7 @@ export async function moveEntries(
       fromState: entry.state,
       toState: to.key,
       comment: move.comment,
+      changes: changes?.get(entry.id),
     });
   }
   const target = {

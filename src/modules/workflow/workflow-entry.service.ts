@@ -12,6 +12,7 @@ import type { Concept, Term } from '../concept/concept.entity.js';
 import { readableConcept } from '../concept/concept-access.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { diffSnapshots } from '../history/history-recorder.js';
 import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
 import { applyActions } from './workflow-actions.js';
@@ -201,6 +202,10 @@ async function moveEntry(
     [to.key, to.category, scope.actor.userId, revalidate, revalidate, row.id],
   );
   await em.execute('delete from workflow_votes where entry_state_id = ?', [row.id]);
+  // SET_FIELD: the history item lists its FIELD/TERM_FIELD changes, the concept before against after.
+  const before = transition.actions.some((action) => action.type === 'SET_FIELD')
+    ? snapshotOf(concept, (await loadParts(em, [concept.id])).get(concept.id)!)
+    : null;
   const changedFields = await applyActions(scope, em, workflow, concept, row, transition, comment);
   await recordMoves(
     em,
@@ -228,9 +233,14 @@ async function moveEntry(
     em.clear();
     const fresh = await em.findOneOrFail('Concept', { id: concept.id }, { filters: { tenant: false } });
     const parts = (await loadParts(em, [concept.id])).get(concept.id)!;
+    const after = snapshotOf(fresh as Concept, parts);
+    const fieldChanges = before
+      ? diffSnapshots(before, after).filter((c) => c.subject === 'FIELD' || c.subject === 'TERM_FIELD')
+      : [];
     await em.execute(
-      `update concept_history set snapshot = ?::jsonb where concept_id = ? and revision = (select version from concepts where id = ?)`,
-      [JSON.stringify(snapshotOf(fresh as Concept, parts)), concept.id, concept.id],
+      `update concept_history set snapshot = ?::jsonb, changes = changes || ?::jsonb
+        where concept_id = ? and revision = (select version from concepts where id = ?)`,
+      [JSON.stringify(after), JSON.stringify(fieldChanges), concept.id, concept.id],
     );
   }
 }

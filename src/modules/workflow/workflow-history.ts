@@ -4,6 +4,7 @@
  * where, and why). Written with set-based SQL: the same statements serve one entry and 100,000.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { HistoryChange } from '../history/history.types.js';
 
 /** One move of one entry, as recorded. */
 export interface RecordedMove {
@@ -15,6 +16,8 @@ export interface RecordedMove {
   fromState: string;
   toState: string;
   comment: string | null;
+  /** Further changes of the same item after the WORKFLOW one (a SET_FIELD action's FIELD changes). */
+  changes?: readonly HistoryChange[];
 }
 
 /**
@@ -31,7 +34,8 @@ export async function recordMoves(
   await em.execute(
     `with moves as (
        select * from jsonb_to_recordset(?::jsonb) as m("conceptId" int, "languageCode" text, "termId" int,
-              "transition" text, "fromState" text, "toState" text, "comment" text)
+              "transition" text, "fromState" text, "toState" text, "comment" text,
+              "changes" jsonb)
      ), logged as (
        insert into workflow_transitions (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id,
                                          transition, from_state, to_state, user_id, comment)
@@ -50,7 +54,8 @@ export async function recordMoves(
               'termId', nullif(m."termId", 0),
               'before', jsonb_build_object('state', m."fromState"),
               'after', jsonb_build_object('state', m."toState", 'transition', m."transition",
-                                          'languageCode', nullif(m."languageCode", ''), 'comment', m."comment")))),
+                                          'languageCode', nullif(m."languageCode", ''), 'comment', m."comment"))))
+              || coalesce(m."changes", '[]'::jsonb),
             coalesce((select h.snapshot from concept_history h where h.concept_id = b.id order by h.revision desc limit 1), '{}'::jsonb)
        from bumped b join moves m on m."conceptId" = b.id`,
     [
