@@ -83,4 +83,73 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
     expect(next.answer.results[0]!.name).toBe('pump 20');
     expect(next.count).toBe(expected);
   });
+
+  it('reads workflow states with the page, at the same cost', async () => {
+    // Every user may review here, so nothing is narrowed unless asked: the page alone carries states.
+    const workflow = await world.admin.post<{ id: number }>('/workflows', {
+      name: 'Round trips',
+      dictionaryId: world.dictionary.id,
+      enabled: true,
+      definition: {
+        initialState: 'suggested',
+        states: [
+          {
+            key: 'suggested',
+            name: 'Suggested',
+            category: 'DRAFT',
+            style: 'font-style: italic',
+            unpublished: true,
+          },
+          {
+            key: 'inReview',
+            name: 'In review',
+            category: 'REVIEW',
+            style: 'color: #8a6d00',
+            unpublished: true,
+          },
+          { key: 'approved', name: 'Approved', category: 'APPROVED', style: 'color: green', readOnly: true },
+        ],
+        transitions: [
+          { key: 'submit', name: 'Submit', from: ['suggested'], to: 'inReview', roles: ['USER'] },
+          { key: 'approve', name: 'Approve', from: ['inReview'], to: 'approved', roles: ['USER'] },
+        ],
+      },
+    });
+    expect(workflow.status, workflow.text).toBe(201);
+    const first = (await statementsOf(user, { name: 'pump 0', pageSize: 3 })).answer;
+    const [approved, inReview] = first.results;
+    for (const [entry, transitions] of [
+      [approved!, ['submit', 'approve']],
+      [inReview!, ['submit']],
+    ] as const) {
+      for (const [version, transition] of transitions.entries()) {
+        const fired = await user.post('/workflows/transitions', {
+          conceptId: entry.conceptId,
+          languageCode: 'eng',
+          transition,
+          version,
+        });
+        expect(fired.status, fired.text).toBe(200);
+      }
+    }
+    const styleOf = (entries: { name: string; style: string }[]) =>
+      Object.fromEntries(entries.map((entry) => [entry.name, entry.style]));
+    for (const caller of [world.admin, user]) {
+      const listed = await statementsOf(caller, { name: 'pump 0', pageSize: 3 });
+      expect(listed.count).toBe(expected);
+      expect(listed.answer.total).toBe(10);
+      expect(styleOf(listed.answer.results)).toEqual({
+        [approved!.name]: 'color: green',
+        [inReview!.name]: 'color: #8a6d00',
+        [first.results[2]!.name]: 'font-style: italic',
+      });
+      // The approved state is read-only for everybody, administrators included.
+      expect(listed.answer.results.find((entry) => entry.name === approved!.name)!.disabled).toBe(true);
+      const narrowed = await statementsOf(caller, { name: 'pump', workflowStates: ['inReview'] });
+      expect(narrowed.count).toBe(expected);
+      expect(narrowed.answer.results.map((entry) => [entry.name, entry.style])).toEqual([
+        [inReview!.name, 'color: #8a6d00'],
+      ]);
+    }
+  });
 });

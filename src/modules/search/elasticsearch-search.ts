@@ -92,6 +92,7 @@ type HitSource = Pick<
   | 'lang'
   | 'regionCode'
   | 'scriptCode'
+  | 'workflowState'
 >;
 const SOURCE_FIELDS: (keyof HitSource)[] = [
   'id',
@@ -105,6 +106,7 @@ const SOURCE_FIELDS: (keyof HitSource)[] = [
   'lang',
   'regionCode',
   'scriptCode',
+  'workflowState',
 ];
 
 /**
@@ -164,7 +166,7 @@ export class ElasticsearchSearch implements SearchEngine {
     );
     const total = response.hits.total;
     return {
-      hits: response.hits.hits.map((hit) => hitOf(hit._source!)),
+      hits: response.hits.hits.map((hit) => hitOf(hit._source!, Boolean(plan.stateSources?.length))),
       total: withTotal ? (typeof total === 'number' ? total : (total?.value ?? -1)) : -1,
     };
   }
@@ -181,7 +183,11 @@ export class ElasticsearchSearch implements SearchEngine {
   }
 }
 
-const hitOf = (source: HitSource): TermHit => ({
+/**
+ * `withState`: the hit carries the document's state, which the outbox keeps as fresh as the rest of the
+ * document (and which the search's own workflow filter judged).
+ */
+const hitOf = (source: HitSource, withState: boolean): TermHit => ({
   id: source.id,
   name: source.name,
   folded: source.folded,
@@ -193,4 +199,5 @@ const hitOf = (source: HitSource): TermHit => ({
   langCode: source.lang,
   regionCode: source.regionCode,
   scriptCode: source.scriptCode,
+  ...(withState ? { workflowState: source.workflowState ?? null } : {}),
 });

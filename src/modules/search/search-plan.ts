@@ -5,6 +5,7 @@
  * so both engines compare the same strings and sort by the same bytes.
  */
 import type { Sql } from '../filter/filter-sql.js';
+import type { WorkflowUnit } from '../workflow/workflow-definition.js';
 import type { WorkflowScope } from './search-workflow.js';
 
 /** The order of every list: folded name, then exact name (both by code point), then term id. */
@@ -46,6 +47,18 @@ export interface SearchPlan {
   restriction: Sql | null;
   /** Workflow states listed (search-workflow.ts); null or absent: no workflow narrows the list. */
   workflow?: WorkflowScope | null;
+  /**
+   * The enabled workflows whose states the hits carry (`TermHit.workflowState`), for the list's style
+   * and read-only marks; absent or empty: the hits carry none.
+   */
+  stateSources?: StateSource[];
+}
+
+/** An enabled workflow of a searched dictionary, as an engine reads its entries' states. */
+export interface StateSource {
+  dictionaryId: number;
+  workflowId: number;
+  unit: WorkflowUnit;
 }
 
 /** A stretch of the ordered list: up to `limit` terms strictly beyond `bound` in `direction`. */
@@ -67,6 +80,8 @@ export interface TermHit {
   langCode: string;
   regionCode: string | null;
   scriptCode: string | null;
+  /** The entry's state key under the plan's `stateSources` (null: its dictionary has none). */
+  workflowState?: string | null;
 }
 
 export interface SearchEngine {

@@ -26,7 +26,7 @@ import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-
 import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import type { TermSearchInput } from './search.schema.js';
 import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
-import { workflowScopeOf } from './search-workflow.js';
+import { stateSourcesOf, workflowScopeOf } from './search-workflow.js';
 
 /** A filter's criteria and the dictionary it is bound to (null: any dictionary). */
 interface Restriction {
@@ -365,3 +365,5 @@ export async function planSearch(
     ),
   };
 }
+    // The hits carry their states, so the list's style needs no statement of its own.
+    stateSources: stateSourcesOf(dictionaryIds, searchAccess.workflows),

@@ -17,6 +17,7 @@ import type { Actor } from '../../shared/scope.js';
 import type { Sql } from '../filter/filter-sql.js';
 import type { WorkflowUnit } from '../workflow/workflow-definition.js';
 import { type GoverningWorkflow, reviews } from '../workflow/workflow-effects.js';
+import type { StateSource } from './search-plan.js';
 
 /** What one governed dictionary lists. */
 export interface GovernedDictionary {
@@ -144,6 +145,37 @@ export function workflowConditionSql(scope: WorkflowScope, dictionaryIds: readon
     params: alternatives.flatMap((alternative) => alternative.params),
   };
 }
+
+/**
+ * The stored state key of a HitRow `h`'s entry under its dictionary's workflow (null: no row, so the
+ * initial state; or a dictionary without one): a probe of workflow_entry_states_search_index per row.
+ */
+export function entryStateSql(sources: readonly StateSource[]): Sql {
+  const branches = sources.map((source) => ({
+    text: `when ? then (select e.state from workflow_entry_states e
+                         where e.workflow_id = ? and e.concept_id = h.concept_id
+                           and e.language_code = ${source.unit === 'CONCEPT' ? "''" : 'h.language_code'}
+                           and e.term_id = ${source.unit === 'TERM' ? 'h.id' : '0'})`,
+    params: [source.dictionaryId, source.workflowId],
+  }));
+  return {
+    text: `(case h.dictionary_id ${branches.map((branch) => branch.text).join(' ')} end)`,
+    params: branches.flatMap((branch) => branch.params),
+  };
+}
+
+/** The enabled workflows of the plan's dictionaries whose states the hits are to carry. */
+export const stateSourcesOf = (
+  dictionaryIds: readonly number[],
+  workflows: readonly GoverningWorkflow[],
+): StateSource[] =>
+  workflows
+    .filter((workflow) => dictionaryIds.includes(workflow.dictionaryId))
+    .map((workflow) => ({
+      dictionaryId: workflow.dictionaryId,
+      workflowId: workflow.id,
+      unit: workflow.unit,
+    }));
 
 type Query = Record<string, unknown>;
 

@@ -170,8 +170,11 @@ async function entriesOf(
     ? await conceptAccessInSections(scope, searchAccess.access, entries)
     : await conceptAccessFor(scope, entries);
   // Workflow states (docs/workflows.md): style and read-only. The search itself left hidden and
-  // unpublished entries out (search-workflow.ts); this check only drops one an Elasticsearch document
-  // still shows in an older state while its outbox row waits.
+  // unpublished entries out (search-workflow.ts) and its hits carry their states (Elasticsearch: the
+  // document's, which the filter judged); hits without them (duplicates) are looked up here.
+  const carried = hits.every((hit) => hit.workflowState !== undefined)
+    ? hits.map((hit) => hit.workflowState ?? null)
+    : undefined;
   return applyWorkflowToTermList(
     scope,
     hits.map((hit, index) => ({
@@ -190,6 +193,7 @@ async function entriesOf(
       hidden: false,
     })),
     searchAccess?.workflows,
+    carried,
   );
 }
 

@@ -136,11 +136,14 @@ interface ListEntry extends TermLike {
  * The terms the actor may see under the workflows, each with its state (null where no workflow governs
  * its dictionary): hidden states are left out, and unpublished ones for all but reviewers. Without an
  * enabled workflow it runs no statement beyond reading the workflows (none when they are `known`).
+ * `carried`: the state keys the search read with its hits (null: the initial state), so that no
+ * statement reads them again.
  */
 export async function visibleTermsWithStates<T extends TermLike>(
   scope: Scope,
   terms: readonly T[],
   known?: readonly GoverningWorkflow[],
+  carried?: readonly (string | null)[],
 ): Promise<{ term: T; state: WorkflowState | null }[]> {
   if (terms.length === 0) return [];
   const workflows = known
@@ -150,16 +153,23 @@ export async function visibleTermsWithStates<T extends TermLike>(
         terms.map((term) => term.dictionaryId),
       );
   if (workflows.size === 0) return terms.map((term) => ({ term, state: null }));
-  const states = await statesOf(
-    scope.em,
-    terms.map((term) => ({
-      dictionaryId: term.dictionaryId,
-      conceptId: term.conceptId,
-      languageCode: term.langCode,
-      termId: term.id,
-    })),
-    workflows,
-  );
+  const states = carried
+    ? terms.map((term, index) => {
+        const workflow = workflows.get(term.dictionaryId);
+        if (!workflow) return null;
+        const key = carried[index] ?? workflow.definition.initialState;
+        return { workflow, state: stateOf(workflow.definition, key) };
+      })
+    : await statesOf(
+        scope.em,
+        terms.map((term) => ({
+          dictionaryId: term.dictionaryId,
+          conceptId: term.conceptId,
+          languageCode: term.langCode,
+          termId: term.id,
+        })),
+        workflows,
+      );
   const groupIds = (await accessSubject(scope)).groupIds;
   const reviewer = new Map([...workflows.values()].map((w) => [w.id, reviews(scope.actor, groupIds, w)]));
   return terms.flatMap((term, index): { term: T; state: WorkflowState | null }[] => {
@@ -171,14 +181,18 @@ export async function visibleTermsWithStates<T extends TermLike>(
   });
 }
 
-/** Term list entries with the workflow applied: styled, disabled when read-only, hidden and unpublished ones left out. */
+/**
+ * Term list entries with the workflow applied: styled, disabled when read-only, hidden and unpublished
+ * ones left out. `carried`: as for visibleTermsWithStates.
+ */
 export async function applyWorkflowToTermList<T extends ListEntry>(
   scope: Scope,
   entries: T[],
   known?: readonly GoverningWorkflow[],
+  carried?: readonly (string | null)[],
 ): Promise<T[]> {
   // The search reads the enabled workflows in its context statement: without any, no statement here.
-  const visible = await visibleTermsWithStates(scope, entries, known);
+  const visible = await visibleTermsWithStates(scope, entries, known, carried);
   return visible.map(({ term, state }) =>
     state ? { ...term, style: state.style, disabled: term.disabled || state.readOnly } : term,
   );
