@@ -75,5 +75,17 @@ export const FilterCriteriaSchema = z.object({
   changed: DateRangeSchema.optional(),
   createdBy: z.array(z.number().int()).max(500).default([]).describe('user ids'),
   changedBy: z.array(z.number().int()).max(500).default([]).describe('user ids'),
+  workflowStates: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'a workflow state key'),
+    )
+    .max(100)
+    .default([])
+    .describe(
+      "entries (concepts, languages or terms, by the workflow's unit) in one of these states of the dictionary's enabled workflow; nothing matches in a dictionary without one (docs/workflows.md)",
+    ),
 });
 export type FilterCriteria = z.infer<typeof FilterCriteriaSchema>;

@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../../shared/sql.js';
 import { fieldsOf } from '../field/field.service.js';
 import { parseFilterDate } from '../field/field-validation.js';
+import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import type { FilterCriteria } from './filter-criteria.js';
 
 export type { Sql };
@@ -19,7 +20,7 @@ export const andSql = (conditions: readonly Sql[]): Sql => ({
 /**
  * The criteria of a filter (docs/filters.md) as conditions on concepts (`c`) and, for languages, on
  * the terms written (`t`): sections, domains (with subdomains), languages, field conditions, created
- * and changed ranges and users.
+ * and changed ranges and users, and workflow states (on `c` or `t`, by the workflow's unit).
  */
 export async function criteriaSql(
   em: EntityManager,
@@ -115,6 +116,49 @@ export async function criteriaSql(
   if (criteria.changedBy.length) {
     conceptWhere.push({ text: 'c.changed_by_id in (?)', params: [criteria.changedBy] });
   }
+  // Stored criteria from before workflow states were a criterion lack the member.
+  if (criteria.workflowStates?.length) {
+    const workflow = (await enabledWorkflows(em, [dictionaryId])).get(dictionaryId);
+    if (!workflow) conceptWhere.push({ text: 'false', params: [] });
+    else
+      (workflow.unit === 'CONCEPT' ? conceptWhere : termWhere).push(
+        stateSql(workflow, criteria.workflowStates),
+      );
+  }
+}
+
+/** The keys that none of the workflows has. */
+export function unknownStates(keys: readonly string[], workflows: readonly GoverningWorkflow[]): string[] {
+  const known = new Set(
+    workflows.flatMap((workflow) => workflow.definition.states.map((state) => state.key)),
+  );
+  return keys.filter((key) => !known.has(key));
+}
+
+/**
+ * Entries in one of the `wanted` states, as the search's workflow condition (search-workflow.ts) finds
+ * them: an entry without a row, or whose stored key the definition no longer has, is in the initial
+ * state. A concept `c` for the CONCEPT unit, else a term `t` (its language's entry, or its own). Only
+ * the definition's keys reach the SQL; wanted keys it lacks select nothing.
+ */
+function stateSql(workflow: GoverningWorkflow, wanted: readonly string[]): Sql {
+  const keys = workflow.definition.states.map((state) => state.key);
+  const listed = keys.filter((key) => wanted.includes(key));
+  const concept = workflow.unit === 'CONCEPT';
+  const entry = `e.workflow_id = ? and e.concept_id = ${concept ? 'c.id' : 't.concept_id'}
+    and e.language_code = ${concept ? "''" : 't.language_code'} and e.term_id = ${workflow.unit === 'TERM' ? 't.id' : '0'}`;
+  if (listed.includes(workflow.definition.initialState)) {
+    const others = keys.filter((key) => !listed.includes(key));
+    return {
+      text: `not exists (select 1 from workflow_entry_states e where ${entry} and e.state = any(?::text[]))`,
+      params: [workflow.id, `{${others.join(',')}}`],
+    };
+  }
+  if (listed.length === 0) return { text: 'false', params: [] };
+  return {
+    text: `exists (select 1 from workflow_entry_states e where ${entry} and e.state = any(?::text[]))`,
+    params: [workflow.id, `{${listed.join(',')}}`],
+  };
 }
 
 /** One field condition on the values of `$map -> oid` (the oid is the first parameter). */

@@ -20,6 +20,7 @@ import { Group } from '../group/group.entity.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
+import { enabledWorkflows } from '../workflow/workflow-effects.js';
 import { Filter } from './filter.entity.js';
 import {
   FILTER_SHORT_KEYS,
@@ -29,6 +30,7 @@ import {
   type FilterPatchInput,
 } from './filter.schema.js';
 import type { FilterCriteria } from './filter-criteria.js';
+import { unknownStates } from './filter-sql.js';
 
 const NO_TENANT = { tenant: false } as const;
 const spec: ListSpec<Filter, 'name' | 'createdAt' | 'changedAt'> = {
@@ -53,7 +55,8 @@ async function render(scope: Scope, filters: readonly Filter[], format: Format) 
       ownerId: filter.ownerId,
       visibility: filter.visibility,
       groupId: filter.groupId ?? null,
-      criteria: filter.criteria,
+      // Filters saved before workflow states were a criterion lack the member.
+      criteria: { ...filter.criteria, workflowStates: filter.criteria.workflowStates ?? [] },
       editable: mayEdit(scope, filter),
     };
     return applyFormat(dto, format, FILTER_SHORT_KEYS);
@@ -108,7 +111,10 @@ export async function getFilter(scope: Scope, id: number, format: Format, includ
   return dto!;
 }
 
-/** Criteria may only name the dictionary's own sections, domains, fields and languages. */
+/**
+ * Criteria may only name the dictionary's own sections, domains, fields and languages, and the states
+ * of its enabled workflow (while none is enabled the states cannot be checked and are kept).
+ */
 export async function assertCriteria(em: EntityManager, dictionaryId: number, criteria: FilterCriteria) {
   const problems: string[] = [];
   if (criteria.sectionOids.length) {
@@ -148,6 +154,11 @@ export async function assertCriteria(em: EntityManager, dictionaryId: number, cr
         (!script || own.some((v) => v.type === 1 && v.code.toLowerCase() === script.toLowerCase()));
       if (!known) problems.push(`unknown language ${selector}`);
     }
+  }
+  if (criteria.workflowStates?.length) {
+    const workflow = (await enabledWorkflows(em, [dictionaryId])).get(dictionaryId);
+    const missing = workflow ? unknownStates(criteria.workflowStates, [workflow]) : [];
+    if (missing.length) problems.push(`unknown workflow states ${missing.join(', ')}`);
   }
   if (problems.length) throw new AppError('BAD_REQUEST', `Filter criteria: ${problems.join('; ')}`);
 }

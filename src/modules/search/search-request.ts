@@ -20,7 +20,7 @@ import {
 import { fieldsOf } from '../field/field.service.js';
 import { getFilter } from '../filter/filter.service.js';
 import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-criteria.js';
-import { criteriaSql } from '../filter/filter-sql.js';
+import { criteriaSql, unknownStates } from '../filter/filter-sql.js';
 import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
 import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-settings.service.js';
 import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
@@ -218,6 +218,17 @@ async function restrictionsOf(
   if (input.quickFilter) {
     const parsed = FilterCriteriaSchema.safeParse(input.quickFilter);
     if (!parsed.success) throw new AppError('BAD_REQUEST', `quickFilter: ${parsed.error.issues[0]?.message}`);
+    // As `workflowStates`: a key no enabled workflow of the searched dictionaries has is 400.
+    const workflows = searchAccess.workflows.filter((w) =>
+      searchAccess.dictionaryIds.includes(w.dictionaryId),
+    );
+    const unknown = unknownStates(parsed.data.workflowStates, workflows);
+    if (unknown.length) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `quickFilter.workflowStates: no state ${unknown.join(', ')} in the enabled workflows of these dictionaries`,
+      );
+    }
     required.push([{ dictionaryId: null, criteria: parsed.data }]);
   }
   // Group filters (filterMap) bind members, not the dictionaries' administrators.
