@@ -374,7 +374,7 @@ export async function planSearch(
       searchAccess.workflows,
       input.workflowStates,
     ),
-  };
-}
     // The hits carry their states, so the list's style needs no statement of its own.
     stateSources: stateSourcesOf(dictionaryIds, searchAccess.workflows),
+  };
+}
