@@ -265,6 +265,124 @@ describe('TBX under the default workflow', () => {
       ['deu', null, 'inReview', 'approved', imported('approved', 'finalized')],
     ]);
   }, 120_000);
+  it('a merge that changes approved entries re-opens them as an API edit does, unless the file sets their processStatus', async () => {
+    const w = await workflowWorld(server.t, server.sysadmin);
+    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    const suffix = uniqueSuffix();
+    const termSec = (name: string, status: string | null, note: string | null) =>
+      `<termSec><term>${name} ${suffix}</term>${status ? `<termNote type="processStatus">${status}</termNote>` : ''}${note ? `<note>${note}</note>` : ''}</termSec>`;
+    const file = (entries: [string, string, string][]) => `<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+ <tbxHeader><fileDesc><sourceDesc><p>test</p></sourceDesc></fileDesc></tbxHeader>
+ <text><body>
+${entries.map(([id, en, de]) => `  <conceptEntry id="${id}-${suffix}"><langSec xml:lang="en">${en}</langSec><langSec xml:lang="de">${de}</langSec></conceptEntry>`).join('\n')}
+ </body></text>
+</tbx>
+`;
+    // Everything approved by the first import.
+    const first = await importInto(
+      w.admin.token!,
+      w.dictionary.id,
+      file([
+        ['r1', termSec('bolt', 'finalized', null), termSec('Bolzen', 'finalized', null)],
+        ['r2', termSec('nut', 'finalized', null), termSec('Mutter', 'finalized', null)],
+      ]),
+    );
+    expect(first.errors).toEqual([]);
+    const approvedAll = [
+      { name: `Bolzen ${suffix}`, state: 'approved' },
+      { name: `Mutter ${suffix}`, state: 'approved' },
+      { name: `bolt ${suffix}`, state: 'approved' },
+      { name: `nut ${suffix}`, state: 'approved' },
+    ];
+    expect(await statesOf(w.dictionary.id)).toEqual(approvedAll);
+    const conceptOf = async (name: string) =>
+      (
+        await rows<{ concept_id: number }>(
+          server.t,
+          'select concept_id from terms where dictionary_id = ? and name = ?',
+          [w.dictionary.id, `${name} ${suffix}`],
+        )
+      )[0]!.concept_id;
+    const [r1, r2] = [await conceptOf('bolt'), await conceptOf('nut')];
+    const logCount = async () =>
+      (await rows(server.t, 'select 1 from workflow_transitions where dictionary_id = ?', [w.dictionary.id]))
+        .length;
+    const logged = await logCount();
+
+    // The same file unchanged: nothing re-opens, nothing is logged.
+    await importInto(
+      w.admin.token!,
+      w.dictionary.id,
+      file([
+        ['r1', termSec('bolt', null, null), termSec('Bolzen', null, null)],
+        ['r2', termSec('nut', null, null), termSec('Mutter', null, null)],
+      ]),
+    );
+    expect(await statesOf(w.dictionary.id)).toEqual(approvedAll);
+    expect(await logCount()).toBe(logged);
+
+    // A note on the English terms: bolt (no processStatus) re-opens, nut keeps the approval its file sets;
+    // the German entries, unchanged, stay approved.
+    const changed = await importInto(
+      w.admin.token!,
+      w.dictionary.id,
+      file([
+        ['r1', termSec('bolt', null, 'Checked again'), termSec('Bolzen', null, null)],
+        ['r2', termSec('nut', 'finalized', 'Checked again'), termSec('Mutter', null, null)],
+      ]),
+    );
+    expect(changed.errors).toEqual([]);
+    expect(await statesOf(w.dictionary.id)).toEqual(
+      approvedAll.map((row) => (row.name === `bolt ${suffix}` ? { ...row, state: 'inReview' } : row)),
+    );
+    const reopened = 'Re-opened by a TBX import that changed it';
+    const moves = await w.admin.get<
+      {
+        languageCode: string;
+        transition: string | null;
+        fromState: string;
+        toState: string;
+        comment: string;
+      }[]
+    >(`/workflows/concepts/${r1}/transitions`);
+    expect(moves.status, moves.text).toBe(200);
+    expect(moves.body.at(-1)).toMatchObject({
+      languageCode: 'eng',
+      transition: null,
+      fromState: 'approved',
+      toState: 'inReview',
+      comment: reopened,
+    });
+    expect(await logCount()).toBe(logged + 1);
+    // The concept's history: the import's edit (the note), then the re-open as a WORKFLOW change (read by
+    // a reviewer: the re-opened term is unpublished now, and hidden from others).
+    const history = await w.dictAdmin.rest.get<{
+      content: { changes: { kind: string; subject: string; before?: unknown; after?: unknown }[] }[];
+    }>(`/history/concept/${r1}`);
+    const [reopenItem, editItem] = history.body.content;
+    expect(reopenItem!.changes).toEqual([
+      {
+        kind: 'CHANGED',
+        subject: 'WORKFLOW',
+        before: { state: 'approved' },
+        after: { state: 'inReview', languageCode: 'eng', comment: reopened },
+      },
+    ]);
+    expect(editItem!.changes.map((change) => [change.kind, change.subject])).toEqual([
+      ['ADDED', 'TERM_FIELD'],
+    ]);
+    expect(
+      (
+        await w.admin.get<{ content: { changes: { subject: string }[] }[] }>(`/history/concept/${r2}`)
+      ).body.content[0]!.changes.map((change) => change.subject),
+    ).toEqual(['TERM_FIELD']);
+    // As for an API edit, a re-open mails nobody.
+    expect(
+      await rows(server.t, 'select 1 from workflow_notifications where dictionary_id = ?', [w.dictionary.id]),
+    ).toEqual([]);
+  }, 120_000);
+
   it('under the TERM unit each term has its own state, the first state with a processStatus wins, and the export gives them back', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
     const created = await w.dictAdmin.rest.post('/workflows', {

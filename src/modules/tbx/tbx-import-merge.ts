@@ -209,7 +209,14 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       termSnapshot(newTermIds.get(termTid)!, termTid, plannedTermRow(concept.id, term, now)),
     );
     after.terms = [...after.terms, ...added];
-    const changed = diffSnapshots(before, after).length > 0;
+    const changes = diffSnapshots(before, after);
+    const changed = changes.length > 0;
+    if (changed && ctx.workflow) {
+      // What an API edit would touch (workflow-edit.ts): the terms by id, their language from the snapshot.
+      const languageOf = new Map(after.terms.map((term) => [term.id, term.languageCode]));
+      const termIds = new Set(changes.flatMap((change) => (change.termId ? [change.termId] : [])));
+      planned.edited = [...termIds].map((termId) => ({ termId, languageCode: languageOf.get(termId) ?? '' }));
+    }
     if (changed || (planned.entryId && !concept.oid) || item.termOids.size) {
       conceptUpdates.push({
         id: concept.id,

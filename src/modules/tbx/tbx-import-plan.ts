@@ -59,6 +59,11 @@ export interface PlannedConcept {
   xrefs: PlannedXref[];
   /** The concept's id once written (created or merged into). */
   writtenId?: number;
+  /**
+   * Under a workflow, what a merge changed in the existing concept: the changed or added terms (none:
+   * concept values only). Approved entries it touches re-open (tbx-import-workflow.ts).
+   */
+  edited?: { termId: number; languageCode: string }[];
 }
 
 /** Plans one entry: its values routed to fields, domains and cross-references, and checked. */

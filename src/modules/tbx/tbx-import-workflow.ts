@@ -5,6 +5,8 @@
  * processStatus. A value that matches no state is an error of the file at its line. States are written
  * per batch with one set-based statement in the import's transaction; each entry that moved gets its
  * transition log row and WORKFLOW history change ("imported into state X from processStatus Y").
+ * Approved entries a merge changes re-open as after an edit through the API (unless the file sets their
+ * processStatus), logged the same way.
  */
 import { stateOf, type WorkflowState } from '../workflow/workflow-definition.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
@@ -24,7 +26,11 @@ interface MovedEntry {
   term_id: number;
   state: string;
   from_state: string;
+  /** Re-opened by the merge's changes (not placed by a processStatus). */
+  reopened?: boolean;
 }
+
+const REOPENED = 'Re-opened by a TBX import that changed it';
 
 export class ImportWorkflow {
   private constructor(private readonly workflow: GoverningWorkflow) {}
@@ -95,10 +101,25 @@ export class ImportWorkflow {
         });
       }
     }
-    if (rows.size === 0) return;
+    const reopened = await this.reopen(ctx, batch, rows);
+    const placed = rows.size ? await this.place(ctx, [...rows.values()]) : [];
+    await this.log(ctx, [...reopened, ...placed]);
+  }
+
+  /** Places entries into the states their processStatus names (created or replaced); answers those that moved. */
+  private async place(
+    ctx: ImportContext,
+    rows: readonly {
+      concept_id: number;
+      language_code: string;
+      term_id: number;
+      state: string;
+      category: string;
+    }[],
+  ): Promise<MovedEntry[]> {
     const revalidate = this.workflow.definition.revalidateAfterDays;
     // The states before (read in the same snapshot as the upsert) tell which entries really moved.
-    const moved = await sql<MovedEntry[]>(
+    return sql<MovedEntry[]>(
       ctx.em,
       `with x as (
          select * from json_to_recordset(?::json) as x(concept_id int, language_code text, term_id int, state text, category text)
@@ -123,7 +144,7 @@ export class ImportWorkflow {
            on o.concept_id = p.concept_id and o.language_code = p.language_code and o.term_id = p.term_id
         where p.state <> coalesce(o.state, ?)`,
       [
-        JSON.stringify([...rows.values()]),
+        JSON.stringify(rows),
         this.workflow.id,
         ctx.clientId,
         ctx.dictionaryId,
@@ -135,7 +156,69 @@ export class ImportWorkflow {
         this.workflow.definition.initialState,
       ],
     );
-    await this.log(ctx, moved);
+  }
+
+  /**
+   * What an edit through the API does to approved entries (workflow-edit.ts), for the entries a merge
+   * changed (by the unit: the concept, the languages or the terms changed): unless the workflow keeps
+   * approvals, those in an approved state re-open (one statement per batch; their votes go). Entries
+   * whose processStatus the file sets are placed by it instead. No notifications, as for an API edit.
+   */
+  private async reopen(
+    ctx: ImportContext,
+    batch: readonly PlannedConcept[],
+    placed: ReadonlyMap<string, unknown>,
+  ): Promise<MovedEntry[]> {
+    const { definition, unit } = this.workflow;
+    if (definition.onEditOfApproved === 'KEEP') return [];
+    const keys = new Map<string, { concept_id: number; language_code: string; term_id: number }>();
+    for (const concept of batch) {
+      if (concept.writtenId === undefined || !concept.edited) continue;
+      const touched =
+        unit === 'CONCEPT'
+          ? [{ languageCode: '', termId: 0 }]
+          : concept.edited.map((term) => ({
+              languageCode: term.languageCode,
+              termId: unit === 'TERM' ? term.termId : 0,
+            }));
+      for (const { languageCode, termId } of touched) {
+        const key = `${concept.writtenId}|${languageCode}|${termId}`;
+        if (placed.has(key)) continue;
+        keys.set(key, { concept_id: concept.writtenId, language_code: languageCode, term_id: termId });
+      }
+    }
+    if (keys.size === 0) return [];
+    const approved = definition.states.filter((state) => state.category === 'APPROVED').map((s) => s.key);
+    const to = stateOf(definition, definition.reopenState ?? definition.initialState);
+    return sql<MovedEntry[]>(
+      ctx.em,
+      `with x as (
+         select * from json_to_recordset(?::json) as x(concept_id int, language_code text, term_id int)
+       ), old as (
+         select e.id, e.concept_id, e.language_code, e.term_id, e.state from workflow_entry_states e
+           join x on x.concept_id = e.concept_id and x.language_code = e.language_code and x.term_id = e.term_id
+          where e.workflow_id = ? and e.state = any(?::text[])
+          for update of e
+       ), moved as (
+         update workflow_entry_states e set state = ?, category = ?, version = e.version + 1, entered_at = now(),
+                entered_by_id = ?, revalidate_at = null
+           from old where e.id = old.id
+       ), votes as (
+         delete from workflow_votes v using old where v.entry_state_id = old.id
+       )
+       select old.id::text as id, old.concept_id, old.language_code, old.term_id, ?::text as state,
+              old.state as from_state, true as reopened
+         from old`,
+      [
+        JSON.stringify([...keys.values()]),
+        this.workflow.id,
+        `{${approved.join(',')}}`,
+        to.key,
+        to.category,
+        ctx.scope.actor.userId,
+        to.key,
+      ],
+    );
   }
 
   /**
@@ -144,6 +227,7 @@ export class ImportWorkflow {
    * Y", written by the set-based statement of every workflow move (a round per entry of one concept).
    */
   private async log(ctx: ImportContext, moved: readonly MovedEntry[]): Promise<void> {
+    if (moved.length === 0) return;
     const rounds: RecordedMove[][] = [];
     const seen = new Map<number, number>();
     for (const entry of moved) {
@@ -159,7 +243,9 @@ export class ImportWorkflow {
         transition: null,
         fromState: entry.from_state,
         toState: entry.state,
-        comment: `Imported into state ${state.key} from processStatus ${state.processStatus} (TBX import)`,
+        comment: entry.reopened
+          ? REOPENED
+          : `Imported into state ${state.key} from processStatus ${state.processStatus} (TBX import)`,
       });
     }
     const target = {
