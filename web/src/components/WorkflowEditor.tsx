@@ -1,8 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { type FormEvent, useState } from 'react';
-import { problemOf, trpc } from '../api';
+import { type ApiProblem, problemOf, trpc } from '../api';
 import { CheckList, Choice } from './controls';
-import { validationMessages } from './workflow-messages';
+import { Problems } from './FieldValues';
+import { type RuleChoices, TextControl, TransitionRules } from './WorkflowRules';
+import { pathProblems, validationMessages } from './workflow-messages';
 
 export type Workflow = Awaited<ReturnType<typeof trpc.workflows.get.query>>;
 type Definition = NonNullable<Workflow['definition']>;
@@ -13,6 +15,11 @@ const CATEGORIES = ['DRAFT', 'REVIEW', 'APPROVED', 'REJECTED', 'RETIRED'].map((v
   value,
   label: value.charAt(0) + value.slice(1).toLowerCase(),
 }));
+const PROCESS_STATUSES = [
+  { value: 'unprocessed', label: 'unprocessed' },
+  { value: 'provisionallyProcessed', label: 'provisionallyProcessed' },
+  { value: 'finalized', label: 'finalized' },
+];
 const ROLES = [
   { value: 'DICTIONARY_ADMIN', label: 'Dictionary administrators' },
   { value: 'ADMIN', label: 'Administrators' },
@@ -47,18 +54,23 @@ const newTransition = (index: number, states: State[]): Transition => ({
 });
 
 /**
- * A workflow definition's states and transitions as a form (issue 28, docs/workflows.md). The server
- * checks the definition (`workflows.update`); its messages appear above the form, and a 409 (someone
- * saved the workflow meanwhile) opens a dialog offering to reload their version.
+ * A workflow definition as a form (issues 26 and 28, docs/workflows.md): its states, its transitions
+ * with all their rules (TransitionRules) and what happens to approved entries. The server checks the
+ * definition (`workflows.update`); its messages are listed above the form and each also appears beside
+ * the control it is about; a 409 (someone saved the workflow meanwhile) opens a dialog offering to
+ * reload their version.
  */
 export function WorkflowEditor(props: {
   workflow: Workflow;
+  choices: RuleChoices;
   onSaved: (saved: Workflow) => void;
   onReload: () => void;
 }) {
   const { workflow } = props;
   const [definition, setDefinition] = useState<Definition>(workflow.definition!);
   const [messages, setMessages] = useState<string[]>([]);
+  const [refusal, setRefusal] = useState<ApiProblem | null>(null);
+  const problems = pathProblems(refusal, `workflow-${workflow.id}`);
   const [saved, setSaved] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const stateOptions = definition.states.map((state) => ({
@@ -77,9 +89,14 @@ export function WorkflowEditor(props: {
       transitions: definition.transitions.map((t, i) => (i === index ? { ...t, ...change } : t)),
     });
 
+  const described = (path: string) => (problems.at(path).length ? problems.id(path) : undefined);
+  const invalid = (path: string) =>
+    problems.at(path).length ? { 'aria-invalid': true, 'aria-describedby': problems.id(path) } : {};
+
   async function save(event: FormEvent) {
     event.preventDefault();
     setMessages([]);
+    setRefusal(null);
     setSaved(null);
     try {
       const answer = await trpc.workflows.update.mutate({
@@ -98,7 +115,10 @@ export function WorkflowEditor(props: {
     } catch (caught) {
       const problem = problemOf(caught);
       if (problem.status === 409) setConflict(problem.message);
-      else setMessages(validationMessages(problem));
+      else {
+        setMessages(validationMessages(problem));
+        setRefusal(problem);
+      }
     }
   }
 
@@ -120,7 +140,58 @@ export function WorkflowEditor(props: {
         value={definition.initialState}
         options={stateOptions}
         onChange={(initialState) => setDefinition({ ...definition, initialState })}
+        describedBy={problems.at('initialState').length ? problems.id('initialState') : undefined}
       />
+      <Problems id={problems.id('initialState')} list={problems.at('initialState')} />
+      <fieldset className="rule-list">
+        <legend>Approved entries</legend>
+        <Choice
+          label="When an approved entry is edited"
+          value={definition.onEditOfApproved}
+          options={[
+            { value: 'REOPEN', label: 'it is re-opened' },
+            { value: 'KEEP', label: 'it stays approved' },
+          ]}
+          onChange={(value) => setDefinition({ ...definition, onEditOfApproved: value as 'REOPEN' | 'KEEP' })}
+        />
+        {definition.onEditOfApproved === 'REOPEN' && (
+          <>
+            <Choice
+              label="Re-opened into"
+              value={definition.reopenState ?? ''}
+              empty="(the initial state)"
+              options={stateOptions}
+              onChange={(value) => setDefinition({ ...definition, reopenState: value || null })}
+              describedBy={problems.at('reopenState').length ? problems.id('reopenState') : undefined}
+            />
+            <Problems id={problems.id('reopenState')} list={problems.at('reopenState')} />
+          </>
+        )}
+        <TextControl
+          label="Re-validate approved entries after days"
+          hint="empty: never"
+          type="number"
+          value={definition.revalidateAfterDays === null ? '' : String(definition.revalidateAfterDays)}
+          onChange={(text) =>
+            setDefinition({ ...definition, revalidateAfterDays: text === '' ? null : Number(text) })
+          }
+          path="revalidateAfterDays"
+          problems={problems}
+        />
+        {definition.revalidateAfterDays !== null && (
+          <>
+            <Choice
+              label="Re-validation moves them into"
+              value={definition.revalidateState ?? ''}
+              empty="(the initial state)"
+              options={stateOptions}
+              onChange={(value) => setDefinition({ ...definition, revalidateState: value || null })}
+              describedBy={problems.at('revalidateState').length ? problems.id('revalidateState') : undefined}
+            />
+            <Problems id={problems.id('revalidateState')} list={problems.at('revalidateState')} />
+          </>
+        )}
+      </fieldset>
       <table className="results states-table">
         <caption>States</caption>
         <thead>
@@ -128,6 +199,8 @@ export function WorkflowEditor(props: {
             <th scope="col">Key</th>
             <th scope="col">Name</th>
             <th scope="col">Category</th>
+            <th scope="col">TBX process status</th>
+            <th scope="col">Style in term lists</th>
             <th scope="col">Read-only</th>
             <th scope="col">Hidden</th>
             <th scope="col">Unpublished</th>
@@ -145,13 +218,20 @@ export function WorkflowEditor(props: {
                   aria-label={`Key of state ${index + 1}`}
                   value={state.key}
                   onChange={(e) => setState(index, { key: e.target.value })}
+                  {...invalid(`states.${index}.key`)}
                 />
+                <Problems id={problems.id(`states.${index}.key`)} list={problems.at(`states.${index}.key`)} />
               </td>
               <td>
                 <input
                   aria-label={`Name of state ${index + 1}`}
                   value={state.name}
                   onChange={(e) => setState(index, { name: e.target.value })}
+                  {...invalid(`states.${index}.name`)}
+                />
+                <Problems
+                  id={problems.id(`states.${index}.name`)}
+                  list={problems.at(`states.${index}.name`)}
                 />
               </td>
               <td>
@@ -166,6 +246,35 @@ export function WorkflowEditor(props: {
                     </option>
                   ))}
                 </select>
+              </td>
+              <td>
+                <select
+                  aria-label={`TBX process status of state ${index + 1}`}
+                  value={state.processStatus ?? ''}
+                  onChange={(e) =>
+                    setState(index, { processStatus: (e.target.value || null) as State['processStatus'] })
+                  }
+                >
+                  <option value="">(none)</option>
+                  {PROCESS_STATUSES.map((status) => (
+                    <option key={status.value} value={status.value}>
+                      {status.label}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input
+                  aria-label={`Style of state ${index + 1}`}
+                  placeholder="color: #888"
+                  value={state.style}
+                  onChange={(e) => setState(index, { style: e.target.value })}
+                  {...invalid(`states.${index}.style`)}
+                />
+                <Problems
+                  id={problems.id(`states.${index}.style`)}
+                  list={problems.at(`states.${index}.style`)}
+                />
               </td>
               {(['readOnly', 'hidden', 'unpublished'] as const).map((flag) => (
                 <td key={flag}>
@@ -211,40 +320,55 @@ export function WorkflowEditor(props: {
           <legend>
             Transition {index + 1}: {transition.name}
           </legend>
-          <label>
-            Key
-            <input value={transition.key} onChange={(e) => setTransition(index, { key: e.target.value })} />
-          </label>
-          <label>
-            Name
-            <input value={transition.name} onChange={(e) => setTransition(index, { name: e.target.value })} />
-          </label>
+          <TextControl
+            label="Key"
+            value={transition.key}
+            onChange={(key) => setTransition(index, { key })}
+            path={`transitions.${index}.key`}
+            problems={problems}
+          />
+          <TextControl
+            label="Name"
+            value={transition.name}
+            onChange={(name) => setTransition(index, { name })}
+            path={`transitions.${index}.name`}
+            problems={problems}
+          />
           <CheckList
             legend="From"
             options={stateOptions}
             chosen={transition.from}
             onChange={(from) => setTransition(index, { from })}
+            describedBy={described(`transitions.${index}.from`)}
+          />
+          <Problems
+            id={problems.id(`transitions.${index}.from`)}
+            list={problems.at(`transitions.${index}.from`)}
           />
           <Choice
             label="To"
             value={transition.to}
             options={stateOptions}
             onChange={(to) => setTransition(index, { to })}
+            describedBy={described(`transitions.${index}.to`)}
+          />
+          <Problems
+            id={problems.id(`transitions.${index}.to`)}
+            list={problems.at(`transitions.${index}.to`)}
           />
           <CheckList
-            legend="Who may fire it"
+            legend="Roles whose holders may fire it"
             options={ROLES}
             chosen={transition.roles}
             onChange={(roles) => setTransition(index, { roles })}
           />
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={transition.commentRequired}
-              onChange={(e) => setTransition(index, { commentRequired: e.target.checked })}
-            />
-            Comment required
-          </label>
+          <TransitionRules
+            transition={transition}
+            at={`transitions.${index}`}
+            choices={props.choices}
+            problems={problems}
+            onChange={(change) => setTransition(index, change)}
+          />
           <div className="actions">
             <button
               type="button"

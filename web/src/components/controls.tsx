@@ -29,11 +29,19 @@ export function Choice(props: {
   onChange: (value: string) => void;
   empty?: string;
   disabled?: boolean;
+  /** The id of the server's messages about this choice (they mark it invalid). */
+  describedBy?: string;
 }) {
   return (
     <label>
       {props.label}
-      <select value={props.value} onChange={(e) => props.onChange(e.target.value)} disabled={props.disabled}>
+      <select
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        disabled={props.disabled}
+        aria-invalid={props.describedBy ? true : undefined}
+        aria-describedby={props.describedBy}
+      >
         {props.empty !== undefined && <option value="">{props.empty}</option>}
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -52,10 +60,11 @@ export function CheckList(props: {
   chosen: string[];
   onChange: (chosen: string[]) => void;
   className?: string;
+  describedBy?: string;
 }) {
   const { chosen, onChange } = props;
   return (
-    <fieldset className={props.className}>
+    <fieldset className={props.className} aria-describedby={props.describedBy}>
       <legend>{props.legend}</legend>
       {props.options.map((option) => (
         <label key={option.value} className="check">

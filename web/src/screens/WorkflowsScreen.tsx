@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
 import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
-import { loadDictionaries, useLoaded } from '../data';
+import type { RuleChoices } from '../components/WorkflowRules';
+import { type Dictionary, loadDictionaries, useLoaded } from '../data';
 import { navigate, withQuery } from '../routes';
 
 /**
@@ -24,12 +25,41 @@ export default function WorkflowsScreen({ query }: { query: URLSearchParams }) {
         onChange={(value) => navigate(withQuery('/workflows', { d: value }), { replace: true })}
       />
       <ErrorMessage text={dictionaries.error?.message} />
-      {dictionaryId !== undefined && <DictionaryWorkflows key={dictionaryId} dictionaryId={dictionaryId} />}
+      {dictionaryId !== undefined && (
+        <DictionaryWorkflows
+          key={dictionaryId}
+          dictionaryId={dictionaryId}
+          dictionary={dictionaries.data?.find((d) => d.id === dictionaryId)}
+        />
+      )}
     </div>
   );
 }
 
-function DictionaryWorkflows({ dictionaryId }: { dictionaryId: number }) {
+/**
+ * The client's groups and users for the editor's pickers. Users only administrators may list: for others
+ * the editor takes user ids as typed (null).
+ */
+async function loadPeople(): Promise<Omit<RuleChoices, 'dictionary'>> {
+  const list = { page: 0, size: 500, format: 'FULL', 'include-deleted': false } as const;
+  const [groups, users] = await Promise.all([
+    trpc.groups.list.query({ ...list, 'include-all': true, 'include-guest': false }).then((p) => p.content),
+    trpc.users.list.query(list).then(
+      (p) => p.content,
+      () => null,
+    ),
+  ]);
+  return { groups, users };
+}
+
+function DictionaryWorkflows({
+  dictionaryId,
+  dictionary,
+}: {
+  dictionaryId: number;
+  dictionary?: Dictionary;
+}) {
+  const people = useLoaded(loadPeople, 'people');
   const list = useLoaded(
     () =>
       trpc.workflows.list
@@ -126,6 +156,7 @@ function DictionaryWorkflows({ dictionaryId }: { dictionaryId: number }) {
             // A new version (saved here or elsewhere) starts the form again from what the server holds.
             key={`${workflow.id} ${workflow.version} ${round}`}
             workflow={workflow}
+            choices={{ dictionary, groups: people.data?.groups ?? [], users: people.data?.users ?? null }}
             onSaved={() => reloadThenSay(`${workflow.name} saved.`)}
             onReload={() => {
               setRound((value) => value + 1);
