@@ -7,6 +7,7 @@ import type { Sql } from '../../shared/sql.js';
 import { fieldsOf } from '../field/field.service.js';
 import { parseFilterDate } from '../field/field-validation.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
+import { listedStatesSql } from '../workflow/workflow-state-sql.js';
 import type { FilterCriteria } from './filter-criteria.js';
 
 export type { Sql };
@@ -136,29 +137,22 @@ export function unknownStates(keys: readonly string[], workflows: readonly Gover
 }
 
 /**
- * Entries in one of the `wanted` states, as the search's workflow condition (search-workflow.ts) finds
- * them: an entry without a row, or whose stored key the definition no longer has, is in the initial
- * state. A concept `c` for the CONCEPT unit, else a term `t` (its language's entry, or its own). Only
- * the definition's keys reach the SQL; wanted keys it lacks select nothing.
+ * Entries in one of the `wanted` states (workflow-state-sql.ts): a concept `c` for the CONCEPT unit, else
+ * a term `t` (its language's entry, or its own). Only the definition's keys reach the SQL; wanted keys
+ * it lacks select nothing.
  */
 function stateSql(workflow: GoverningWorkflow, wanted: readonly string[]): Sql {
   const keys = workflow.definition.states.map((state) => state.key);
-  const listed = keys.filter((key) => wanted.includes(key));
-  const concept = workflow.unit === 'CONCEPT';
-  const entry = `e.workflow_id = ? and e.concept_id = ${concept ? 'c.id' : 't.concept_id'}
-    and e.language_code = ${concept ? "''" : 't.language_code'} and e.term_id = ${workflow.unit === 'TERM' ? 't.id' : '0'}`;
-  if (listed.includes(workflow.definition.initialState)) {
-    const others = keys.filter((key) => !listed.includes(key));
-    return {
-      text: `not exists (select 1 from workflow_entry_states e where ${entry} and e.state = any(?::text[]))`,
-      params: [workflow.id, `{${others.join(',')}}`],
-    };
-  }
-  if (listed.length === 0) return { text: 'false', params: [] };
-  return {
-    text: `exists (select 1 from workflow_entry_states e where ${entry} and e.state = any(?::text[]))`,
-    params: [workflow.id, `{${listed.join(',')}}`],
-  };
+  return listedStatesSql(
+    {
+      workflowId: workflow.id,
+      unit: workflow.unit,
+      initialState: workflow.definition.initialState,
+      listed: keys.filter((key) => wanted.includes(key)),
+      unlisted: keys.filter((key) => !wanted.includes(key)),
+    },
+    workflow.unit === 'CONCEPT' ? 'c.id' : 't.concept_id',
+  );
 }
 
 /** One field condition on the values of `$map -> oid` (the oid is the first parameter). */

@@ -7,16 +7,17 @@
  *
  * Entries without a state row are in the workflow's initial state. PostgreSQL therefore asks for a
  * visible row when the initial state is not listed (a semi-join), and for the absence of an invisible
- * row when it is (an anti-join); both probe workflow_entry_states_search_index (the entry key with the
- * state included: index-only) or hash the workflow's rows, as the planner finds cheaper. Elasticsearch reads the entry's state from the term's document (`workflowState`,
- * written from the same rows through the outbox); a stored key the definition no longer knows counts
- * as the initial state on both engines, as statesOf does.
+ * row when it is (an anti-join): workflow-state-sql.ts, shared with filters. Elasticsearch reads the
+ * entry's state from the term's document (`workflowState`, written from the same rows through the
+ * outbox); a stored key the definition no longer knows counts as the initial state on both engines, as
+ * statesOf does.
  */
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import type { Sql } from '../filter/filter-sql.js';
 import type { WorkflowUnit } from '../workflow/workflow-definition.js';
 import { type GoverningWorkflow, reviews } from '../workflow/workflow-effects.js';
+import { listedStatesSql } from '../workflow/workflow-state-sql.js';
 import type { StateSource } from './search-plan.js';
 
 /** What one governed dictionary lists. */
@@ -91,33 +92,15 @@ export function workflowScopeOf(
   return { governed, othersPass, passing };
 }
 
-/**
- * The entry row of a term `t` under a workflow's unit: the key of workflow_entry_states_search_index,
- * which includes the state, so that a probe reads the index only (a condition on another column, such
- * as the dictionary, would fetch every probed row from the table: twice the time of the search).
- */
-const entryMatch = (dictionary: GovernedDictionary): Sql => ({
-  text: `e.workflow_id = ? and e.concept_id = t.concept_id
-         and e.language_code = ${dictionary.unit === 'CONCEPT' ? "''" : 't.language_code'}
-         and e.term_id = ${dictionary.unit === 'TERM' ? 't.id' : '0'}`,
-  params: [dictionary.workflowId],
-});
-
 /** A term `t` of the dictionary is in a listed state. */
-function listedSql(dictionary: GovernedDictionary): Sql {
-  const match = entryMatch(dictionary);
-  if (dictionary.visible.includes(dictionary.initialState)) {
-    return {
-      text: `not exists (select 1 from workflow_entry_states e where ${match.text} and e.state = any(?::text[]))`,
-      params: [...match.params, `{${dictionary.invisible.join(',')}}`],
-    };
-  }
-  if (dictionary.visible.length === 0) return { text: 'false', params: [] };
-  return {
-    text: `exists (select 1 from workflow_entry_states e where ${match.text} and e.state = any(?::text[]))`,
-    params: [...match.params, `{${dictionary.visible.join(',')}}`],
-  };
-}
+const listedSql = (dictionary: GovernedDictionary): Sql =>
+  listedStatesSql({
+    workflowId: dictionary.workflowId,
+    unit: dictionary.unit,
+    initialState: dictionary.initialState,
+    listed: dictionary.visible,
+    unlisted: dictionary.invisible,
+  });
 
 /**
  * The scope as one condition on `t` (terms). A single governed dictionary searched alone gets the bare
