@@ -192,114 +192,123 @@ export function WorkflowEditor(props: {
           </>
         )}
       </fieldset>
-      <table className="results states-table">
-        <caption>States</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Name</th>
-            <th scope="col">Category</th>
-            <th scope="col">TBX process status</th>
-            <th scope="col">Style in term lists</th>
-            <th scope="col">Read-only</th>
-            <th scope="col">Hidden</th>
-            <th scope="col">Unpublished</th>
-            <th scope="col">
-              <span className="visually-hidden">Remove</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {definition.states.map((state, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place, keys change as typed.
-            <tr key={index}>
-              <td>
-                <input
-                  aria-label={`Key of state ${index + 1}`}
-                  value={state.key}
-                  onChange={(e) => setState(index, { key: e.target.value })}
-                  {...invalid(`states.${index}.key`)}
-                />
-                <Problems id={problems.id(`states.${index}.key`)} list={problems.at(`states.${index}.key`)} />
-              </td>
-              <td>
-                <input
-                  aria-label={`Name of state ${index + 1}`}
-                  value={state.name}
-                  onChange={(e) => setState(index, { name: e.target.value })}
-                  {...invalid(`states.${index}.name`)}
-                />
-                <Problems
-                  id={problems.id(`states.${index}.name`)}
-                  list={problems.at(`states.${index}.name`)}
-                />
-              </td>
-              <td>
-                <select
-                  aria-label={`Category of state ${index + 1}`}
-                  value={state.category}
-                  onChange={(e) => setState(index, { category: e.target.value as State['category'] })}
-                >
-                  {CATEGORIES.map((category) => (
-                    <option key={category.value} value={category.value}>
-                      {category.label}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <select
-                  aria-label={`TBX process status of state ${index + 1}`}
-                  value={state.processStatus ?? ''}
-                  onChange={(e) =>
-                    setState(index, { processStatus: (e.target.value || null) as State['processStatus'] })
-                  }
-                >
-                  <option value="">(none)</option>
-                  {PROCESS_STATUSES.map((status) => (
-                    <option key={status.value} value={status.value}>
-                      {status.label}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <input
-                  aria-label={`Style of state ${index + 1}`}
-                  placeholder="color: #888"
-                  value={state.style}
-                  onChange={(e) => setState(index, { style: e.target.value })}
-                  {...invalid(`states.${index}.style`)}
-                />
-                <Problems
-                  id={problems.id(`states.${index}.style`)}
-                  list={problems.at(`states.${index}.style`)}
-                />
-              </td>
-              {(['readOnly', 'hidden', 'unpublished'] as const).map((flag) => (
-                <td key={flag}>
+      {/* Seven columns of controls outgrow the card on narrow screens: the table scrolls, not the page. */}
+      <div className="table-scroll">
+        <table className="results states-table">
+          <caption>States</caption>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Name</th>
+              <th scope="col">Category</th>
+              <th scope="col">TBX process status</th>
+              <th scope="col">Style in term lists</th>
+              <th scope="col">Read-only</th>
+              <th scope="col">Hidden</th>
+              <th scope="col">Unpublished</th>
+              <th scope="col">
+                <span className="visually-hidden">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {definition.states.map((state, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place, keys change as typed.
+              <tr key={index}>
+                <td>
                   <input
-                    type="checkbox"
-                    aria-label={`${flag} for state ${index + 1}`}
-                    checked={state[flag]}
-                    onChange={(e) => setState(index, { [flag]: e.target.checked })}
+                    aria-label={`Key of state ${index + 1}`}
+                    value={state.key}
+                    onChange={(e) => setState(index, { key: e.target.value })}
+                    {...invalid(`states.${index}.key`)}
+                  />
+                  <Problems
+                    id={problems.id(`states.${index}.key`)}
+                    list={problems.at(`states.${index}.key`)}
                   />
                 </td>
-              ))}
-              <td>
-                <button
-                  type="button"
-                  onClick={() =>
-                    setDefinition({ ...definition, states: definition.states.filter((_, i) => i !== index) })
-                  }
-                >
-                  Remove<span className="visually-hidden"> state {state.key}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                <td>
+                  <input
+                    aria-label={`Name of state ${index + 1}`}
+                    value={state.name}
+                    onChange={(e) => setState(index, { name: e.target.value })}
+                    {...invalid(`states.${index}.name`)}
+                  />
+                  <Problems
+                    id={problems.id(`states.${index}.name`)}
+                    list={problems.at(`states.${index}.name`)}
+                  />
+                </td>
+                <td>
+                  <select
+                    aria-label={`Category of state ${index + 1}`}
+                    value={state.category}
+                    onChange={(e) => setState(index, { category: e.target.value as State['category'] })}
+                  >
+                    {CATEGORIES.map((category) => (
+                      <option key={category.value} value={category.value}>
+                        {category.label}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <select
+                    aria-label={`TBX process status of state ${index + 1}`}
+                    value={state.processStatus ?? ''}
+                    onChange={(e) =>
+                      setState(index, { processStatus: (e.target.value || null) as State['processStatus'] })
+                    }
+                  >
+                    <option value="">(none)</option>
+                    {PROCESS_STATUSES.map((status) => (
+                      <option key={status.value} value={status.value}>
+                        {status.label}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input
+                    aria-label={`Style of state ${index + 1}`}
+                    placeholder="color: #888"
+                    value={state.style}
+                    onChange={(e) => setState(index, { style: e.target.value })}
+                    {...invalid(`states.${index}.style`)}
+                  />
+                  <Problems
+                    id={problems.id(`states.${index}.style`)}
+                    list={problems.at(`states.${index}.style`)}
+                  />
+                </td>
+                {(['readOnly', 'hidden', 'unpublished'] as const).map((flag) => (
+                  <td key={flag}>
+                    <input
+                      type="checkbox"
+                      aria-label={`${flag} for state ${index + 1}`}
+                      checked={state[flag]}
+                      onChange={(e) => setState(index, { [flag]: e.target.checked })}
+                    />
+                  </td>
+                ))}
+                <td>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      setDefinition({
+                        ...definition,
+                        states: definition.states.filter((_, i) => i !== index),
+                      })
+                    }
+                  >
+                    Remove<span className="visually-hidden"> state {state.key}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <div className="actions">
         <button
           type="button"
