@@ -2,7 +2,9 @@
  * Merging of a TBX import into existing concepts: the merge modes (ENTRY_ID, TERM, NONE), the concept
  * each entry merges into, and the merge itself (values replaced, terms matched or added, domains added).
  */
+import { sameJson } from '../../shared/canonical-json.js';
 import { Concept } from '../concept/concept.entity.js';
+import { languageFieldsOf } from '../concept/concept-language-fields.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
@@ -10,6 +12,7 @@ import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js'
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
 import type { PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
+import { type ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 import {
   type HistoryItem,
   insertDomains,
@@ -87,9 +90,45 @@ export async function mergeTargets(
 }
 
 /**
+ * Whether a merge would change a concept whose entry (CONCEPT unit) is read-only: its terms, its values,
+ * its domains or its language fields (read only for such concepts).
+ */
+async function conceptChanges(
+  ctx: ImportContext,
+  items: readonly {
+    conceptId: number;
+    planned: PlannedConcept;
+    before: ConceptSnapshot;
+    terms: TermSnapshot[];
+    added: number;
+  }[],
+): Promise<Set<PlannedConcept>> {
+  const changing = new Set<PlannedConcept>();
+  const stored = await languageFieldsOf(
+    ctx.em,
+    items.filter((item) => item.planned.languageFields.length).map((item) => item.conceptId),
+  );
+  for (const { conceptId, planned, before, terms, added } of items) {
+    const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
+    const after = { ...before, domainIds, fieldMap: { ...before.fieldMap, ...planned.fieldMap }, terms };
+    const tag = (row: { languageCode: string; regionCode: string | null; scriptCode: string | null }) =>
+      `${row.languageCode}|${row.regionCode ?? ''}|${row.scriptCode ?? ''}`.toLowerCase();
+    const old = new Map((stored.get(conceptId) ?? []).map((row) => [tag(row), row.fieldMap]));
+    const languageFields = planned.languageFields.some((row) => {
+      const fieldMap = old.get(tag(row)) ?? {};
+      return !sameJson(fieldMap, { ...fieldMap, ...row.fieldMap });
+    });
+    if (added || languageFields || diffSnapshots(before, after).length) changing.add(planned);
+  }
+  return changing;
+}
+
+/**
  * Merges entries into existing concepts: the file's field values replace those of the same fields
  * (others stay), terms are matched by term id, then by language and text (matched ones updated, the
  * others added; terms the file lacks stay), domains are added. Unchanged concepts count as skipped.
+ * Under a workflow, what an API edit refuses in read-only states stays as it is, reported at the
+ * entry's line: the terms of read-only term or language entries, a read-only concept entry's concept.
  */
 export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<number, PlannedConcept>) {
   if (updates.size === 0) return;
@@ -98,7 +137,16 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
   const locks = await liveLocks(ctx.em, ids);
   const concepts = await ctx.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
   const parts = await loadParts(ctx.em, ids);
-  const work: {
+  const readOnly = (await ctx.workflow?.readOnlyBefore(ctx, ids)) ?? null;
+  const readOnlyConcepts: {
+    conceptId: number;
+    planned: PlannedConcept;
+    before: ConceptSnapshot;
+    terms: TermSnapshot[];
+    added: number;
+    state: NonNullable<ReturnType<ReadOnlyEntries['of']>>;
+  }[] = [];
+  let work: {
     concept: Concept;
     planned: PlannedConcept;
     before: ConceptSnapshot;
@@ -130,6 +178,10 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     const termOids = new Map<number, string>();
     const termRows = parts.get(concept.id)!.terms;
     const newTerms: { term: PlannedTerm; tid: number }[] = [];
+    // TERM and LANGUAGE units: the read-only entry a term is in (CONCEPT: decided for the whole concept).
+    const termUnit = ctx.workflow?.unit !== 'CONCEPT';
+    const lockedTerm = (languageCode: string, termId: number) =>
+      readOnly && termUnit ? readOnly.of(concept.id, languageCode, termId) : null;
     for (const wanted of planned.terms) {
       const byOid = wanted.oid
         ? termRows.find((row) => !row.deleted && !claimed.has(row.id) && row.oid === wanted.oid)
@@ -146,13 +198,18 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
         );
       const target = match ? terms.find((term) => term.id === match.id) : undefined;
       if (!target) {
-        newTerms.push({ term: wanted, tid: 0 });
+        const locked = lockedTerm(wanted.languageCode, 0);
+        if (locked) {
+          const what = { conceptId: concept.id, term: wanted };
+          ctx.error(planned.line, readOnlyMessage(locked, what, 'the term was not added'));
+        } else newTerms.push({ term: wanted, tid: 0 });
         continue;
       }
       claimed.add(target.id);
       wanted.writtenId = target.id;
       const row = termRows.find((r) => r.id === target.id);
-      if (wanted.oid && !row?.oid) termOids.set(target.id, wanted.oid);
+      const locked = lockedTerm(target.languageCode, target.id) ?? lockedTerm(wanted.languageCode, target.id);
+      if (wanted.oid && !row?.oid && !locked) termOids.set(target.id, wanted.oid);
       const next = {
         ...target,
         name: wanted.name,
@@ -162,13 +219,38 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
         fieldMap: { ...target.fieldMap, ...wanted.fieldMap },
       };
       if (diffSnapshots({ ...before, terms: [target] }, { ...before, terms: [next] }).length) {
+        if (locked) {
+          const what = { conceptId: concept.id, term: target };
+          ctx.error(planned.line, readOnlyMessage(locked, what, 'its changes were not imported'));
+          continue;
+        }
         Object.assign(target, next);
         changedTermIds.add(target.id);
       }
     }
-    planned.writtenId = concept.id;
+    const lockedConcept = readOnly && !termUnit ? readOnly.of(concept.id, '', 0) : null;
+    if (lockedConcept)
+      readOnlyConcepts.push({
+        conceptId: concept.id,
+        planned,
+        before,
+        terms,
+        added: newTerms.length,
+        state: lockedConcept,
+      });
     work.push({ concept, planned, before, terms, newTerms, changedTermIds, termOids });
   }
+  // CONCEPT unit: a read-only concept the merge would change is left out as a whole (an API edit of it
+  // is refused); an unchanged one goes on (its ids are remembered).
+  const refused = readOnlyConcepts.length ? await conceptChanges(ctx, readOnlyConcepts) : new Set();
+  for (const { conceptId, planned, state } of readOnlyConcepts) {
+    if (!refused.has(planned)) continue;
+    ctx.error(planned.line, readOnlyMessage(state, { conceptId }, 'entry skipped'));
+    ctx.summary.skipped++;
+    for (const term of planned.terms) delete term.writtenId;
+  }
+  work = work.filter((item) => !refused.has(item.planned));
+  for (const item of work) item.planned.writtenId = item.concept.id;
 
   const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
   const serials = newTermCount

@@ -6,13 +6,15 @@
  * per batch with one set-based statement in the import's transaction; each entry that moved gets its
  * transition log row and WORKFLOW history change ("imported into state X from processStatus Y").
  * Approved entries a merge changes re-open as after an edit through the API (unless the file sets their
- * processStatus), logged the same way.
+ * processStatus), logged the same way. Entries that were in read-only states before a merge keep their
+ * terms (tbx-import-merge.ts) and their state: a processStatus does not move them, and says so.
  */
 import { stateOf, type WorkflowState } from '../workflow/workflow-definition.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import { type RecordedMove, recordMoves } from '../workflow/workflow-history.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
 import type { PlannedConcept } from './tbx-import-plan.js';
+import { ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 import { categoryOf, NOTE } from './tbx-mapping.js';
 import type { TbxValue } from './tbx-model.js';
 
@@ -33,7 +35,20 @@ interface MovedEntry {
 const REOPENED = 'Re-opened by a TBX import that changed it';
 
 export class ImportWorkflow {
+  /** The read-only entries of the batch's merge targets, read before the merge (none: no read-only state). */
+  private readOnly: ReadOnlyEntries | null = null;
+
   private constructor(private readonly workflow: GoverningWorkflow) {}
+
+  get unit() {
+    return this.workflow.unit;
+  }
+
+  /** Reads which entries of the concepts a batch merges into are read-only (kept for write()). */
+  async readOnlyBefore(ctx: ImportContext, conceptIds: readonly number[]): Promise<ReadOnlyEntries | null> {
+    this.readOnly = await ReadOnlyEntries.read(ctx, this.workflow, conceptIds);
+    return this.readOnly;
+  }
 
   /** The dictionary's enabled workflow, or null (processStatus is then an ordinary field value). */
   static async load(ctx: ImportContext): Promise<ImportWorkflow | null> {
@@ -82,7 +97,7 @@ export class ImportWorkflow {
     const { unit } = this.workflow;
     const rows = new Map<
       string,
-      { concept_id: number; language_code: string; term_id: number; state: string; category: string }
+      { concept_id: number; language_code: string; term_id: number; state: string; category: string } | null
     >();
     for (const concept of batch) {
       if (concept.writtenId === undefined) continue;
@@ -92,6 +107,19 @@ export class ImportWorkflow {
         const termId = unit === 'TERM' ? term.writtenId : 0;
         const key = `${concept.writtenId}|${languageCode}|${termId}`;
         if (rows.has(key)) continue;
+        // An entry read-only before the merge keeps its state (placing one there is no edit of it).
+        const locked = this.readOnly?.of(concept.writtenId, term.languageCode, term.writtenId);
+        if (locked) {
+          rows.set(key, null);
+          if (locked.key !== term.state.key) {
+            const what = { conceptId: concept.writtenId, ...(unit === 'CONCEPT' ? {} : { term }) };
+            ctx.error(
+              concept.line,
+              readOnlyMessage(locked, what, `its processStatus (state "${term.state.key}") was not applied`),
+            );
+          }
+          continue;
+        }
         rows.set(key, {
           concept_id: concept.writtenId,
           language_code: languageCode,
@@ -101,8 +129,10 @@ export class ImportWorkflow {
         });
       }
     }
+    this.readOnly = null;
     const reopened = await this.reopen(ctx, batch, rows);
-    const placed = rows.size ? await this.place(ctx, [...rows.values()]) : [];
+    const placing = [...rows.values()].filter((row) => row !== null);
+    const placed = placing.length ? await this.place(ctx, placing) : [];
     await this.log(ctx, [...reopened, ...placed]);
   }
 
