@@ -143,6 +143,14 @@ export interface LockBody {
   expirationTime: number;
 }
 
+/** A concept's values in one language tag (docs/concepts.md, Language fields). */
+export interface LanguageFieldsBody {
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: Record<string, string[]>;
+}
+
 export interface ConceptBody extends AuditedBody {
   cid: string;
   sectionOid: string | null;
@@ -153,6 +161,7 @@ export interface ConceptBody extends AuditedBody {
   languageCodesEditable: string[];
   permissions: Record<string, boolean>;
   fieldMap: Record<string, string[]>;
+  languageFields: LanguageFieldsBody[];
   refLinks: RefLinkBody[];
   comments: unknown[];
   dictionaryId: number;

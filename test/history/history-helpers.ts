@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import {
   type Api,
   type ConceptBody,
+  type LanguageFieldsBody,
   rows,
   type Server,
   userOf,
@@ -26,6 +27,8 @@ export interface HistoryChangeBody {
   termId?: number;
   fieldOid?: string;
   relationId?: number;
+  /** LANGUAGE_FIELD: the language tag (eng, eng-GB). */
+  language?: string;
   before?: unknown;
   after?: unknown;
 }
@@ -40,6 +43,7 @@ export interface SnapshotBody {
   terms: { id: number; tid: number; name: string; languageCode: string }[];
   relations: { id: number; sourceConceptId: number; targetConceptId: number }[];
   refLinks: unknown[];
+  languageFields?: LanguageFieldsBody[];
 }
 
 export interface HistoryItemBody {

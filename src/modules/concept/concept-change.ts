@@ -72,6 +72,8 @@ export function desiredFromSnapshot(snapshot: ConceptSnapshot): DesiredConcept {
       attribute: relation.attribute,
       text: relation.text,
     })),
+    // Undefined in items recorded before concept writes took language fields: they stay as they are.
+    languageFields: snapshot.languageFields && structuredClone(snapshot.languageFields),
   };
 }
 
@@ -106,7 +108,7 @@ export async function changeConcept(
     const [access] = await conceptAccessFor(scope, [
       { sectionId: concept.section.id, ownerId: concept.createdById ?? null },
     ]);
-    const parts = (await loadParts(em, [id], { deletedTerms: true })).get(id)!;
+    const parts = (await loadParts(em, [id], { deletedTerms: true, languageFields: true })).get(id)!;
     const context: ChangeContext = {
       em,
       concept,
@@ -140,7 +142,7 @@ export async function changeConcept(
     if (diffSnapshots(context.before, afterPreview).length === 0) return;
     if (plan.revive) Object.assign(concept, { deleted: false, deletedAt: null, deletedById: null });
     await writeDesired(scope, em, concept, parts, plan.desired);
-    const fresh = (await loadParts(em, [id])).get(id)!;
+    const fresh = (await loadParts(em, [id], { languageFields: true })).get(id)!;
     const item = recordHistory(em, {
       concept,
       revision,
@@ -200,6 +202,7 @@ function previewSnapshot(
         text: relation.text,
       };
     }),
+    languageFields: desired.languageFields ?? before.languageFields,
     refLinks: [
       ...desired.refLinks.map((link) => ({ sourceTermId: null, ...link })),
       ...desired.terms.flatMap((term) =>

@@ -6,6 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { sameJson } from '../../shared/canonical-json.js';
+import type { ConceptSnapshot } from '../history/history.types.js';
 
 export const LanguageFieldsDtoSchema = z.object({
   languageCode: z.string().describe('three-letter lowercase code, as terms have it'),
@@ -23,6 +25,26 @@ interface LanguageFieldsRow {
   region_code: string | null;
   script_code: string | null;
   field_map: Record<string, string[]>;
+}
+
+/** A language tag as a key, whatever the case it was sent in. */
+export const tagKey = (row: {
+  languageCode: string;
+  regionCode?: string | null;
+  scriptCode?: string | null;
+}) => [row.languageCode, row.regionCode ?? '', row.scriptCode ?? ''].join('|').toLowerCase();
+
+/** The languages whose language fields differ between two snapshots (none when either is unknown). */
+export function languageFieldLanguages(before: ConceptSnapshot, after: ConceptSnapshot): Set<string> {
+  const changed = new Set<string>();
+  if (!before.languageFields || !after.languageFields) return changed;
+  const old = new Map(before.languageFields.map((row) => [tagKey(row), row]));
+  const now = new Map(after.languageFields.map((row) => [tagKey(row), row]));
+  for (const key of new Set([...old.keys(), ...now.keys()])) {
+    const [a, b] = [old.get(key), now.get(key)];
+    if (!sameJson(a?.fieldMap ?? {}, b?.fieldMap ?? {})) changed.add((a ?? b)!.languageCode);
+  }
+  return changed;
 }
 
 /** The language fields of concepts by concept id, in language tag order (one query). */
@@ -82,6 +104,21 @@ export async function writeLanguageFields(
         })),
       ),
     ],
+  );
+}
+
+/** A concept write (docs/concepts.md): the concept's language fields become exactly `rows`. */
+export async function replaceLanguageFields(
+  em: EntityManager,
+  concept: { id: number; client: { id: number }; dictionary: { id: number } },
+  rows: readonly LanguageFieldsDto[],
+): Promise<void> {
+  await em.execute('delete from concept_language_fields where concept_id = ?', [concept.id]);
+  await writeLanguageFields(
+    em,
+    concept.client.id,
+    concept.dictionary.id,
+    rows.map((row) => ({ conceptId: concept.id, ...row })),
   );
 }
 

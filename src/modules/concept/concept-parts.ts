@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ConceptSnapshot, RefLinkSnapshot } from '../history/history.types.js';
 import { type Concept, ConceptDomain, ConceptRelation, RefLink, Term } from './concept.entity.js';
+import { type LanguageFieldsDto, languageFieldsOf } from './concept-language-fields.js';
 
 const NO_TENANT = { tenant: false } as const;
 
@@ -14,12 +15,14 @@ export interface ConceptParts {
   relations: ConceptRelation[];
   /** Links of the concept's fields and of its terms' fields (sourceTermId set). */
   refLinks: RefLink[];
+  /** Loaded on request (concept writes): then part of the snapshot; absent: the snapshot leaves them out. */
+  languageFields?: LanguageFieldsDto[];
 }
 
 export async function loadParts(
   em: EntityManager,
   conceptIds: readonly number[],
-  options: { deletedTerms?: boolean } = {},
+  options: { deletedTerms?: boolean; languageFields?: boolean } = {},
 ): Promise<Map<number, ConceptParts>> {
   const parts = new Map<number, ConceptParts>();
   for (const id of conceptIds) parts.set(id, { terms: [], domainIds: [], relations: [], refLinks: [] });
@@ -51,6 +54,10 @@ export async function loadParts(
   }
   for (const link of links) parts.get(link.sourceConcept.id)?.refLinks.push(link);
   for (const part of parts.values()) part.domainIds.sort((a, b) => a - b);
+  if (options.languageFields) {
+    const languageFields = await languageFieldsOf(em, ids);
+    for (const [id, part] of parts) part.languageFields = languageFields.get(id) ?? [];
+  }
   return parts;
 }
 
@@ -89,6 +96,7 @@ export function snapshotOf(concept: Concept, parts: ConceptParts): ConceptSnapsh
           link.sourceTermId === null || link.sourceTermId === undefined || liveTermIds.has(link.sourceTermId),
       )
       .map(refLinkSnapshot),
+    ...(parts.languageFields ? { languageFields: parts.languageFields } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { sameJson } from '../../shared/canonical-json.js';
 import { AppError } from '../../shared/errors.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import { fieldValueProblems, normalizeFieldValues } from '../field/field-validation.js';
-import type { RefLinkSnapshot } from '../history/history.types.js';
+import type { LanguageFieldsSnapshot, RefLinkSnapshot } from '../history/history.types.js';
 import { ATTRIBUTES_OF_TYPE, RelationAttributes, RelationTypes } from './concept.entity.js';
 import type { RefLinkInput } from './concept.schema.js';
 import { type DictionaryStructure, fieldsOfLevel } from './concept-structure.js';
@@ -45,6 +45,8 @@ export interface DesiredConcept {
   refLinks: DesiredRefLink[];
   terms: DesiredTerm[];
   relations: DesiredRelation[];
+  /** Values per language tag (TERM-level fields, as a TBX language section holds them); undefined: kept. */
+  languageFields?: LanguageFieldsSnapshot[];
 }
 
 export class Problems {
@@ -185,6 +187,40 @@ export function checkTermLanguage(
     regionCode: variant(term.regionCode, language.regions, 'regionCode'),
     scriptCode: variant(term.scriptCode, language.scripts, 'scriptCode'),
   };
+}
+
+/**
+ * Language fields hold values of the dictionary's TERM-level fields (what a TBX import keeps from a
+ * language section), per language tag of the dictionary. A tag may appear once; tags left without
+ * values are dropped (reads never show them).
+ */
+export function checkLanguageFields(
+  structure: DictionaryStructure,
+  rows: readonly LanguageFieldsSnapshot[],
+  problems: Problems,
+): LanguageFieldsSnapshot[] {
+  const seen = new Set<string>();
+  const checked: LanguageFieldsSnapshot[] = [];
+  rows.forEach((row, index) => {
+    const where = `languageFields[${index}]`;
+    const tag = checkTermLanguage(structure, row, where, problems);
+    const key = [tag.languageCode, tag.regionCode ?? '', tag.scriptCode ?? ''].join('|');
+    if (seen.has(key)) problems.add(`${where}: language ${tag.languageCode} is given twice`);
+    seen.add(key);
+    const fieldMap = checkFieldMap(structure, 'TERM', row.fieldMap, `${where}.fieldMap`, problems);
+    if (Object.keys(fieldMap).length > 0) checked.push({ ...tag, fieldMap });
+  });
+  // Tag order, as reads list them (language, then region and script, none first).
+  const order = (row: LanguageFieldsSnapshot) => [
+    row.languageCode,
+    row.regionCode ?? '',
+    row.scriptCode ?? '',
+  ];
+  return checked.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    const at = x.findIndex((part, index) => part !== y[index]);
+    return at < 0 ? 0 : x[at]! < y[at]! ? -1 : 1;
+  });
 }
 
 export function checkRelation(relation: DesiredRelation, where: string, problems: Problems) {

@@ -6,12 +6,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sameJson } from '../../shared/canonical-json.js';
 import type { Scope } from '../../shared/scope.js';
 import { Concept, ConceptRelation, RefLink, Term } from './concept.entity.js';
+import { replaceLanguageFields } from './concept-language-fields.js';
 import type { ConceptParts } from './concept-parts.js';
 import { allocateSerials } from './concept-serials.js';
 import type { DictionaryStructure } from './concept-structure.js';
 import {
   checkFieldMap,
   checkIncrementalValues,
+  checkLanguageFields,
   checkRefLinks,
   checkRelation,
   checkTermLanguage,
@@ -38,6 +40,9 @@ export async function checkDesired(
   const problems = new Problems();
   desired.fieldMap = checkFieldMap(structure, 'CONCEPT', desired.fieldMap, 'fieldMap', problems);
   checkRefLinks(desired.refLinks, desired.fieldMap, 'refLinks', problems);
+  if (desired.languageFields) {
+    desired.languageFields = checkLanguageFields(structure, desired.languageFields, problems);
+  }
   const ownTerms = new Map((parts?.terms ?? []).map((term) => [term.id, term]));
   const seenTermIds = new Set<number>();
   desired.terms.forEach((term, index) => {
@@ -326,6 +331,10 @@ export async function writeDesired(
     for (const link of wanted.refLinks) linkRow(link, termRows[index]!.id);
   });
   await em.flush();
+  // Language fields: replaced as a whole when they differ (undefined: left as they are).
+  if (desired.languageFields && !sameJson(desired.languageFields, parts?.languageFields ?? [])) {
+    await replaceLanguageFields(em, concept, desired.languageFields);
+  }
   if (removedTermIds.length) await markLinksInvalid(em, { termIds: removedTermIds });
   // The concept's own links point at live targets unless a kept link's target is gone meanwhile.
   await em.execute(

@@ -164,6 +164,14 @@ export const RelationInputSchema = z.object({
 });
 export type RelationInput = z.infer<typeof RelationInputSchema>;
 
+export const LanguageFieldsInputSchema = z.object({
+  languageCode: z.string().min(1).max(64).describe('a language of the dictionary'),
+  regionCode: z.string().max(64).nullable().optional(),
+  scriptCode: z.string().max(64).nullable().optional(),
+  fieldMap: FieldMapInputSchema.describe('TERM-level field oid to values (null or [] removes a field)'),
+});
+export type LanguageFieldsInput = z.infer<typeof LanguageFieldsInputSchema>;
+
 const conceptBodyShape = {
   format: FormatSchema,
   'with-comments': queryBoolean().default(false),
@@ -174,6 +182,13 @@ const conceptBodyShape = {
   terms: z.array(TermInputSchema).nullable().optional(),
   conceptRelations: z.array(RelationInputSchema).nullable().optional(),
   refLinks: z.array(RefLinkInputSchema).nullable().optional(),
+  languageFields: z
+    .array(LanguageFieldsInputSchema)
+    .nullable()
+    .optional()
+    .describe(
+      'values per language tag (docs/concepts.md, Language fields); missing or null: kept as they are; PUT: the array replaces them all, PATCH: sent fields of sent tags replace those fields only',
+    ),
 };
 export const ConceptCreateInputSchema = z.object(conceptBodyShape);
 export type ConceptCreateInput = z.infer<typeof ConceptCreateInputSchema>;

@@ -8,12 +8,18 @@ import type { Format } from '../../shared/format.js';
 import { mayIncludeDeleted, type Scope } from '../../shared/scope.js';
 import { conceptAccessFor } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
-import type { ConceptSnapshot } from '../history/history.types.js';
+import type { ConceptSnapshot, LanguageFieldsSnapshot } from '../history/history.types.js';
 import { recordHistory } from '../history/history-recorder.js';
 import { Section } from '../section/section.entity.js';
 import { unseenTermIds, unseenTermsOfChange } from '../workflow/workflow-visibility.js';
 import { Concept } from './concept.entity.js';
-import type { ConceptCreateInput, ConceptOutput, ConceptUpdateInput, TermInput } from './concept.schema.js';
+import type {
+  ConceptCreateInput,
+  ConceptOutput,
+  ConceptUpdateInput,
+  LanguageFieldsInput,
+  TermInput,
+} from './concept.schema.js';
 import {
   assertConceptPermission,
   conceptIdOfTerm,
@@ -23,6 +29,7 @@ import {
   termAllowed,
 } from './concept-access.js';
 import { type ChangeContext, changeConcept, desiredFromSnapshot } from './concept-change.js';
+import { languageFieldLanguages, tagKey } from './concept-language-fields.js';
 import { loadParts, snapshotOf } from './concept-parts.js';
 import { renderConcepts } from './concept-render.js';
 import { allocateSerials } from './concept-serials.js';
@@ -187,6 +194,42 @@ function relationsDesired(input: ConceptCreateInput['conceptRelations']) {
   }));
 }
 
+/**
+ * Language fields as a write wants them (docs/concepts.md, Language fields): not sent (or null), they stay
+ * as they are, so a client that does not know them never erases imported values; on PUT the array
+ * replaces them all; on PATCH the fields sent for a tag replace those fields only and tags not sent stay.
+ * Values of fields deleted from the dictionary are dropped as for terms.
+ */
+function languageFieldsDesired(
+  structure: DictionaryStructure,
+  stored: readonly LanguageFieldsSnapshot[],
+  sent: readonly LanguageFieldsInput[] | null | undefined,
+  partial: boolean,
+): LanguageFieldsSnapshot[] {
+  const kept = stored.map((row) => ({
+    ...row,
+    fieldMap: withoutDeletedFields(structure, row.fieldMap, undefined).stored,
+  }));
+  if (sent === undefined || sent === null) return kept;
+  const storedByTag = new Map(stored.map((row) => [tagKey(row), row]));
+  const rows = sent.map((row): LanguageFieldsSnapshot => {
+    const cleaned = withoutDeletedFields(
+      structure,
+      storedByTag.get(tagKey(row))?.fieldMap ?? {},
+      row.fieldMap,
+    );
+    return {
+      languageCode: row.languageCode,
+      regionCode: row.regionCode ?? null,
+      scriptCode: row.scriptCode ?? null,
+      fieldMap: partial ? { ...cleaned.stored, ...cleaned.sent } : (cleaned.sent ?? {}),
+    };
+  });
+  if (!partial) return rows;
+  const sentTags = new Set(sent.map(tagKey));
+  return [...rows, ...kept.filter((row) => !sentTags.has(tagKey(row)))];
+}
+
 /** A new concept with its terms, relations and links, in one transaction with its history item. */
 export async function createConcept(scope: Scope, input: ConceptCreateInput): Promise<ConceptOutput> {
   if (input.dictionaryId === undefined) throw new AppError('BAD_REQUEST', 'dictionaryId is required');
@@ -209,11 +252,12 @@ export async function createConcept(scope: Scope, input: ConceptCreateInput): Pr
       refLinks: refLinksOf(input.refLinks),
       terms: (input.terms ?? []).map((term) => termDesired({ ...term, id: undefined })),
       relations: relationsDesired(input.conceptRelations),
+      languageFields: languageFieldsDesired(structure, [], input.languageFields, false),
     };
     await checkDesired(em, structure, desired, undefined, null);
-    for (const term of desired.terms) {
-      if (access!.termLanguages !== null && !access!.termLanguages.includes(term.languageCode)) {
-        throw new AppError('FORBIDDEN', `You may not write terms in language "${term.languageCode}"`);
+    for (const { languageCode } of [...desired.terms, ...(desired.languageFields ?? [])]) {
+      if (access!.termLanguages !== null && !access!.termLanguages.includes(languageCode)) {
+        throw new AppError('FORBIDDEN', `You may not write terms in language "${languageCode}"`);
       }
     }
     const serials = await allocateSerials(em, dictionary.id, { cid: 1 });
@@ -227,7 +271,7 @@ export async function createConcept(scope: Scope, input: ConceptCreateInput): Pr
       changedById: scope.actor.userId,
     });
     await writeDesired(scope, em, concept, null, desired);
-    const parts = (await loadParts(em, [concept.id])).get(concept.id)!;
+    const parts = (await loadParts(em, [concept.id], { languageFields: true })).get(concept.id)!;
     recordHistory(em, {
       concept,
       revision: concept.version,
@@ -275,6 +319,10 @@ export async function authorizeChange(scope: Scope, context: ChangeContext, afte
   const old = new Map(before.terms.map((term) => [term.id, term]));
   const refused = (what: string, language: string) =>
     new AppError('FORBIDDEN', `You may not ${what} in language "${language}"`);
+  // Language fields are values of term fields in a language: TERM_UPDATE in that language.
+  for (const language of languageFieldLanguages(before, after)) {
+    if (!termAllowed(access, 'TERM_UPDATE', language)) throw refused('change language fields', language);
+  }
   for (const term of after.terms) {
     const previous = old.get(term.id);
     if (!previous) {
@@ -299,7 +347,8 @@ export async function authorizeChange(scope: Scope, context: ChangeContext, afte
 
 /**
  * PUT (partial false): the body is the whole concept; missing attributes are erased, except `terms`,
- * which must be sent (an empty array removes every term) so a forgotten member never deletes terms.
+ * which must be sent (an empty array removes every term) so a forgotten member never deletes terms, and
+ * `languageFields`, kept when missing (see languageFieldsDesired).
  * PATCH (partial true): missing attributes stay; fieldMap keys sent replace those fields only; a terms
  * array is applied (sent terms changed, new ones added, missing ones removed), terms null leaves them.
  */
@@ -371,6 +420,12 @@ export async function updateConcept(scope: Scope, input: ConceptUpdateInput, par
           input.conceptRelations === undefined ? undefined : relationsDesired(input.conceptRelations),
           current.relations,
           [],
+        ),
+        languageFields: languageFieldsDesired(
+          structure,
+          current.languageFields ?? [],
+          input.languageFields,
+          partial,
         ),
       };
       return { kind: 'STATE', desired, action: 'UPDATE' };

@@ -6,14 +6,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sameJson } from '../../shared/canonical-json.js';
 import type { Concept } from '../concept/concept.entity.js';
 import { ConceptHistory, type HistoryAction } from './history.entity.js';
-import type { ConceptSnapshot, HistoryChange, TermSnapshot } from './history.types.js';
+import type {
+  ConceptSnapshot,
+  HistoryChange,
+  LanguageFieldsSnapshot,
+  TermSnapshot,
+} from './history.types.js';
 
 const same = sameJson;
 
 function fieldChanges(
   before: Record<string, string[]>,
   after: Record<string, string[]>,
-  subject: 'FIELD' | 'TERM_FIELD',
+  subject: 'FIELD' | 'TERM_FIELD' | 'LANGUAGE_FIELD',
   termId?: number,
 ): HistoryChange[] {
   const changes: HistoryChange[] = [];
@@ -23,6 +28,27 @@ function fieldChanges(
     if (same(old, now)) continue;
     const kind = old === undefined ? 'ADDED' : now === undefined ? 'REMOVED' : 'CHANGED';
     changes.push({ kind, subject, fieldOid: oid, ...(termId ? { termId } : {}), before: old, after: now });
+  }
+  return changes;
+}
+
+/** The tag of a language field row: `eng`, `eng-GB`, `srp-Latn` (language, region, script). */
+export const languageTagOf = (
+  row: Pick<LanguageFieldsSnapshot, 'languageCode' | 'regionCode' | 'scriptCode'>,
+) => [row.languageCode, row.scriptCode, row.regionCode].filter(Boolean).join('-');
+
+/** Language field changes, one per tag and field; a side without languageFields (older item) is unknown. */
+function languageFieldChanges(before: ConceptSnapshot, after: ConceptSnapshot): HistoryChange[] {
+  if (!before.languageFields || !after.languageFields) return [];
+  const byTag = (rows: readonly LanguageFieldsSnapshot[]) =>
+    new Map(rows.map((row) => [languageTagOf(row), row.fieldMap]));
+  const old = byTag(before.languageFields);
+  const now = byTag(after.languageFields);
+  const changes: HistoryChange[] = [];
+  for (const language of new Set([...old.keys(), ...now.keys()])) {
+    for (const change of fieldChanges(old.get(language) ?? {}, now.get(language) ?? {}, 'LANGUAGE_FIELD')) {
+      changes.push({ ...change, language });
+    }
   }
   return changes;
 }
@@ -58,6 +84,7 @@ export function diffSnapshots(before: ConceptSnapshot | null, after: ConceptSnap
     changes.push({ kind: 'CHANGED', subject: 'DOMAINS', before: before.domainIds, after: after.domainIds });
   }
   changes.push(...fieldChanges(before.fieldMap, after.fieldMap, 'FIELD'));
+  changes.push(...languageFieldChanges(before, after));
   const oldTerms = new Map(before.terms.map((term) => [term.id, term]));
   const newTerms = new Map(after.terms.map((term) => [term.id, term]));
   for (const term of after.terms) {

@@ -17,6 +17,7 @@ import {
   changeConcept,
   desiredFromSnapshot,
 } from '../concept/concept-change.js';
+import { languageFieldLanguages } from '../concept/concept-language-fields.js';
 import { renderConcepts } from '../concept/concept-render.js';
 import type { DictionaryStructure } from '../concept/concept-structure.js';
 import { type DesiredConcept, type DesiredRelation, Problems } from '../concept/concept-validation.js';
@@ -77,6 +78,7 @@ async function authorizeUndo(scope: Scope, context: ChangeContext, after: Concep
   }
   const kept = new Set(after.terms.map((term) => term.id));
   for (const term of before.terms) if (!kept.has(term.id)) touched.add(term.languageCode);
+  for (const language of languageFieldLanguages(before, after)) touched.add(language);
   // Language limits come with term grants; without any (termLanguages is then []) they limit nothing here.
   const limits = access.term.TERM_UPDATE || access.term.TERM_DELETE ? access.termLanguages : null;
   const refused = limits === null ? undefined : [...touched].find((code) => !limits.includes(code));

@@ -43,6 +43,13 @@ export const RefLinkSnapshotSchema = z.object({
   languageCode: z.string().nullable(),
 });
 
+export const LanguageFieldsSnapshotSchema = z.object({
+  languageCode: z.string(),
+  regionCode: z.string().nullable(),
+  scriptCode: z.string().nullable(),
+  fieldMap: FieldValuesSchema,
+});
+
 export const ConceptSnapshotSchema = z
   .object({
     cid: z.string(),
@@ -54,6 +61,10 @@ export const ConceptSnapshotSchema = z
     terms: z.array(TermSnapshotSchema).describe('the live terms, with their ids'),
     relations: z.array(RelationSnapshotSchema).describe('relations from and to the concept'),
     refLinks: z.array(RefLinkSnapshotSchema),
+    languageFields: z
+      .array(LanguageFieldsSnapshotSchema)
+      .optional()
+      .describe('values per language tag; absent in items recorded before concept writes took them'),
   })
   .describe('the whole concept as the change left it');
 
@@ -63,6 +74,7 @@ export const HistoryChangeSchema = z.object({
   termId: z.number().int().optional(),
   fieldOid: z.string().optional(),
   relationId: z.number().int().optional().describe('the relation serial (relationId), not its row id'),
+  language: z.string().optional().describe('LANGUAGE_FIELD: the language tag (eng, eng-GB, ...)'),
   before: z.unknown().optional().describe('the old value, where there is one'),
   after: z.unknown().optional().describe('the new value, where there is one'),
 });

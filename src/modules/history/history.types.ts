@@ -35,6 +35,14 @@ export interface RefLinkSnapshot {
   languageCode: string | null;
 }
 
+/** A concept's values in one language tag (docs/concepts.md, Language fields). */
+export interface LanguageFieldsSnapshot {
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: Record<string, string[]>;
+}
+
 export interface ConceptSnapshot {
   cid: string;
   dictionaryId: number;
@@ -45,6 +53,11 @@ export interface ConceptSnapshot {
   terms: TermSnapshot[];
   relations: RelationSnapshot[];
   refLinks: RefLinkSnapshot[];
+  /**
+   * Language fields in language tag order. Absent in items written before concept writes took them
+   * (and in TBX import items): unknown there, so an undo to such an item keeps the current ones.
+   */
+  languageFields?: LanguageFieldsSnapshot[];
 }
 
 export const HistoryChangeKinds = ['ADDED', 'CHANGED', 'REMOVED'] as const;
@@ -57,6 +70,8 @@ export const HistoryChangeSubjects = [
   'TERM_FIELD',
   'RELATION',
   'REF_LINK',
+  /** A language field (docs/concepts.md): `language` names the tag, `fieldOid` the field. */
+  'LANGUAGE_FIELD',
   /** A workflow move (docs/workflows.md): before/after hold the states, the transition and its comment. */
   'WORKFLOW',
 ] as const;
@@ -68,6 +83,8 @@ export interface HistoryChange {
   termId?: number;
   fieldOid?: string;
   relationId?: number;
+  /** LANGUAGE_FIELD: the language tag, e.g. `eng` or `eng-GB` (language, region, script). */
+  language?: string;
   before?: unknown;
   after?: unknown;
 }

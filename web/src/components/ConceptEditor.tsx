@@ -6,6 +6,7 @@ import { namesOf } from './concept-text';
 import { DomainsEditor } from './DomainsEditor';
 import { type EditorProblems, linkProblems } from './editor-problems';
 import { FieldInputs, Problems } from './FieldValues';
+import { LanguageFieldsEditor } from './LanguageFieldsEditor';
 import { RefLinksEditor } from './RefLinksEditor';
 import { RelationsEditor } from './RelationsEditor';
 
@@ -13,7 +14,7 @@ const none = new Map<string, string[]>();
 
 /**
  * The form of a concept: section, domains, concept fields (every value) and their reference links,
- * terms with their language, fields and links, then the relations. The server's messages appear beside
+ * terms with their language, fields and links, the language values, then the relations. The server's messages appear beside
  * what they name; the rest above the form.
  */
 export function ConceptEditor(props: {
@@ -156,6 +157,12 @@ export function ConceptEditor(props: {
           Add term
         </button>
       </div>
+      <LanguageFieldsEditor
+        dictionary={dictionary}
+        rows={draft.languageFields}
+        problems={problems.languageFields}
+        onChange={(languageFields) => onChange({ ...draft, languageFields })}
+      />
       <RelationsEditor
         dictionary={dictionary}
         conceptId={conceptId}

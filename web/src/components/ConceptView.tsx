@@ -3,6 +3,7 @@ import { onLinkClick, withQuery } from '../routes';
 import { useConceptLabels } from './concept-labels';
 import { namesOf, RELATION_ATTRIBUTES } from './concept-text';
 import { useDomains } from './DomainsEditor';
+import { languageLabel } from './LanguageFieldsEditor';
 import { RefLinkList } from './RefLinkList';
 import { TermExtras } from './TermExtras';
 
@@ -92,6 +93,18 @@ export function ConceptView(props: {
         {languages.map((code) => (
           <section key={code} className="card" aria-label={names.language(code)} lang={names.tag(code)}>
             <h2>{names.language(code)}</h2>
+            {(concept.languageFields ?? [])
+              .filter((row) => row.languageCode === code && Object.keys(row.fieldMap).length > 0)
+              .map((row) => (
+                <section
+                  key={`${row.regionCode}-${row.scriptCode}`}
+                  className="language-values"
+                  aria-label={`Language values: ${languageLabel(names, row)}`}
+                >
+                  {(row.regionCode || row.scriptCode) && <p className="hint">{languageLabel(names, row)}</p>}
+                  <FieldList fieldMap={row.fieldMap} fieldName={names.field} />
+                </section>
+              ))}
             {terms.filter((t) => t.languageCode === code).length === 0 && <p className="hint">No term</p>}
             {terms
               .filter((t) => t.languageCode === code)

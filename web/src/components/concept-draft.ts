@@ -35,6 +35,15 @@ export interface DraftRelation {
   text: string | null;
 }
 
+/** A concept's values in one language tag as a whole (docs/concepts.md, Language fields). */
+export interface DraftLanguageFields {
+  key: string;
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+  fieldMap: Record<string, string[]>;
+}
+
 export interface Draft {
   sectionOid: string;
   fieldMap: Record<string, string[]>;
@@ -42,6 +51,7 @@ export interface Draft {
   relations: DraftRelation[];
   refLinks: DraftLink[];
   terms: DraftTerm[];
+  languageFields: DraftLanguageFields[];
 }
 
 let keys = 0;
@@ -68,6 +78,7 @@ export function emptyDraft(sectionOid: string, languageCode: string): Draft {
     relations: [],
     refLinks: [],
     terms: [newTerm(languageCode)],
+    languageFields: [],
   };
 }
 
@@ -108,8 +119,22 @@ export function draftOf(concept: Concept): Draft {
       fieldMap: { ...t.fieldMap },
       refLinks: t.refLinks.map(linkOf),
     })),
+    languageFields: (concept.languageFields ?? []).map((row) => ({
+      key: languageKey(row),
+      languageCode: row.languageCode,
+      regionCode: row.regionCode,
+      scriptCode: row.scriptCode,
+      fieldMap: { ...row.fieldMap },
+    })),
   };
 }
+
+/** The key of a language tag's values: `eng`, `eng-GB`, `srp-Latn`. */
+export const languageKey = (row: {
+  languageCode: string;
+  regionCode: string | null;
+  scriptCode: string | null;
+}) => [row.languageCode, row.scriptCode, row.regionCode].filter(Boolean).join('-');
 
 /** What the server takes: no editor keys, fields without empty values. */
 export function bodyOf(draft: Draft) {
@@ -127,6 +152,11 @@ export function bodyOf(draft: Draft) {
       ...(sourceConceptId === null ? {} : { sourceConceptId }),
     })),
     terms: draft.terms.map(({ key: _key, ...term }) => ({ ...term, fieldMap: clean(term.fieldMap) })),
+    // Every tag the editor holds, cleared fields as [] (a patch then removes them).
+    languageFields: draft.languageFields.map(({ key: _key, ...row }) => ({
+      ...row,
+      fieldMap: clean(row.fieldMap),
+    })),
   };
 }
 

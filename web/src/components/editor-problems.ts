@@ -17,6 +17,8 @@ export interface EditorProblems extends FieldProblems {
   linkTexts?: Map<string, string[]>;
   /** Term index to field oid to messages (`terms[1].fieldMap: Field "Note": …`). */
   termFields?: Map<number, Map<string, string[]>>;
+  /** Index of the sent language tag to field oid to messages (`languageFields[0].fieldMap: Field "Usage": …`). */
+  languageFields?: Map<number, Map<string, string[]>>;
 }
 
 export const noProblems: EditorProblems = { general: [], terms: new Map(), fields: new Map() };
@@ -29,6 +31,8 @@ export function editorProblemsOf(message: string, fieldNames: Map<string, string
   const relationEnds = new Map<number, string[]>();
   const linkTexts = new Map<string, string[]>();
   const termFields = new Map<number, Map<string, string[]>>();
+  const languageFields = new Map<number, Map<string, string[]>>();
+  const languageGeneral: string[] = [];
   const domains: string[] = [];
   const fieldOf = (text: string) =>
     [...fieldNames].find(([, name]) => text.startsWith(`Field "${name}"`))?.[0];
@@ -42,7 +46,14 @@ export function editorProblemsOf(message: string, fieldNames: Map<string, string
     const termFieldOid = termField ? fieldOf(termField[2]!) : undefined;
     const relationEnd = /^conceptRelations: (concept (\d+) .*)$/.exec(part);
     const linkText = /^reference link "(.*?)": .*$/.exec(part);
-    if (relation) add(relations, Number(relation[1]), relation[2]!);
+    const languageField = /^languageFields\[(\d+)\]\.fieldMap: (.*)$/.exec(part);
+    const languageFieldOid = languageField ? fieldOf(languageField[2]!) : undefined;
+    if (languageField && languageFieldOid) {
+      const index = Number(languageField[1]);
+      if (!languageFields.has(index)) languageFields.set(index, new Map());
+      add(languageFields.get(index)!, languageFieldOid, languageField[2]!);
+    } else if (part.startsWith('languageFields')) languageGeneral.push(part);
+    else if (relation) add(relations, Number(relation[1]), relation[2]!);
     else if (relationEnd) add(relationEnds, Number(relationEnd[2]), relationEnd[1]!);
     else if (linkText) add(linkTexts, linkText[1]!, part);
     else if (termLink) add(links, termLink[1]!, termLink[2]!);
@@ -55,7 +66,18 @@ export function editorProblemsOf(message: string, fieldNames: Map<string, string
     } else rest.push(part);
   }
   const placed = rest.length ? problemsOf(rest.join('; '), fieldNames) : { ...noProblems };
-  return { ...placed, relations, relationEnds, links, linkTexts, domains, termFields };
+  const general = [...placed.general, ...languageGeneral];
+  return {
+    ...placed,
+    general,
+    relations,
+    relationEnds,
+    links,
+    linkTexts,
+    domains,
+    termFields,
+    languageFields,
+  };
 }
 
 /** The messages for one entry's links: those naming the entry, then those naming one of its links. */

@@ -6,6 +6,7 @@ import { type ApiCaller, builder, defined, type GraphQLContext } from '../../../
 import type { ConceptDto, ConceptOutput } from '../concept.schema.js';
 import { forget, full, READ, remember } from './concept-loader.js';
 import { ConceptRelationInputRef } from './concept-relation.type.js';
+import { LanguageFieldsInputRef } from './language-fields.type.js';
 import { RefLinkInputRef } from './ref-link.type.js';
 import { ConceptRef } from './refs.js';
 import { TermInputRef } from './term.type.js';
@@ -21,6 +22,10 @@ const ConceptInputRef = builder.inputType('ConceptInput', {
     terms: t.field({ type: [TermInputRef] }),
     conceptRelations: t.field({ type: [ConceptRelationInputRef] }),
     refLinks: t.field({ type: [RefLinkInputRef] }),
+    languageFields: t.field({
+      type: [LanguageFieldsInputRef],
+      description: 'values per language tag; missing or null: kept (a full update too)',
+    }),
   }),
 });
 
@@ -42,6 +47,14 @@ function conceptBody(input: ConceptArg) {
     domainList: input.domainList,
     fieldMap: input.fieldMap as FieldMapInput | null | undefined,
     refLinks: refLinksInput(input.refLinks),
+    languageFields: input.languageFields?.map((row) =>
+      defined({
+        languageCode: row.languageCode,
+        regionCode: row.regionCode,
+        scriptCode: row.scriptCode,
+        fieldMap: row.fieldMap as FieldMapInput,
+      }),
+    ),
     terms: input.terms?.map((term) =>
       defined({
         id: sent(term.id),

@@ -58,7 +58,7 @@ export const HistoryItemRef = builder.objectRef<HistoryItemShape>('HistoryItem')
     changes: t.field({
       type: 'JSON',
       description:
-        'what differs from the state before: [{kind, subject, termId?, fieldOid?, relationId?, before?, after?}]',
+        'what differs from the state before: [{kind, subject, termId?, fieldOid?, relationId?, language?, before?, after?}]',
       resolve: (item) => item.changes,
     }),
     restoredFromId: t.exposeInt('restoredFromId', {

@@ -15,3 +15,17 @@ export const LanguageFieldsRef = builder.objectRef<LanguageFieldsDto>('LanguageF
     }),
   }),
 });
+
+export const LanguageFieldsInputRef = builder.inputType('LanguageFieldsInput', {
+  description: "A concept's values for one language tag, as a write sends them (docs/concepts.md).",
+  fields: (t) => ({
+    languageCode: t.string({ required: true }),
+    regionCode: t.string(),
+    scriptCode: t.string(),
+    fieldMap: t.field({
+      type: 'JSON',
+      required: true,
+      description: 'TERM-level field oid to a value or an array of values (null removes a field)',
+    }),
+  }),
+});
