@@ -181,6 +181,30 @@ describe('TBX merges leave entries in read-only states as they are', () => {
         [w.dictionary.id],
       ),
     ).toEqual([]);
+
+    // The same split as an API edit: the English term's is refused (403), the German one's is not.
+    const conceptId = (
+      await rows<{ id: number }>(server.t, 'select id from concepts where dictionary_id = ?', [
+        w.dictionary.id,
+      ])
+    )[0]!.id;
+    const rename = async (languageCode: string) => {
+      const current = await w.admin.get<{
+        version: number;
+        terms: { id: number; name: string; languageCode: string }[];
+      }>(`/concepts/${conceptId}`);
+      return w.admin.put(`/concepts/${conceptId}/patch`, {
+        version: current.body.version,
+        terms: current.body.terms.map((term) => ({
+          id: term.id,
+          languageCode: term.languageCode,
+          name: term.languageCode === languageCode ? `${term.name} renamed` : term.name,
+        })),
+      });
+    };
+    expect((await rename('eng')).status).toBe(403);
+    const german = await rename('deu');
+    expect(german.status, german.text).toBe(200);
   }, 120_000);
 
   it('TERM unit: only the read-only term is kept, its sibling in the same language changes', async () => {
@@ -230,6 +254,9 @@ describe('TBX merges leave entries in read-only states as they are', () => {
           where t.dictionary_id = ? order by t.name`,
         [w.dictionary.id],
       );
+    // Unchanged (processStatus too): a read-only concept meets nothing to refuse.
+    const same = await importInto(w.admin.token!, w.dictionary.id, file(null));
+    expect([same.errors, same.skipped]).toEqual([[], 2]);
     const [axleBefore] = await concepts();
     const termsBefore = await termsOf(w.dictionary.id);
     const content = file(`Note ${s}`);
