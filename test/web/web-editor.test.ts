@@ -276,7 +276,9 @@ describe('concept editor', { timeout: 120_000 }, () => {
     await page.getByLabel('New comment on “valve”').fill(text);
     await page.getByRole('button', { name: 'Add comment on “valve”' }).click();
     const comments = page.getByRole('region', { name: 'Comments on “valve”' });
-    await comments.getByText(text).waitFor();
+    // The list item, not the text: the controlled textarea holds the same text until the answer.
+    const listed = comments.getByRole('listitem').filter({ hasText: text });
+    await listed.waitFor();
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     const stored = await api.comments.list.query({ 'entry-id': valveTerm.id, 'field-level': 'TERM' });
@@ -285,7 +287,7 @@ describe('concept editor', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'term comments and history');
 
     await comments.getByRole('button', { name: /^Delete comment on “valve”/ }).click();
-    await poll(() => comments.getByText(text).count()).toBe(0);
+    await poll(() => listed.count()).toBe(0);
     expect(await api.comments.list.query({ 'entry-id': valveTerm.id, 'field-level': 'TERM' })).toEqual([]);
   });
 
