@@ -1,10 +1,10 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { type FormEvent, useState } from 'react';
 import { type ApiProblem, problemOf, trpc } from '../api';
-import { CheckList, Choice } from './controls';
+import { CheckList, Choice, type Option } from './controls';
 import { Problems } from './FieldValues';
-import { type RuleChoices, TextControl, TransitionRules } from './WorkflowRules';
-import { pathProblems, validationMessages } from './workflow-messages';
+import { PathCheckList, PathChoice, type RuleChoices, TextControl, TransitionRules } from './WorkflowRules';
+import { type PathProblems, pathProblems, validationMessages } from './workflow-messages';
 
 export type Workflow = Awaited<ReturnType<typeof trpc.workflows.get.query>>;
 type Definition = NonNullable<Workflow['definition']>;
@@ -53,6 +53,54 @@ const newTransition = (index: number, states: State[]): Transition => ({
   actions: [],
 });
 
+/** A text cell of the states table with the server's messages about `path` beside it. */
+function StateTextCell(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  path: string;
+  problems: PathProblems;
+  placeholder?: string;
+}) {
+  const { problems, path } = props;
+  const list = problems.at(path);
+  return (
+    <td>
+      <input
+        aria-label={props.label}
+        placeholder={props.placeholder}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={list.length ? true : undefined}
+        aria-describedby={list.length ? problems.id(path) : undefined}
+      />
+      <Problems id={problems.id(path)} list={list} />
+    </td>
+  );
+}
+
+/** A select cell of the states table; `empty` adds a first option with the value ''. */
+function StateSelectCell(props: {
+  label: string;
+  value: string;
+  options: Option[];
+  onChange: (value: string) => void;
+  empty?: string;
+}) {
+  return (
+    <td>
+      <select aria-label={props.label} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.empty !== undefined && <option value="">{props.empty}</option>}
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </td>
+  );
+}
+
 /**
  * A workflow definition as a form (issues 26 and 28, docs/workflows.md): its states, its transitions
  * with all their rules (TransitionRules) and what happens to approved entries. The server checks the
@@ -88,10 +136,6 @@ export function WorkflowEditor(props: {
       ...definition,
       transitions: definition.transitions.map((t, i) => (i === index ? { ...t, ...change } : t)),
     });
-
-  const described = (path: string) => (problems.at(path).length ? problems.id(path) : undefined);
-  const invalid = (path: string) =>
-    problems.at(path).length ? { 'aria-invalid': true, 'aria-describedby': problems.id(path) } : {};
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -135,14 +179,14 @@ export function WorkflowEditor(props: {
         </div>
       )}
       {saved && <p role="status">{saved}</p>}
-      <Choice
+      <PathChoice
         label="Initial state"
         value={definition.initialState}
         options={stateOptions}
         onChange={(initialState) => setDefinition({ ...definition, initialState })}
-        describedBy={problems.at('initialState').length ? problems.id('initialState') : undefined}
+        path="initialState"
+        problems={problems}
       />
-      <Problems id={problems.id('initialState')} list={problems.at('initialState')} />
       <fieldset className="rule-list">
         <legend>Approved entries</legend>
         <Choice
@@ -155,17 +199,15 @@ export function WorkflowEditor(props: {
           onChange={(value) => setDefinition({ ...definition, onEditOfApproved: value as 'REOPEN' | 'KEEP' })}
         />
         {definition.onEditOfApproved === 'REOPEN' && (
-          <>
-            <Choice
-              label="Re-opened into"
-              value={definition.reopenState ?? ''}
-              empty="(the initial state)"
-              options={stateOptions}
-              onChange={(value) => setDefinition({ ...definition, reopenState: value || null })}
-              describedBy={problems.at('reopenState').length ? problems.id('reopenState') : undefined}
-            />
-            <Problems id={problems.id('reopenState')} list={problems.at('reopenState')} />
-          </>
+          <PathChoice
+            label="Re-opened into"
+            value={definition.reopenState ?? ''}
+            empty="(the initial state)"
+            options={stateOptions}
+            onChange={(value) => setDefinition({ ...definition, reopenState: value || null })}
+            path="reopenState"
+            problems={problems}
+          />
         )}
         <TextControl
           label="Re-validate approved entries after days"
@@ -179,17 +221,15 @@ export function WorkflowEditor(props: {
           problems={problems}
         />
         {definition.revalidateAfterDays !== null && (
-          <>
-            <Choice
-              label="Re-validation moves them into"
-              value={definition.revalidateState ?? ''}
-              empty="(the initial state)"
-              options={stateOptions}
-              onChange={(value) => setDefinition({ ...definition, revalidateState: value || null })}
-              describedBy={problems.at('revalidateState').length ? problems.id('revalidateState') : undefined}
-            />
-            <Problems id={problems.id('revalidateState')} list={problems.at('revalidateState')} />
-          </>
+          <PathChoice
+            label="Re-validation moves them into"
+            value={definition.revalidateState ?? ''}
+            empty="(the initial state)"
+            options={stateOptions}
+            onChange={(value) => setDefinition({ ...definition, revalidateState: value || null })}
+            path="revalidateState"
+            problems={problems}
+          />
         )}
       </fieldset>
       {/* Seven columns of controls outgrow the card on narrow screens: the table scrolls, not the page. */}
@@ -215,72 +255,43 @@ export function WorkflowEditor(props: {
             {definition.states.map((state, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place, keys change as typed.
               <tr key={index}>
-                <td>
-                  <input
-                    aria-label={`Key of state ${index + 1}`}
-                    value={state.key}
-                    onChange={(e) => setState(index, { key: e.target.value })}
-                    {...invalid(`states.${index}.key`)}
-                  />
-                  <Problems
-                    id={problems.id(`states.${index}.key`)}
-                    list={problems.at(`states.${index}.key`)}
-                  />
-                </td>
-                <td>
-                  <input
-                    aria-label={`Name of state ${index + 1}`}
-                    value={state.name}
-                    onChange={(e) => setState(index, { name: e.target.value })}
-                    {...invalid(`states.${index}.name`)}
-                  />
-                  <Problems
-                    id={problems.id(`states.${index}.name`)}
-                    list={problems.at(`states.${index}.name`)}
-                  />
-                </td>
-                <td>
-                  <select
-                    aria-label={`Category of state ${index + 1}`}
-                    value={state.category}
-                    onChange={(e) => setState(index, { category: e.target.value as State['category'] })}
-                  >
-                    {CATEGORIES.map((category) => (
-                      <option key={category.value} value={category.value}>
-                        {category.label}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <select
-                    aria-label={`TBX process status of state ${index + 1}`}
-                    value={state.processStatus ?? ''}
-                    onChange={(e) =>
-                      setState(index, { processStatus: (e.target.value || null) as State['processStatus'] })
-                    }
-                  >
-                    <option value="">(none)</option>
-                    {PROCESS_STATUSES.map((status) => (
-                      <option key={status.value} value={status.value}>
-                        {status.label}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input
-                    aria-label={`Style of state ${index + 1}`}
-                    placeholder="color: #888"
-                    value={state.style}
-                    onChange={(e) => setState(index, { style: e.target.value })}
-                    {...invalid(`states.${index}.style`)}
-                  />
-                  <Problems
-                    id={problems.id(`states.${index}.style`)}
-                    list={problems.at(`states.${index}.style`)}
-                  />
-                </td>
+                <StateTextCell
+                  label={`Key of state ${index + 1}`}
+                  value={state.key}
+                  onChange={(key) => setState(index, { key })}
+                  path={`states.${index}.key`}
+                  problems={problems}
+                />
+                <StateTextCell
+                  label={`Name of state ${index + 1}`}
+                  value={state.name}
+                  onChange={(name) => setState(index, { name })}
+                  path={`states.${index}.name`}
+                  problems={problems}
+                />
+                <StateSelectCell
+                  label={`Category of state ${index + 1}`}
+                  value={state.category}
+                  options={CATEGORIES}
+                  onChange={(category) => setState(index, { category: category as State['category'] })}
+                />
+                <StateSelectCell
+                  label={`TBX process status of state ${index + 1}`}
+                  value={state.processStatus ?? ''}
+                  empty="(none)"
+                  options={PROCESS_STATUSES}
+                  onChange={(status) =>
+                    setState(index, { processStatus: (status || null) as State['processStatus'] })
+                  }
+                />
+                <StateTextCell
+                  label={`Style of state ${index + 1}`}
+                  placeholder="color: #888"
+                  value={state.style}
+                  onChange={(style) => setState(index, { style })}
+                  path={`states.${index}.style`}
+                  problems={problems}
+                />
                 {(['readOnly', 'hidden', 'unpublished'] as const).map((flag) => (
                   <td key={flag}>
                     <input
@@ -343,27 +354,21 @@ export function WorkflowEditor(props: {
             path={`transitions.${index}.name`}
             problems={problems}
           />
-          <CheckList
+          <PathCheckList
             legend="From"
             options={stateOptions}
             chosen={transition.from}
             onChange={(from) => setTransition(index, { from })}
-            describedBy={described(`transitions.${index}.from`)}
+            path={`transitions.${index}.from`}
+            problems={problems}
           />
-          <Problems
-            id={problems.id(`transitions.${index}.from`)}
-            list={problems.at(`transitions.${index}.from`)}
-          />
-          <Choice
+          <PathChoice
             label="To"
             value={transition.to}
             options={stateOptions}
             onChange={(to) => setTransition(index, { to })}
-            describedBy={described(`transitions.${index}.to`)}
-          />
-          <Problems
-            id={problems.id(`transitions.${index}.to`)}
-            list={problems.at(`transitions.${index}.to`)}
+            path={`transitions.${index}.to`}
+            problems={problems}
           />
           <CheckList
             legend="Roles whose holders may fire it"

@@ -62,6 +62,13 @@ function fieldOptions(dictionary: Dictionary | undefined, level: Level, current:
     : options;
 }
 
+/** Users by full name (user name, id where none), valued by id. */
+const userOptions = (users: User[]): Option[] =>
+  users.map((u) => ({ value: String(u.id), label: u.fullName || u.username || String(u.id) }));
+
+const groupOptions = (groups: Group[]): Option[] =>
+  groups.map((g) => ({ value: String(g.id), label: g.name ?? String(g.id) }));
+
 /** A list of rows edited in place: each in its own fieldset with a remove button, and one add button. */
 function RowList<T>(props: {
   legend: string;
@@ -145,7 +152,7 @@ export function TextControl(props: {
 }
 
 /** A Choice with the server's messages about `path` beside it. */
-function PathChoice(props: {
+export function PathChoice(props: {
   label: string;
   value: string;
   options: Option[];
@@ -171,6 +178,87 @@ function PathChoice(props: {
   );
 }
 
+/** A CheckList with the server's messages about `path` beside it. */
+export function PathCheckList(props: {
+  legend: string;
+  options: Option[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+  path: string;
+  problems: PathProblems;
+}) {
+  const { problems, path } = props;
+  const list = problems.at(path);
+  return (
+    <>
+      <CheckList
+        legend={props.legend}
+        options={props.options}
+        chosen={props.chosen}
+        onChange={props.onChange}
+        describedBy={list.length ? problems.id(path) : undefined}
+      />
+      <Problems id={problems.id(path)} list={list} />
+    </>
+  );
+}
+
+/** Ids of groups as checkboxes, with the server's messages about `path`. */
+function GroupIds(props: {
+  legend: string;
+  ids: number[];
+  groups: Group[];
+  onChange: (ids: number[]) => void;
+  path: string;
+  problems: PathProblems;
+}) {
+  return (
+    <PathCheckList
+      legend={props.legend}
+      options={groupOptions(props.groups)}
+      chosen={props.ids.map(String)}
+      onChange={(chosen) => props.onChange(chosen.map(Number))}
+      path={props.path}
+      problems={props.problems}
+    />
+  );
+}
+
+/**
+ * A field named by level and oid (conditions, required fields, SET_FIELD): changing the level clears
+ * the field, since concept and term fields are different lists.
+ */
+function LevelAndField(props: {
+  rule: { level: Level; fieldOid: string };
+  set: (change: { level?: Level; fieldOid: string }) => void;
+  path: string;
+  dictionary: Dictionary | undefined;
+  problems: PathProblems;
+}) {
+  const { rule, set, path, problems } = props;
+  return (
+    <>
+      <PathChoice
+        label="Level"
+        value={rule.level}
+        options={LEVELS}
+        onChange={(level) => set({ level: level as Level, fieldOid: '' })}
+        path={`${path}.level`}
+        problems={problems}
+      />
+      <PathChoice
+        label="Field"
+        value={rule.fieldOid}
+        empty="(choose a field)"
+        options={fieldOptions(props.dictionary, rule.level, rule.fieldOid)}
+        onChange={(fieldOid) => set({ fieldOid })}
+        path={`${path}.fieldOid`}
+        problems={problems}
+      />
+    </>
+  );
+}
+
 /** Ids of users: checkboxes where the users may be listed, else a text box of ids. */
 function UserIds(props: {
   legend: string;
@@ -181,7 +269,6 @@ function UserIds(props: {
   problems: PathProblems;
 }) {
   const { problems, path } = props;
-  const list = problems.at(path);
   if (props.users === null) {
     return (
       <TextControl
@@ -195,19 +282,14 @@ function UserIds(props: {
     );
   }
   return (
-    <>
-      <CheckList
-        legend={props.legend}
-        options={props.users.map((u) => ({
-          value: String(u.id),
-          label: u.fullName || u.username || String(u.id),
-        }))}
-        chosen={props.ids.map(String)}
-        onChange={(chosen) => props.onChange(chosen.map(Number))}
-        describedBy={list.length ? problems.id(path) : undefined}
-      />
-      <Problems id={problems.id(path)} list={list} />
-    </>
+    <PathCheckList
+      legend={props.legend}
+      options={userOptions(props.users)}
+      chosen={props.ids.map(String)}
+      onChange={(chosen) => props.onChange(chosen.map(Number))}
+      path={path}
+      problems={problems}
+    />
   );
 }
 
@@ -232,20 +314,18 @@ export function TransitionRules(props: {
       value: language.code.toLowerCase(),
       label: `${language.name} (${language.code})`,
     }));
-  const groupsPath = `${at}.groupIds`;
-  const groupProblems = problems.at(groupsPath);
   const votesPath = `${at}.votes`;
 
   return (
     <>
-      <CheckList
+      <GroupIds
         legend="Groups whose members may fire it"
-        options={choices.groups.map((g) => ({ value: String(g.id), label: g.name ?? String(g.id) }))}
-        chosen={transition.groupIds.map(String)}
-        onChange={(chosen) => onChange({ groupIds: chosen.map(Number) })}
-        describedBy={groupProblems.length ? problems.id(groupsPath) : undefined}
+        ids={transition.groupIds}
+        groups={choices.groups}
+        onChange={(groupIds) => onChange({ groupIds })}
+        path={`${at}.groupIds`}
+        problems={problems}
       />
-      <Problems id={problems.id(groupsPath)} list={groupProblems} />
       <CheckList
         legend="Only on these languages (none chosen: all)"
         options={[
@@ -267,21 +347,11 @@ export function TransitionRules(props: {
           const path = `${at}.condition.${i}`;
           return (
             <>
-              <PathChoice
-                label="Level"
-                value={condition.level}
-                options={LEVELS}
-                onChange={(level) => set({ level: level as Level, fieldOid: '' })}
-                path={`${path}.level`}
-                problems={problems}
-              />
-              <PathChoice
-                label="Field"
-                value={condition.fieldOid}
-                empty="(choose a field)"
-                options={fieldOptions(dictionary, condition.level, condition.fieldOid)}
-                onChange={(fieldOid) => set({ fieldOid })}
-                path={`${path}.fieldOid`}
+              <LevelAndField
+                rule={condition}
+                set={set}
+                path={path}
+                dictionary={dictionary}
                 problems={problems}
               />
               <Choice
@@ -317,25 +387,13 @@ export function TransitionRules(props: {
         onChange={(requiredFields) => onChange({ requiredFields })}
         add={{ label: 'Add a required field', row: () => ({ fieldOid: '', level: 'CONCEPT' }) }}
         render={(required, set, i) => (
-          <>
-            <PathChoice
-              label="Level"
-              value={required.level}
-              options={LEVELS}
-              onChange={(level) => set({ level: level as Level, fieldOid: '' })}
-              path={`${at}.requiredFields.${i}.level`}
-              problems={problems}
-            />
-            <PathChoice
-              label="Field"
-              value={required.fieldOid}
-              empty="(choose a field)"
-              options={fieldOptions(dictionary, required.level, required.fieldOid)}
-              onChange={(fieldOid) => set({ fieldOid })}
-              path={`${at}.requiredFields.${i}.fieldOid`}
-              problems={problems}
-            />
-          </>
+          <LevelAndField
+            rule={required}
+            set={set}
+            path={`${at}.requiredFields.${i}`}
+            dictionary={dictionary}
+            problems={problems}
+          />
         )}
       />
       <Check
@@ -415,21 +473,11 @@ function ActionControls(props: {
   if (action.type === 'SET_FIELD') {
     return (
       <>
-        <PathChoice
-          label="Level"
-          value={action.level}
-          options={LEVELS}
-          onChange={(level) => set({ level: level as Level, fieldOid: '' })}
-          path={`${path}.level`}
-          problems={problems}
-        />
-        <PathChoice
-          label="Field"
-          value={action.fieldOid}
-          empty="(choose a field)"
-          options={fieldOptions(choices.dictionary, action.level, action.fieldOid)}
-          onChange={(fieldOid) => set({ fieldOid })}
-          path={`${path}.fieldOid`}
+        <LevelAndField
+          rule={action}
+          set={set}
+          path={path}
+          dictionary={choices.dictionary}
           problems={problems}
         />
         <TextControl
@@ -445,8 +493,6 @@ function ActionControls(props: {
     );
   }
   if (action.type === 'NOTIFY') {
-    const groupsPath = `${path}.groupIds`;
-    const groupProblems = problems.at(groupsPath);
     return (
       <>
         <UserIds
@@ -457,14 +503,14 @@ function ActionControls(props: {
           path={`${path}.userIds`}
           problems={problems}
         />
-        <CheckList
+        <GroupIds
           legend="Groups to notify"
-          options={choices.groups.map((g) => ({ value: String(g.id), label: g.name ?? String(g.id) }))}
-          chosen={action.groupIds.map(String)}
-          onChange={(chosen) => set({ groupIds: chosen.map(Number) })}
-          describedBy={groupProblems.length ? problems.id(groupsPath) : undefined}
+          ids={action.groupIds}
+          groups={choices.groups}
+          onChange={(groupIds) => set({ groupIds })}
+          path={`${path}.groupIds`}
+          problems={problems}
         />
-        <Problems id={problems.id(groupsPath)} list={groupProblems} />
         <Check
           label="Also the assignee"
           checked={action.assignee}
@@ -495,10 +541,7 @@ function ActionControls(props: {
       label="Assign to"
       value={action.userId === null ? '' : String(action.userId)}
       empty="(nobody: no assignee any more)"
-      options={choices.users.map((u) => ({
-        value: String(u.id),
-        label: u.fullName || u.username || String(u.id),
-      }))}
+      options={userOptions(choices.users)}
       onChange={(value) => set({ userId: value === '' ? null : Number(value) })}
       path={`${path}.userId`}
       problems={problems}
