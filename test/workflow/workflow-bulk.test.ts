@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { expectError, rows, waitForJob } from '../helpers/structure.js';
-import { fire, states, workflowWorld } from './workflow-helpers.js';
+import {
+  draftAndApproved,
+  enableWorkflow,
+  fire,
+  newAndCheck,
+  states,
+  transition,
+  workflowWorld,
+} from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -23,31 +31,13 @@ const count = async (sql: string, params: unknown[]) => (await rows<{ n: number 
 describe('bulk transitions', () => {
   it(`move ${COUNT.toLocaleString('en')} entries by a filter as a job, each with its history; a list of ids moves only those`, async () => {
     const w = await workflowWorld(t, sysadmin);
-    const created = await w.dictAdmin.rest.post<{ id: number }>('/workflows', {
-      name: 'Bulk',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
+    await enableWorkflow(w, 'Bulk', {
       unit: 'CONCEPT',
-      definition: {
-        states: [
-          { key: 'draft', name: 'Draft', category: 'DRAFT' },
-          { key: 'ok', name: 'Approved', category: 'APPROVED' },
-        ],
-        transitions: [
-          { key: 'approve', name: 'Approve', from: ['draft'], to: 'ok', roles: ['DICTIONARY_ADMIN'] },
-          {
-            key: 'back',
-            name: 'Back',
-            from: ['ok'],
-            to: 'draft',
-            roles: ['DICTIONARY_ADMIN'],
-            commentRequired: true,
-          },
-        ],
-        initialState: 'draft',
-      },
+      definition: draftAndApproved(
+        transition('approve', 'Approve', ['draft'], 'ok', ['DICTIONARY_ADMIN']),
+        transition('back', 'Back', ['ok'], 'draft', ['DICTIONARY_ADMIN'], { commentRequired: true }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     const [section] = await rows<{ id: number }>(
       t,
       'select id from sections where dictionary_id = ? order by id limit 1',
@@ -154,42 +144,21 @@ describe('bulk transitions with required fields, SET_FIELD and votes', () => {
   it(`${FIELDS_COUNT.toLocaleString('en')} entries: those missing a required field are listed with the reason, the rest move and get the field set; votes are cast per entry and move the entries they decide`, async () => {
     const w = await workflowWorld(t, sysadmin);
     const field = w.definitionOid;
-    const created = await w.dictAdmin.rest.post<{ id: number }>('/workflows', {
-      name: 'Bulk with fields and votes',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
+    await enableWorkflow(w, 'Bulk with fields and votes', {
       unit: 'CONCEPT',
-      definition: {
-        states: [
-          { key: 'draft', name: 'Draft', category: 'DRAFT' },
-          { key: 'ok', name: 'Approved', category: 'APPROVED' },
-        ],
-        transitions: [
-          {
-            key: 'approve',
-            name: 'Approve',
-            from: ['draft'],
-            to: 'ok',
-            roles: ['DICTIONARY_ADMIN'],
-            requiredFields: [{ fieldOid: field, level: 'CONCEPT' }],
-            actions: [
-              { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Checked by the board'] },
-            ],
-          },
-          {
-            key: 'confirm',
-            name: 'Confirm',
-            from: ['draft'],
-            to: 'ok',
-            roles: ['DICTIONARY_ADMIN'],
-            groupIds: [w.reviewers.id],
-            votes: { mode: 'MINIMUM_VOTES', count: 2 },
-          },
-        ],
-        initialState: 'draft',
-      },
+      definition: draftAndApproved(
+        transition('approve', 'Approve', ['draft'], 'ok', ['DICTIONARY_ADMIN'], {
+          requiredFields: [{ fieldOid: field, level: 'CONCEPT' }],
+          actions: [
+            { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Checked by the board'] },
+          ],
+        }),
+        transition('confirm', 'Confirm', ['draft'], 'ok', ['DICTIONARY_ADMIN'], {
+          groupIds: [w.reviewers.id],
+          votes: { mode: 'MINIMUM_VOTES', count: 2 },
+        }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     // Two concepts through the API (with history snapshots), the rest in SQL: a quarter without the field.
     const withHistory = [await w.concept({ [field]: 'A pump' }), await w.concept({ [field]: 'A valve' })];
     const [section] = await rows<{ id: number }>(
@@ -313,33 +282,17 @@ describe('SET_FIELD history in bulk and single moves', () => {
     );
     const note = dictionary.body.termFields[0]!.oid;
     const field = w.definitionOid;
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Setting fields',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
+    await enableWorkflow(w, 'Setting fields', {
       unit: 'LANGUAGE',
-      definition: {
-        states: [
-          { key: 'draft', name: 'Draft', category: 'DRAFT' },
-          { key: 'ok', name: 'Approved', category: 'APPROVED' },
-        ],
-        transitions: [
-          {
-            key: 'approve',
-            name: 'Approve',
-            from: ['draft'],
-            to: 'ok',
-            roles: ['DICTIONARY_ADMIN'],
-            actions: [
-              { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Approved definition'] },
-              { type: 'SET_FIELD', fieldOid: note, level: 'TERM', values: ['checked'] },
-            ],
-          },
-        ],
-        initialState: 'draft',
-      },
+      definition: draftAndApproved(
+        transition('approve', 'Approve', ['draft'], 'ok', ['DICTIONARY_ADMIN'], {
+          actions: [
+            { type: 'SET_FIELD', fieldOid: field, level: 'CONCEPT', values: ['Approved definition'] },
+            { type: 'SET_FIELD', fieldOid: note, level: 'TERM', values: ['checked'] },
+          ],
+        }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     const bulk = [await w.concept({ [field]: 'A pump' }), await w.concept({ [field]: 'A valve' })];
     const single = await w.concept({ [field]: 'A gear' });
     const history = async (conceptId: number) =>
@@ -409,29 +362,13 @@ describe('SET_FIELD history in bulk and single moves', () => {
 describe('the task inbox', () => {
   it('lists the entries assigned to the caller, by dictionary and language, and only theirs', async () => {
     const w = await workflowWorld(t, sysadmin);
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Assigning',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-      definition: {
-        states: [
-          { key: 'new', name: 'New', category: 'DRAFT' },
-          { key: 'check', name: 'Check', category: 'REVIEW' },
-        ],
-        transitions: [
-          {
-            key: 'ask',
-            name: 'Ask the reviewer',
-            from: ['new'],
-            to: 'check',
-            roles: ['USER'],
-            actions: [{ type: 'ASSIGN', userId: w.reviewer.id }],
-          },
-        ],
-        initialState: 'new',
-      },
+    await enableWorkflow(w, 'Assigning', {
+      definition: newAndCheck(
+        transition('ask', 'Ask the reviewer', ['new'], 'check', ['USER'], {
+          actions: [{ type: 'ASSIGN', userId: w.reviewer.id }],
+        }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     const concept = await w.concept();
     expect(
       (

@@ -7,7 +7,7 @@ import { systemGroups } from '../access/access-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginRest, loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { createScheme, grant, uniqueSuffix } from '../helpers/structure.js';
-import { entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -73,12 +73,7 @@ describe('term lists under the default workflow', () => {
     expect(before.map((entry) => entry.langCode).sort()).toEqual(['deu', 'eng']);
     expect(before.every((entry) => entry.style === '')).toBe(true);
 
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Default',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-    });
-    expect(created.status, created.text).toBe(201);
+    const workflow = await enableWorkflow(w, 'Default');
     // Everything is "suggested" now: unpublished. Only reviewers (the dictionary administrator) list it.
     expect(await listed(w.guest, w.dictionary.id)).toEqual([]);
     expect(await listed(w.author.rest, w.dictionary.id)).toEqual([]);
@@ -191,7 +186,6 @@ describe('term lists under the default workflow', () => {
     ]);
 
     // Switched off: every term is listed as before.
-    const workflow = created.body as { id: number; version: number };
     const off = await w.admin.put(`/workflows/partial/${workflow.id}`, {
       version: workflow.version,
       enabled: false,
@@ -222,12 +216,7 @@ describe('term decoration under the default workflow', () => {
     const text = `Hier steht ${german} im Satz.`;
     expect(await decorated(w.guest, w.dictionary.id, text)).toEqual([[german, 'admitted']]);
 
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Default',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-    });
-    expect(created.status, created.text).toBe(201);
+    await enableWorkflow(w, 'Default');
     // Suggested is unpublished: neither guests nor authors are shown the term; the reviewer is.
     expect(await decorated(w.guest, w.dictionary.id, text)).toEqual([]);
     expect(await decorated(w.author.rest, w.dictionary.id, text)).toEqual([]);

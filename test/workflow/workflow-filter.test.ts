@@ -18,7 +18,7 @@ import {
   type SearchResponse,
   startEngineServer,
 } from '../search/search-helpers.js';
-import { fire, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, state, transition, workflowWorld } from './workflow-helpers.js';
 
 const SLOW = 180_000;
 
@@ -65,12 +65,7 @@ describe.each(ENGINES)('workflow states in filters on %s', (engine: EngineName) 
         number,
       ];
       const before = await savedFilter(w.dictAdmin.rest, w.dictionary.id, { workflowStates: ['anything'] });
-      const workflow = await w.dictAdmin.rest.post<{ id: number; version: number }>('/workflows', {
-        name: 'Default',
-        dictionaryId: w.dictionary.id,
-        enabled: true,
-      });
-      expect(workflow.status, workflow.text).toBe(201);
+      const workflow = await enableWorkflow(w, 'Default');
       // English: approved, in review, rejected (hidden), suggested (no row); German: all suggested.
       for (const conceptId of [approved, inReview, rejected]) {
         await moved(w.author.rest, { conceptId, languageCode: 'eng', transition: 'submit', version: 0 });
@@ -151,7 +146,7 @@ describe.each(ENGINES)('workflow states in filters on %s', (engine: EngineName) 
       await rows(
         server.t,
         `update workflow_entry_states set state = 'gone' where workflow_id = ? and concept_id = ? and language_code = 'eng'`,
-        [workflow.body.id, inReview],
+        [workflow.id, inReview],
       );
       if (engine === 'elasticsearch') {
         // The page's states come from the documents: wait until the outbox has written them.
@@ -193,10 +188,10 @@ describe.each(ENGINES)('workflow states in filters on %s', (engine: EngineName) 
       await rows(
         server.t,
         `update workflow_entry_states set state = 'inReview' where workflow_id = ? and concept_id = ? and language_code = 'eng'`,
-        [workflow.body.id, inReview],
+        [workflow.id, inReview],
       );
-      const off = await w.admin.put(`/workflows/partial/${workflow.body.id}`, {
-        version: workflow.body.version,
+      const off = await w.admin.put(`/workflows/partial/${workflow.id}`, {
+        version: workflow.version,
         enabled: false,
       });
       expect(off.status, off.text).toBe(200);
@@ -214,25 +209,21 @@ describe.each(ENGINES)('workflow states in filters on %s', (engine: EngineName) 
         (c) => c.id,
       ) as [number, number, number];
       // Nothing unpublished: every reader sees every state, so only the filters narrow.
-      const workflow = await w.dictAdmin.rest.post('/workflows', {
-        name: 'Concepts',
-        dictionaryId: w.dictionary.id,
-        enabled: true,
+      await enableWorkflow(w, 'Concepts', {
         unit: 'CONCEPT',
         definition: {
           states: [
-            { key: 'draft', name: 'Draft', category: 'DRAFT' },
-            { key: 'done', name: 'Done', category: 'APPROVED' },
-            { key: 'old', name: 'Old', category: 'RETIRED' },
+            state('draft', 'Draft', 'DRAFT'),
+            state('done', 'Done', 'APPROVED'),
+            state('old', 'Old', 'RETIRED'),
           ],
           transitions: [
-            { key: 'finish', name: 'Finish', from: ['draft'], to: 'done', roles: ['DICTIONARY_ADMIN'] },
-            { key: 'retire', name: 'Retire', from: ['done'], to: 'old', roles: ['DICTIONARY_ADMIN'] },
+            transition('finish', 'Finish', ['draft'], 'done', ['DICTIONARY_ADMIN']),
+            transition('retire', 'Retire', ['done'], 'old', ['DICTIONARY_ADMIN']),
           ],
           initialState: 'draft',
         },
       });
-      expect(workflow.status, workflow.text).toBe(201);
       await moved(w.dictAdmin.rest, { conceptId: done, transition: 'finish', version: 0 });
       await moved(w.dictAdmin.rest, { conceptId: old, transition: 'finish', version: 0 });
       await moved(w.dictAdmin.rest, { conceptId: old, transition: 'retire', version: 1 });
@@ -293,23 +284,14 @@ describe.each(ENGINES)('workflow states in filters on %s', (engine: EngineName) 
       const w = await workflowWorld(server.t, server.sysadmin);
       const concept = await w.concept();
       const english = concept.terms.find((term) => term.languageCode === 'eng')!;
-      const workflow = await w.dictAdmin.rest.post('/workflows', {
-        name: 'Terms',
-        dictionaryId: w.dictionary.id,
-        enabled: true,
+      await enableWorkflow(w, 'Terms', {
         unit: 'TERM',
         definition: {
-          states: [
-            { key: 'draft', name: 'Draft', category: 'DRAFT' },
-            { key: 'done', name: 'Done', category: 'APPROVED' },
-          ],
-          transitions: [
-            { key: 'finish', name: 'Finish', from: ['draft'], to: 'done', roles: ['DICTIONARY_ADMIN'] },
-          ],
+          states: [state('draft', 'Draft', 'DRAFT'), state('done', 'Done', 'APPROVED')],
+          transitions: [transition('finish', 'Finish', ['draft'], 'done', ['DICTIONARY_ADMIN'])],
           initialState: 'draft',
         },
       });
-      expect(workflow.status, workflow.text).toBe(201);
       await moved(w.dictAdmin.rest, {
         conceptId: concept.id,
         languageCode: 'eng',

@@ -82,3 +82,56 @@ export const fire = (caller: RestClient, body: Record<string, unknown>) =>
     '/workflows/transitions',
     body,
   );
+
+/** A state of a definition; `more` carries its TBX process status, style and flags. */
+export const state = (key: string, name: string, category: string, more: Record<string, unknown> = {}) => ({
+  key,
+  name,
+  category,
+  ...more,
+});
+
+/** A transition; `more` carries its groups, votes, required fields and comment, and actions. */
+export const transition = (
+  key: string,
+  name: string,
+  from: string[],
+  to: string,
+  roles: string[],
+  more: Record<string, unknown> = {},
+) => ({ key, name, from, to, roles, ...more });
+
+/** Draft (initial) and Approved ("ok"), with the given transitions: the bulk suites' definition. */
+export const draftAndApproved = (...transitions: ReturnType<typeof transition>[]) => ({
+  states: [state('draft', 'Draft', 'DRAFT'), state('ok', 'Approved', 'APPROVED')],
+  transitions,
+  initialState: 'draft',
+});
+
+/** New (initial) and Check, with the given transitions: the definition of the assigning and mailing tests. */
+export const newAndCheck = (...transitions: ReturnType<typeof transition>[]) => ({
+  states: [state('new', 'New', 'DRAFT'), state('check', 'Check', 'REVIEW')],
+  transitions,
+  initialState: 'new',
+});
+
+/**
+ * Creates the enabled workflow `name` of the world's dictionary (201) and answers it: the server's
+ * default definition (LANGUAGE unit) unless `definition` and `unit` say otherwise; created by the
+ * dictionary administrator unless `by` names someone else.
+ */
+export async function enableWorkflow<Body = { id: number; version: number }>(
+  w: { dictAdmin: { rest: RestClient }; dictionary: { id: number } },
+  name: string,
+  options: { unit?: 'LANGUAGE' | 'CONCEPT' | 'TERM'; definition?: unknown; by?: RestClient } = {},
+): Promise<Body> {
+  const { by = w.dictAdmin.rest, ...rest } = options;
+  const created = await by.post<Body>('/workflows', {
+    name,
+    dictionaryId: w.dictionary.id,
+    enabled: true,
+    ...rest,
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body;
+}

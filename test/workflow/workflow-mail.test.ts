@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { MailCatcher } from '../helpers/mail-catcher.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { rows, waitForJob } from '../helpers/structure.js';
-import { fire, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, newAndCheck, transition, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -43,29 +43,13 @@ describe('workflow e-mail', () => {
     const adminMail = `dict-admin-${w.dictAdmin.id}@example.org`;
     await rows(t, 'update users set email = ? where id = ?', [reviewerMail, w.reviewer.id]);
     await rows(t, 'update users set email = ? where id = ?', [adminMail, w.dictAdmin.id]);
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Mailing',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-      definition: {
-        states: [
-          { key: 'new', name: 'New', category: 'DRAFT' },
-          { key: 'check', name: 'Check', category: 'REVIEW' },
-        ],
-        transitions: [
-          {
-            key: 'ask',
-            name: 'Ask for a check',
-            from: ['new', 'check'],
-            to: 'check',
-            roles: ['USER'],
-            actions: [{ type: 'NOTIFY', groupIds: [w.reviewers.id], userIds: [w.dictAdmin.id] }],
-          },
-        ],
-        initialState: 'new',
-      },
+    await enableWorkflow(w, 'Mailing', {
+      definition: newAndCheck(
+        transition('ask', 'Ask for a check', ['new', 'check'], 'check', ['USER'], {
+          actions: [{ type: 'NOTIFY', groupIds: [w.reviewers.id], userIds: [w.dictAdmin.id] }],
+        }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     const digest = await w.dictAdmin.rest.put('/workflows/mail-settings', { digestHours: 4 });
     expect(digest.status, digest.text).toBe(200);
     expect((await w.dictAdmin.rest.get('/workflows/mail-settings')).body).toEqual({ digestHours: 4 });
@@ -117,32 +101,16 @@ describe('workflow e-mail', () => {
     const authorMail = `bulk-author-${w.author.id}@example.org`;
     await rows(t, 'update users set email = ? where id = ?', [reviewerMail, w.reviewer.id]);
     await rows(t, 'update users set email = ? where id = ?', [authorMail, w.author.id]);
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Bulk mailing',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-      definition: {
-        states: [
-          { key: 'new', name: 'New', category: 'DRAFT' },
-          { key: 'check', name: 'Check', category: 'REVIEW' },
-        ],
-        transitions: [
-          {
-            key: 'ask',
-            name: 'Ask for a check',
-            from: ['new'],
-            to: 'check',
-            roles: ['USER'],
-            actions: [
-              { type: 'ASSIGN', userId: w.reviewer.id },
-              { type: 'NOTIFY', assignee: true, groupIds: [], userIds: [] },
-            ],
-          },
-        ],
-        initialState: 'new',
-      },
+    await enableWorkflow(w, 'Bulk mailing', {
+      definition: newAndCheck(
+        transition('ask', 'Ask for a check', ['new'], 'check', ['USER'], {
+          actions: [
+            { type: 'ASSIGN', userId: w.reviewer.id },
+            { type: 'NOTIFY', assignee: true, groupIds: [], userIds: [] },
+          ],
+        }),
+      ),
     });
-    expect(created.status, created.text).toBe(201);
     const concepts = [await w.concept(), await w.concept(), await w.concept()];
     const started = await w.author.rest.post<{ result?: unknown; jobTaskId?: number }>(
       '/workflows/bulk-transitions',

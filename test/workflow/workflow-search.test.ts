@@ -20,7 +20,7 @@ import {
   startEngineServer,
   word,
 } from '../search/search-helpers.js';
-import { fire, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, workflowWorld } from './workflow-helpers.js';
 
 /** Concepts per state in the world below (English entries; the German ones all stay suggested). */
 const APPROVED = 5;
@@ -80,12 +80,7 @@ describe.each(ENGINES)('term search under a workflow on %s', (engine: EngineName
       expect(created.status, created.text).toBe(201);
       concepts.push({ id: created.body.id, name });
     }
-    const workflow = await w.dictAdmin.rest.post<{ id: number; version: number }>('/workflows', {
-      name: 'Default',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-    });
-    expect(workflow.status, workflow.text).toBe(201);
+    const workflow = await enableWorkflow(w, 'Default');
     const move = async (caller: RestClient, conceptId: number, transition: string, version: number) => {
       const body = { conceptId, languageCode: 'eng', transition, version, comment: 'checked' };
       const fired = await fire(caller, body);
@@ -99,7 +94,7 @@ describe.each(ENGINES)('term search under a workflow on %s', (engine: EngineName
       else if (index >= APPROVED + IN_REVIEW) await move(w.dictAdmin.rest, concept.id, 'reject', 1);
     }
     const namesIn = (from: number, to: number) => concepts.slice(from, to).map((c) => c.name);
-    return { ...w, stem, concepts, workflow: workflow.body, namesIn };
+    return { ...w, stem, concepts, workflow, namesIn };
   }
 
   const search = async (caller: RestClient, body: Record<string, unknown>) => {
@@ -311,12 +306,7 @@ describe.each(ENGINES)('term search under a workflow on %s', (engine: EngineName
     async () => {
       const a = await governedWorld();
       const b = await openWorld();
-      const created = await b.dictAdmin.rest.post('/workflows', {
-        name: 'Default',
-        dictionaryId: b.dictionary.id,
-        enabled: true,
-      });
-      expect(created.status, created.text).toBe(201);
+      await enableWorkflow(b, 'Default');
       const bConcept = await b.concept();
       const english = (dictionaryId: number) => ({
         dictionaryIds: [dictionaryId],

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { newTenant } from '../helpers/structure.js';
-import { fire, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -50,12 +50,7 @@ describe('GET /system/statistics/dictionaries/{id}', () => {
       ],
     });
 
-    const created = await w.dictAdmin.rest.post<{ id: number }>('/workflows', {
-      name: 'Default',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
-    });
-    expect(created.status, created.text).toBe(201);
+    const workflow = await enableWorkflow(w, 'Default');
     for (const [transition, version] of [
       ['submit', 0],
       ['approve', 1],
@@ -70,7 +65,7 @@ describe('GET /system/statistics/dictionaries/{id}', () => {
     }
     const counted = await read(w.author.rest);
     expect(counted.workflow).toEqual({
-      workflowId: created.body.id,
+      workflowId: workflow.id,
       unit: 'LANGUAGE',
       states: [
         { state: 'approved', name: 'Approved', category: 'APPROVED', languageCode: 'deu', count: 1 },

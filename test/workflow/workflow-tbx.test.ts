@@ -13,7 +13,7 @@ import { type Server, startServer } from '../concepts/concept-helpers.js';
 import type { RestClient } from '../helpers/rest.js';
 import { rows, uniqueSuffix } from '../helpers/structure.js';
 import { TBX_SCHEMAS_DIR } from '../tbx/tbx-sample-files.js';
-import { fire, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, state, workflowWorld } from './workflow-helpers.js';
 
 interface Summary {
   dictionaryId: number;
@@ -83,11 +83,6 @@ function processStatuses(text: string): Map<string, string> {
   return found;
 }
 
-async function enableDefault(dictAdmin: RestClient, dictionaryId: number) {
-  const created = await dictAdmin.post('/workflows', { name: 'Default', dictionaryId, enabled: true });
-  expect(created.status, created.text).toBe(201);
-}
-
 /** Fires transitions on one language entry of a concept, in order (versions counted from 0). */
 async function move(caller: RestClient[], conceptId: number, languageCode: string, transitions: string[]) {
   for (const [version, transition] of transitions.entries()) {
@@ -125,7 +120,7 @@ describe('TBX under the default workflow', () => {
       };
     };
     const [first, second] = [await named(), await named()];
-    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    await enableWorkflow(w, 'Default');
     await move([w.author.rest, w.dictAdmin.rest], first.id, 'deu', ['submit', 'approve']);
     await move([w.author.rest, w.dictAdmin.rest], first.id, 'eng', ['submit', 'reject']);
     await move([w.author.rest], second.id, 'eng', ['submit']);
@@ -156,7 +151,7 @@ describe('TBX under the default workflow', () => {
 
     // Into another dictionary with the default workflow: the TBX-Basic export's states come back.
     const other = await workflowWorld(server.t, server.sysadmin);
-    await enableDefault(other.dictAdmin.rest, other.dictionary.id);
+    await enableWorkflow(other, 'Default');
     const summary = await importInto(other.admin.token!, other.dictionary.id, exported.get('TBX')!);
     expect(summary.errors).toEqual([]);
     expect(summary.concepts).toBe(2);
@@ -173,7 +168,7 @@ describe('TBX under the default workflow', () => {
 
   it('an import sets states from processStatus, merges move them, and an unknown value is an error at its line', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
-    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    await enableWorkflow(w, 'Default');
     const suffix = uniqueSuffix();
     const file = (deStatus: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -267,7 +262,7 @@ describe('TBX under the default workflow', () => {
   }, 120_000);
   it('a merge that changes approved entries re-opens them as an API edit does, unless the file sets their processStatus', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
-    await enableDefault(w.dictAdmin.rest, w.dictionary.id);
+    await enableWorkflow(w, 'Default');
     const suffix = uniqueSuffix();
     const termSec = (name: string, status: string | null, note: string | null) =>
       `<termSec><term>${name} ${suffix}</term>${status ? `<termNote type="processStatus">${status}</termNote>` : ''}${note ? `<note>${note}</note>` : ''}</termSec>`;
@@ -385,23 +380,19 @@ ${entries.map(([id, en, de]) => `  <conceptEntry id="${id}-${suffix}"><langSec x
 
   it('under the TERM unit each term has its own state, the first state with a processStatus wins, and the export gives them back', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
-    const created = await w.dictAdmin.rest.post('/workflows', {
-      name: 'Per term',
-      dictionaryId: w.dictionary.id,
+    await enableWorkflow(w, 'Per term', {
       unit: 'TERM',
-      enabled: true,
       definition: {
         states: [
-          { key: 'draft', name: 'Draft', category: 'DRAFT', processStatus: 'unprocessed' },
-          { key: 'checked', name: 'Checked', category: 'REVIEW', processStatus: 'provisionallyProcessed' },
-          { key: 'final', name: 'Final', category: 'APPROVED', processStatus: 'finalized' },
-          { key: 'final2', name: 'Also final', category: 'APPROVED', processStatus: 'finalized' },
-          { key: 'noStatus', name: 'No status', category: 'RETIRED' },
+          state('draft', 'Draft', 'DRAFT', { processStatus: 'unprocessed' }),
+          state('checked', 'Checked', 'REVIEW', { processStatus: 'provisionallyProcessed' }),
+          state('final', 'Final', 'APPROVED', { processStatus: 'finalized' }),
+          state('final2', 'Also final', 'APPROVED', { processStatus: 'finalized' }),
+          state('noStatus', 'No status', 'RETIRED'),
         ],
         initialState: 'noStatus',
       },
     });
-    expect(created.status, created.text).toBe(201);
     const suffix = uniqueSuffix();
     const term = (name: string, status: string) =>
       `<tig><term>${name} ${suffix}</term><termNote type="processStatus">${status}</termNote></tig>`;

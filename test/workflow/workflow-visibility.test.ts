@@ -9,7 +9,7 @@ import { systemGroups } from '../access/access-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { createScheme, grant } from '../helpers/structure.js';
-import { entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -51,12 +51,7 @@ async function world() {
       return scheme.id;
     },
   });
-  const created = await w.admin.post('/workflows', {
-    name: 'Default',
-    dictionaryId: w.dictionary.id,
-    enabled: true,
-  });
-  expect(created.status, created.text).toBe(201);
+  await enableWorkflow(w, 'Default', { by: w.admin });
   const concept = await w.concept();
   for (const [transition, version] of [
     ['submit', 0],

@@ -7,7 +7,15 @@ import { revalidateDue } from '../../src/modules/workflow/workflow-revalidation.
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 import { expectError, newTenant, rows } from '../helpers/structure.js';
-import { entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
+import {
+  enableWorkflow,
+  entryOf,
+  fire,
+  state,
+  states,
+  transition,
+  workflowWorld,
+} from './workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
@@ -159,14 +167,10 @@ describe('workflow definitions', () => {
 describe('firing transitions: the permission matrix', () => {
   async function matrixWorld() {
     const w = await workflowWorld(t, sysadmin);
-    const created = await w.dictAdmin.rest.post<WorkflowBody>('/workflows', {
-      name: 'Matrix',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
+    const workflow = await enableWorkflow<WorkflowBody>(w, 'Matrix', {
       definition: matrixDefinition(w.reviewers.id, w.definitionOid),
     });
-    expect(created.status, created.text).toBe(201);
-    return { ...w, workflow: created.body };
+    return { ...w, workflow };
   }
 
   /** Fires and answers the status (and the entry after success). */
@@ -386,40 +390,26 @@ describe('firing transitions: the permission matrix', () => {
 describe('votes', () => {
   it('MINIMUM_VOTES fires on the n-th vote; a second vote of one user is 409; MINIMUM_AGREEMENT needs no dissent', async () => {
     const w = await workflowWorld(t, sysadmin);
-    const created = await w.dictAdmin.rest.post<WorkflowBody>('/workflows', {
-      name: 'Votes',
-      dictionaryId: w.dictionary.id,
-      enabled: true,
+    await enableWorkflow(w, 'Votes', {
       unit: 'CONCEPT',
       definition: {
         states: [
-          { key: 'open', name: 'Open', category: 'REVIEW' },
-          { key: 'yes', name: 'Accepted', category: 'APPROVED' },
-          { key: 'nay', name: 'Refused', category: 'REJECTED' },
+          state('open', 'Open', 'REVIEW'),
+          state('yes', 'Accepted', 'APPROVED'),
+          state('nay', 'Refused', 'REJECTED'),
         ],
         transitions: [
-          {
-            key: 'accept',
-            name: 'Accept',
-            from: ['open'],
-            to: 'yes',
-            roles: ['USER'],
+          transition('accept', 'Accept', ['open'], 'yes', ['USER'], {
             votes: { mode: 'MINIMUM_VOTES', count: 2 },
-          },
-          {
-            key: 'refuse',
-            name: 'Refuse',
-            from: ['open'],
-            to: 'nay',
-            roles: ['USER'],
+          }),
+          transition('refuse', 'Refuse', ['open'], 'nay', ['USER'], {
             votes: { mode: 'MINIMUM_AGREEMENT', count: 1 },
-          },
-          { key: 'reopen', name: 'Reopen', from: ['yes', 'nay'], to: 'open', roles: ['USER'] },
+          }),
+          transition('reopen', 'Reopen', ['yes', 'nay'], 'open', ['USER']),
         ],
         initialState: 'open',
       },
     });
-    expect(created.status, created.text).toBe(201);
     const concept = await w.concept();
     const first = await fire(w.author.rest, { conceptId: concept.id, transition: 'accept', version: 0 });
     expect(first.status, first.text).toBe(200);
