@@ -117,3 +117,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(folder, { recursive: true });
   await page.screenshot({ path: join(folder, `${name}.png`) });
 }
+
+/** The server and Chromium of a browser suite, started together (its beforeAll). */
+export async function startWebSuite(
+  overrides: Record<string, string> = {},
+): Promise<{ web: WebServer; browser: Browser }> {
+  const [web, browser] = await Promise.all([startWebServer(overrides), launchBrowser()]);
+  return { web, browser };
+}
+
+/** Closes what a suite's beforeAll opened; either may be missing when the set-up failed half-way. */
+export async function closeWebSuite(browser: Browser | undefined, web: WebServer | undefined): Promise<void> {
+  await browser?.close();
+  await web?.close();
+}

@@ -16,7 +16,8 @@ import type { AppRouter } from '../../src/trpc/router.js';
 import { createTenant, uniqueSuffix } from '../factories/tenant.js';
 import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 import { loginSysadmin } from '../helpers/rest.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const ROWS = 130;
@@ -61,7 +62,7 @@ let web: WebServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let api: ReturnType<typeof createTRPCClient<AppRouter>>;
+let api: Api;
 let dictionaryId: number;
 const dialogs: string[] = [];
 
@@ -89,18 +90,10 @@ async function importTbx(text: string, name: string, token: string) {
 
 beforeAll(async () => {
   // 0 ms: every TBX import answers 202 at once, so the page follows the job with its progress bar.
-  [web, browser] = await Promise.all([startWebServer({ ASYNC_THRESHOLD_MS: '0' }), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({
-    username: 'admin',
-    password: TEST_ADMIN_PASSWORD,
-  });
-  const token = login.token!.token;
-  api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
-  });
-  dictionaryId = await importTbx(seed, `Web ${uniqueSuffix()}`, token);
+  ({ web, browser } = await startWebSuite({ ASYNC_THRESHOLD_MS: '0' }));
+  const session = await apiSession(web.base);
+  api = session.api;
+  dictionaryId = await importTbx(seed, `Web ${uniqueSuffix()}`, session.token);
   // A relation to follow: from the HTML-looking term's concept to "cluster 001" (associative).
   const read = { format: 'FULL', 'with-comments': false, 'include-deleted': false } as const;
   const [from, to] = await Promise.all(
@@ -112,24 +105,17 @@ beforeAll(async () => {
     version: from!.version,
     conceptRelations: [{ targetConceptId: to!.id, type: 4, attribute: 11 }],
   });
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  context = page.context();
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
+afterAll(() => closeWebSuite(browser, web));
 
 const rows = () => page.locator('table.results tbody tr');
-
-/** expect.poll with room for a loaded machine (its default is one second). */
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
 
 async function search(text: string) {
   await page.getByRole('searchbox').fill(text);
@@ -477,9 +463,7 @@ describe('the session', { timeout: 120_000 }, () => {
     // The page's clock runs 21 minutes in an instant; the server's session is real.
     await tab.clock.install();
     await tab.goto(`${web.base}/signin`);
-    await tab.getByLabel('User name').fill('admin');
-    await tab.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await tab.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(tab);
     await poll(() => new URL(tab.url()).pathname).toBe('/search');
     const expiry = async () =>
       JSON.parse((await tab.evaluate("sessionStorage.getItem('polyterm.session')")) as string)

@@ -5,13 +5,11 @@
  * that look like HTML stay text; axe-core finds no serious violation.
  * One server and one browser for the file; the steps share one page, in order.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { apiSession, openPage, poll, signIn } from './session.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const SENTENCE = `Replace the petrol pump, then test the spark plug and the fuel pump. ${XSS}`;
@@ -68,37 +66,23 @@ async function seed(token: string) {
 }
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  const token = login.token!.token;
-  dictionaryId = await seed(token);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  ({ web, browser } = await startWebSuite());
+  dictionaryId = await seed((await apiSession(web.base)).token);
+  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
-
-/** expect.poll with room for a loaded machine (its default is one second). */
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+afterAll(() => closeWebSuite(browser, web));
 
 const mark = (name: string) => page.locator('.decorated-text button.term-mark', { hasText: name });
 
 describe('check text', { timeout: 120_000 }, () => {
   it('signs in and opens Check text from the menu', async () => {
     await page.goto(`${web.base}/check?d=${dictionaryId}`);
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     await poll(() => new URL(page.url()).pathname).toBe('/check');
     await page.getByRole('heading', { name: 'Check text' }).waitFor();
     expect(await page.getByRole('link', { name: 'Check text' }).getAttribute('aria-current')).toBe('page');

@@ -6,15 +6,11 @@
  * controls, on a term's comments and history, and on the delete dialog.
  * One server and one browser for the file; the steps share one page, in order.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
-
-type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
@@ -25,22 +21,12 @@ const ids = { valve: 0, pipe: 0, pump: 0, gasket: 0, washer: 0 };
 const field = { definition: '', tags: '', note: '' };
 let hydraulics = '';
 
-async function apiSession(base: string): Promise<Api> {
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  const token = login.token!.token;
-  return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${base}/trpc`, headers: { 'x-auth-token': token } })],
-  });
-}
-
 const read = (id: number) =>
   api.concepts.get.query({ id, format: 'FULL', 'with-comments': false, 'include-deleted': false });
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  api = await apiSession(web.base);
+  ({ web, browser } = await startWebSuite());
+  ({ api } = await apiSession(web.base));
   const dictionary = await api.dictionaries.create.mutate({
     format: 'FULL',
     name: `Editor ${uniqueSuffix()}`,
@@ -78,17 +64,10 @@ beforeAll(async () => {
   ids.pipe = await create('pipe', 'Rohr');
   ids.pump = await create('pump', 'Pumpe');
   ids.gasket = await create('gasket', 'Dichtung');
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
-
-/** expect.poll with room for a loaded machine (its default is one second). */
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+afterAll(() => closeWebSuite(browser, web));
 
 const relations = () => page.locator('.relations-editor');
 const conceptLinks = () => page.locator('.links-editor', { hasText: 'Reference links of the concept' });
@@ -105,9 +84,7 @@ async function find(picker: Locator, text: string, match: string): Promise<Locat
 describe('concept editor', { timeout: 120_000 }, () => {
   it('edits every value of a multi-valued field, domains, relations and links, with messages beside them', async () => {
     await page.goto(`${web.base}/concepts/${ids.valve}?langs=eng,deu`);
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     await page.getByRole('button', { name: 'Edit' }).click();
     const before = (await read(ids.valve)).version;
 
@@ -193,7 +170,7 @@ describe('concept editor', { timeout: 120_000 }, () => {
   });
 
   it("refuses to delete under another session's lock, confirms, deletes and goes back to search", async () => {
-    const other = await apiSession(web.base);
+    const other = (await apiSession(web.base)).api;
     expect(await other.concepts.acquireLock.mutate({ id: ids.gasket })).toBe(true);
     await page.goto(`${web.base}/concepts/${ids.gasket}?langs=eng,deu`);
     await page.getByText(/is editing this concept/).waitFor();
@@ -252,12 +229,9 @@ describe('concept editor', { timeout: 120_000 }, () => {
       sectionOid: guarded.sections![0]!.oid!,
       terms: [{ name: 'flange', languageCode: 'eng' }],
     } as Parameters<typeof api.concepts.create.mutate>[0]);
-    const other = await (await browser.newContext()).newPage();
-    other.setDefaultTimeout(20_000);
+    const other = await openPage(browser);
     await other.goto(`${web.base}/concepts/${kept.id}`);
-    await other.getByLabel('User name').fill(user.username);
-    await other.getByLabel('Password').fill(user.password);
-    await other.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(other, user.username, user.password);
     await other.getByRole('button', { name: 'Edit' }).waitFor();
     expect(await other.getByRole('button', { name: 'Delete concept' }).count()).toBe(0);
     await other.context().close();

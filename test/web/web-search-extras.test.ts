@@ -7,19 +7,17 @@
  * definition with the server's message, a saved one, and the 409 dialog); axe-core on every screen.
  * One server and one browser for the file; the steps share one page, in order.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
 let page: Page;
-let api: ReturnType<typeof createTRPCClient<AppRouter>>;
+let api: Api;
 let dictionaryId: number;
 let editorDictionaryId: number;
 let dictionaryName: string;
@@ -29,19 +27,11 @@ let user: { username: string; password: string };
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const anonymous = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${web.base}/trpc` })] });
-  const admin = await anonymous.auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  const clientId = (
-    await createTRPCClient<AppRouter>({
-      links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': admin.token!.token } })],
-    }).ui.sessionData.query()
-  ).user.clientId!;
+  ({ web, browser } = await startWebSuite());
+  const admin = (await apiSession(web.base)).api;
+  const clientId = (await admin.ui.sessionData.query()).user.clientId!;
   user = await createUser(web.server.orm, clientId, { roles: ['SYSADMIN'] });
-  const login = await anonymous.auth.login.mutate({ username: user.username, password: user.password });
-  api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': login.token!.token } })],
-  });
+  ({ api } = await apiSession(web.base, user.username, user.password));
   const me = await api.ui.sessionData.query();
   const suffix = uniqueSuffix();
   dictionaryName = `Extras ${suffix}`;
@@ -92,16 +82,11 @@ beforeAll(async () => {
     enabled: true,
     definition,
   });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
+afterAll(() => closeWebSuite(browser, web));
 
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
 const search = (query: string) => `${web.base}/search?d=${dictionaryId}&lang=eng&${query}`;
 const rowOf = (name: string) =>
   page.locator('table.results tbody tr', { has: page.getByRole('link', { name, exact: true }) });
@@ -109,9 +94,7 @@ const rowOf = (name: string) =>
 describe('search extras', { timeout: 120_000 }, () => {
   it('marks the closest words of a fuzzy-only match', async () => {
     await page.goto(search('q=valbe&mode=PREFIX&fuzzy=1'));
-    await page.getByLabel('User name').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, user.username, user.password);
     await poll(() => rowOf('valve').locator('mark.fuzzy').allTextContents()).toEqual(['valve']);
     expect(await page.locator('table.results mark:not(.fuzzy)').count()).toBe(0);
     // An exact part keeps the ordinary mark.

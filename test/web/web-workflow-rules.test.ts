@@ -5,18 +5,16 @@
  * server's message beside its control; the saved definition read back through the API holds every rule.
  * Names from users (fields, groups) are shown as text, never as HTML; axe-core on both states.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
 let page: Page;
-let api: ReturnType<typeof createTRPCClient<AppRouter>>;
+let api: Api;
 let dictionaryId: number;
 let subjectOid: string;
 let posOid: string;
@@ -27,13 +25,8 @@ let meId: number;
 const SUBJECT = 'Subject <i>area</i>';
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': login.token!.token } })],
-  });
+  ({ web, browser } = await startWebSuite());
+  ({ api } = await apiSession(web.base));
   meId = (await api.ui.sessionData.query()).user.id!;
   const suffix = uniqueSuffix();
   const dictionary = await api.dictionaries.create.mutate({
@@ -56,23 +49,27 @@ beforeAll(async () => {
     unit: 'LANGUAGE',
     enabled: false,
   });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
+afterAll(() => closeWebSuite(browser, web));
 
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+/** The stored workflow of the dictionary, as the API lists it. */
+const storedWorkflow = async () =>
+  (
+    await api.workflows.list.query({
+      'dictionary-id': dictionaryId,
+      page: 0,
+      size: 10,
+      format: 'FULL',
+      'include-deleted': false,
+    })
+  ).content[0]!;
 
 describe('workflow editor rules', { timeout: 120_000 }, () => {
   it('defines a transition with every rule, shows a refusal beside its control, and saves', async () => {
     await page.goto(`${web.base}/workflows?d=${dictionaryId}`);
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     await page.getByRole('heading', { name: /Default workflow/ }).waitFor();
 
     await page.getByRole('button', { name: 'Add a transition' }).click();
@@ -143,30 +140,13 @@ describe('workflow editor rules', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'workflow rules refused');
     await condition.evaluate((element) => element.scrollIntoView());
     await screenshot(page, 'workflow-rules');
-    const before = (
-      await api.workflows.list.query({
-        'dictionary-id': dictionaryId,
-        page: 0,
-        size: 10,
-        format: 'FULL',
-        'include-deleted': false,
-      })
-    ).content[0]!;
-    expect(before.definition!.transitions).toHaveLength(4);
+    // Refused: nothing was stored.
+    expect((await storedWorkflow()).definition!.transitions).toHaveLength(4);
 
     await count.fill('2');
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await poll(() => page.getByRole('status').first().textContent()).toBe('Default workflow saved.');
-    const [stored] = (
-      await api.workflows.list.query({
-        'dictionary-id': dictionaryId,
-        page: 0,
-        size: 10,
-        format: 'FULL',
-        'include-deleted': false,
-      })
-    ).content;
-    const definition = stored!.definition!;
+    const definition = (await storedWorkflow()).definition!;
     expect(definition.transitions[4]).toEqual({
       key: 'check',
       name: 'Check terms',

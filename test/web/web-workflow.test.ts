@@ -4,14 +4,12 @@
  * task inbox listing it; axe-core finds no serious violation on either.
  * One server and one browser for the file; the steps share one page, in order.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, screenshot, startWebServer, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
+import { apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
@@ -20,14 +18,8 @@ let conceptId: number;
 let dictionaryName: string;
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  const token = login.token!.token;
-  const api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
-  });
+  ({ web, browser } = await startWebSuite());
+  const { api } = await apiSession(web.base);
   const me = await api.ui.sessionData.query();
   dictionaryName = `Flow ${uniqueSuffix()}`;
   const dictionary = await api.dictionaries.create.mutate({
@@ -59,26 +51,17 @@ beforeAll(async () => {
     enabled: true,
     definition,
   });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
-
-/** expect.poll with room for a loaded machine (its default is one second). */
-const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
+afterAll(() => closeWebSuite(browser, web));
 
 const entry = (language: string) => page.locator('.workflow-entry', { hasText: language });
 
 describe('workflow screens', { timeout: 120_000 }, () => {
   it('shows a state badge per language with the transitions the caller may fire', async () => {
     await page.goto(`${web.base}/concepts/${conceptId}?langs=eng,deu`);
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     await page.getByRole('heading', { name: 'Workflow' }).waitFor();
     expect(await entry('English').locator('.state-badge').textContent()).toBe('Suggested');
     expect(await entry('German').locator('.state-badge').textContent()).toBe('Suggested');
