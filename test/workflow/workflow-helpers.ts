@@ -135,3 +135,40 @@ export async function enableWorkflow<Body = { id: number; version: number }>(
   expect(created.status, created.text).toBe(201);
   return created.body;
 }
+
+/** A job's last answer once it no longer runs (a large or slow TBX import answers 202 with a job). */
+async function finishedJob(base: string, token: string, id: number) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    const response = await fetch(`${base}/api/v4/jobs/${id}`, { headers: { 'x-auth-token': token } });
+    const body = (await response.json()) as { status: string; result: unknown; message: string | null };
+    if (body.status !== 'RUNNING') return body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${id} still running`);
+}
+
+/**
+ * POST /dictionaries/import-tbx into an existing dictionary of the server at `base`, merging by entry
+ * id; the import's summary, answered at once (200) or by its job (202, expected to end DONE).
+ */
+export async function importTbxInto<Summary>(
+  base: string,
+  token: string,
+  dictionaryId: number,
+  content: string,
+): Promise<Summary> {
+  const form = new FormData();
+  form.append('file', new Blob([content]), 'in.tbx');
+  const response = await fetch(
+    `${base}/api/v4/dictionaries/import-tbx?dictionary-id=${dictionaryId}&merge=ENTRY_ID`,
+    { method: 'POST', headers: { 'x-auth-token': token }, body: form },
+  );
+  const body = (await response.json()) as { result?: Summary; jobTaskId?: number; message?: string };
+  if (response.status === 202) {
+    const done = await finishedJob(base, token, body.jobTaskId!);
+    expect(done.status, done.message ?? '').toBe('DONE');
+    return done.result as Summary;
+  }
+  expect(response.status, body.message).toBe(200);
+  return body.result!;
+}

@@ -13,7 +13,7 @@ import { type Server, startServer } from '../concepts/concept-helpers.js';
 import type { RestClient } from '../helpers/rest.js';
 import { rows, uniqueSuffix } from '../helpers/structure.js';
 import { TBX_SCHEMAS_DIR } from '../tbx/tbx-sample-files.js';
-import { enableWorkflow, fire, state, workflowWorld } from './workflow-helpers.js';
+import { enableWorkflow, fire, importTbxInto, state, workflowWorld } from './workflow-helpers.js';
 
 interface Summary {
   dictionaryId: number;
@@ -33,33 +33,9 @@ afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
-async function job(token: string, id: number) {
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-    const response = await fetch(`${server.base}/api/v4/jobs/${id}`, { headers: { 'x-auth-token': token } });
-    const body = (await response.json()) as { status: string; result: unknown; message: string | null };
-    if (body.status !== 'RUNNING') return body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`job ${id} still running`);
-}
-
-/** POST /dictionaries/import-tbx into an existing dictionary; the job's summary. */
-async function importInto(token: string, dictionaryId: number, content: string): Promise<Summary> {
-  const form = new FormData();
-  form.append('file', new Blob([content]), 'in.tbx');
-  const response = await fetch(
-    `${server.base}/api/v4/dictionaries/import-tbx?dictionary-id=${dictionaryId}&merge=ENTRY_ID`,
-    { method: 'POST', headers: { 'x-auth-token': token }, body: form },
-  );
-  const body = (await response.json()) as { result?: Summary; jobTaskId?: number; message?: string };
-  if (response.status === 202) {
-    const done = await job(token, body.jobTaskId!);
-    expect(done.status, done.message ?? '').toBe('DONE');
-    return done.result as Summary;
-  }
-  expect(response.status, body.message).toBe(200);
-  return body.result!;
-}
+/** importTbxInto against this file's server. */
+const importInto = (token: string, dictionaryId: number, content: string) =>
+  importTbxInto<Summary>(server.base, token, dictionaryId, content);
 
 async function exportTbx(token: string, dictionaryId: number, format: string, includeUnpublished = true) {
   const response = await fetch(
