@@ -3,15 +3,11 @@
  * concept view shows them under their language; the editor edits them with the field controls of the
  * concept's fields, and the save stores them (read back over tRPC). axe-core on the editor.
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../src/trpc/router.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
-import { expectAccessible, launchBrowser, startWebServer, type WebServer } from './browser.js';
-
-type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
+import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
@@ -21,13 +17,8 @@ let conceptId = 0;
 let usage = '';
 
 beforeAll(async () => {
-  [web, browser] = await Promise.all([startWebServer(), launchBrowser()]);
-  const login = await createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username: 'admin', password: TEST_ADMIN_PASSWORD });
-  api = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': login.token!.token } })],
-  });
+  ({ web, browser } = await startWebSuite());
+  ({ api } = await apiSession(web.base));
   const dictionary = await api.dictionaries.create.mutate({
     format: 'FULL',
     name: `Language values ${uniqueSuffix()}`,
@@ -46,14 +37,10 @@ beforeAll(async () => {
     languageFields: [{ languageCode: 'eng', fieldMap: { [usage]: 'Imported English note' } }],
   } as Parameters<typeof api.concepts.create.mutate>[0]);
   conceptId = created.id!;
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.setDefaultTimeout(20_000);
+  page = await openPage(browser);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-});
+afterAll(() => closeWebSuite(browser, web));
 
 const read = () =>
   api.concepts.get.query({ id: conceptId, format: 'FULL', 'with-comments': false, 'include-deleted': false });
@@ -61,9 +48,7 @@ const read = () =>
 describe('language values', { timeout: 120_000 }, () => {
   it('are shown under their language and edited like concept fields', async () => {
     await page.goto(`${web.base}/concepts/${conceptId}?langs=eng,deu`);
-    await page.getByLabel('User name').fill('admin');
-    await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     const english = page.getByRole('region', { name: 'English' });
     await english
       .getByRole('region', { name: 'Language values: English' })
