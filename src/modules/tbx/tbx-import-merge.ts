@@ -11,6 +11,7 @@ import { allocateSerials } from '../concept/concept-serials.js';
 import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
+import { mergeLanguageValues } from './tbx-import-language-values.js';
 import type { PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
 import { type ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 import {
@@ -128,7 +129,8 @@ async function conceptChanges(
  * (others stay), terms are matched by term id, then by language and text (matched ones updated, the
  * others added; terms the file lacks stay), domains are added. Unchanged concepts count as skipped.
  * Under a workflow, what an API edit refuses in read-only states stays as it is, reported at the
- * entry's line: the terms of read-only term or language entries, a read-only concept entry's concept.
+ * entry's line: the terms and language values of read-only term or language entries, a read-only
+ * concept entry's concept.
  */
 export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<number, PlannedConcept>) {
   if (updates.size === 0) return;
@@ -335,6 +337,12 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     ctx.summary.updated++;
     ctx.summary.terms += item.newTerms.length;
   }
+  // Language values (written by the caller): read-only languages keep theirs, changed ones are edits.
+  await mergeLanguageValues(
+    ctx,
+    work.map((item) => ({ conceptId: item.concept.id, planned: item.planned })),
+    readOnly,
+  );
   const actor = ctx.scope.actor.userId;
   if (conceptUpdates.length) {
     await sql(

@@ -60,8 +60,9 @@ export interface PlannedConcept {
   /** The concept's id once written (created or merged into). */
   writtenId?: number;
   /**
-   * Under a workflow, what a merge changed in the existing concept: the changed or added terms (none:
-   * concept values only). Approved entries it touches re-open (tbx-import-workflow.ts).
+   * Under a workflow, what a merge changed in the existing concept: the changed or added terms, and the
+   * languages (termId 0) whose language values changed (none: concept values only). Approved entries it
+   * touches re-open (tbx-import-workflow.ts).
    */
   edited?: { termId: number; languageCode: string }[];
 }

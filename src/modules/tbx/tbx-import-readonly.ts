@@ -58,11 +58,13 @@ export class ReadOnlyEntries {
 /** The summary line of a change a read-only entry kept out. */
 export function readOnlyMessage(
   state: WorkflowState,
-  what: { conceptId: number; term?: { name: string; languageCode: string } },
+  what: { conceptId: number; term?: { name: string; languageCode: string }; language?: string },
   skipped: string,
 ): string {
   const subject = what.term
     ? `Term "${what.term.name}" (${what.term.languageCode}) of concept ${what.conceptId}`
-    : `Concept ${what.conceptId}`;
+    : what.language
+      ? `Language ${what.language} of concept ${what.conceptId}`
+      : `Concept ${what.conceptId}`;
   return `${subject}: its workflow entry is in the read-only state "${state.name}" (${state.key}); ${skipped}`;
 }

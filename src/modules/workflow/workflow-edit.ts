@@ -1,7 +1,7 @@
 /**
  * What an edit of a concept does to its workflow entries, in the edit's own transaction: an edit of a
- * term in a read-only state is refused, and an edit of an approved entry re-opens it (unless the
- * workflow keeps approvals), which the edit's history item shows as WORKFLOW changes.
+ * term or of language values in a read-only state is refused, and an edit of an approved entry re-opens
+ * it (unless the workflow keeps approvals), which the edit's history item shows as WORKFLOW changes.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
@@ -16,7 +16,49 @@ interface EntryKey {
   termId: number;
 }
 
-/** The entries an edit touches, under the workflow's unit. */
+/**
+ * The language a LANGUAGE_FIELD change's tag (`eng`, `eng-GB`, `srp-Latn`) belongs to: the longest of the
+ * dictionary's language codes the tag is or starts with (custom codes may contain '-'), as stored.
+ */
+export function languageOfTag(tag: string, codes: readonly string[]): string | null {
+  const lower = tag.toLowerCase();
+  let best: string | null = null;
+  for (const code of codes) {
+    const c = code.toLowerCase();
+    if ((lower === c || lower.startsWith(`${c}-`)) && c.length > (best?.length ?? -1)) best = code;
+  }
+  return best;
+}
+
+/**
+ * The languages whose language values an edit changed (LANGUAGE_FIELD changes, by tag); one statement
+ * for the dictionary's language codes, none without such changes.
+ */
+async function valueLanguages(
+  em: EntityManager,
+  dictionaryId: number,
+  changes: readonly HistoryChange[],
+): Promise<string[]> {
+  const tags = [
+    ...new Set(
+      changes.flatMap((change) =>
+        change.subject === 'LANGUAGE_FIELD' && change.language ? [change.language] : [],
+      ),
+    ),
+  ];
+  if (tags.length === 0) return [];
+  const codes = (
+    await em.execute<{ code: string }[]>('select distinct code from languages where dictionary_id = ?', [
+      dictionaryId,
+    ])
+  ).map((row) => row.code);
+  return tags.map((tag) => languageOfTag(tag, codes)).filter((code): code is string => code !== null);
+}
+
+/**
+ * The entries an edit touches, under the workflow's unit: the concept; the languages of changed terms
+ * and of changed language values; the changed terms (language values belong to no term).
+ */
 async function touchedEntries(
   em: EntityManager,
   workflow: Workflow,
@@ -24,14 +66,16 @@ async function touchedEntries(
 ): Promise<EntryKey[]> {
   if (workflow.unit === 'CONCEPT') return [{ languageCode: '', termId: 0 }];
   const termIds = [...new Set(changes.map((change) => change.termId).filter((id): id is number => !!id))];
-  if (termIds.length === 0) return [];
-  const terms = await em.execute<{ id: number; language_code: string }[]>(
-    'select id, language_code from terms where id in (?)',
-    [termIds],
-  );
+  const terms = termIds.length
+    ? await em.execute<{ id: number; language_code: string }[]>(
+        'select id, language_code from terms where id in (?)',
+        [termIds],
+      )
+    : [];
   if (workflow.unit === 'TERM')
     return terms.map((term) => ({ languageCode: term.language_code, termId: term.id }));
-  return [...new Set(terms.map((term) => term.language_code))].map((code) => ({
+  const languages = await valueLanguages(em, workflow.dictionary.id, changes);
+  return [...new Set([...terms.map((term) => term.language_code), ...languages])].map((code) => ({
     languageCode: code,
     termId: 0,
   }));
