@@ -2,8 +2,10 @@
  * What bench/search asks: the query kinds with their rotating texts drawn from the synthetic terms, and
  * each text as a body for our REST endpoint and as the exact request our Elasticsearch engine sends.
  */
+import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { termSearchRequest } from '../src/modules/search/elasticsearch-search.js';
+import { PostgresSearch } from '../src/modules/search/postgres-search.js';
 import type { SearchPlan } from '../src/modules/search/search-plan.js';
 import type { WorkflowScope } from '../src/modules/search/search-workflow.js';
 import { random } from './lib/seeded-random.js';
@@ -30,7 +32,7 @@ export interface Kind {
   texts: QueryText[];
 }
 
-/** A text as a JSON request body. */
+/** A text as a JSON request body (or, for PostgreSQL direct, an SQL statement). */
 export type BodyOf = (kind: Kind, text: QueryText) => string;
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -115,7 +117,7 @@ export async function queryBodies(
   kinds: Kind[],
   /** BENCH_WORKFLOW: the workflow part of the plan (bench/lib/bench-workflow.ts). */
   workflow: WorkflowScope | null = null,
-): Promise<{ rest: BodyOf; direct: BodyOf }> {
+): Promise<{ rest: BodyOf; direct: BodyOf; sql: BodyOf }> {
   const scope = await searchScope(db, dictionaryId);
   const keysOf = new Map<string, Keys>();
   for (const kind of kinds) {
@@ -128,9 +130,20 @@ export async function queryBodies(
       keysOf.set(text.text, row);
     }
   }
+  const statements = new Map<string, string>();
+  for (const kind of kinds) {
+    for (const text of kind.texts) {
+      const plan = planOf(scope, kind, text, keysOf.get(text.text)!, workflow);
+      statements.set(`${kind.name}\u0000${text.text}`, await pageStatement(plan));
+    }
+  }
   return {
     rest: (kind, text) => JSON.stringify(restBody(dictionaryId, kind, text)),
-    direct: (kind, text) => JSON.stringify(directQuery(scope, kind, text, keysOf.get(text.text)!, workflow)),
+    direct: (kind, text) =>
+      JSON.stringify(
+        termSearchRequest(...firstPage(planOf(scope, kind, text, keysOf.get(text.text)!, workflow))),
+      ),
+    sql: (kind, text) => statements.get(`${kind.name}\u0000${text.text}`)!,
   };
 }
 
@@ -165,15 +178,15 @@ async function searchScope(db: pg.Client, dictionaryId: number): Promise<SearchS
   };
 }
 
-/** Exactly the request our Elasticsearch engine sends for the first page (src/modules/search). */
-function directQuery(
+/** The plan our engines get for the first page of a text (src/modules/search/search-request.ts). */
+function planOf(
   scope: SearchScope,
   kind: Kind,
   text: QueryText,
   keys: Keys,
   workflow: WorkflowScope | null,
-): object {
-  const plan: SearchPlan = {
+): SearchPlan {
+  return {
     clientId: scope.clientId,
     dictionaryIds: [scope.dictionaryId],
     sectionIds: scope.sectionIds,
@@ -183,6 +196,12 @@ function directQuery(
     scriptCode: null,
     restriction: null,
     workflow,
+    // With the workflow on, hits carry their states (for the list's style), as the server asks.
+    stateSources: (workflow?.governed ?? []).map(({ dictionaryId, workflowId, unit }) => ({
+      dictionaryId,
+      workflowId,
+      unit,
+    })),
     text: {
       name: {
         mode: kind.options.mode,
@@ -193,7 +212,29 @@ function directQuery(
       values: null,
     },
   };
-  return termSearchRequest(plan, { direction: 'asc', bound: null, limit: PAGE_SIZE + 1 }, true);
+}
+
+/** The first page, ascending, with the total: what both engines are asked for a new search. */
+const firstPage = (plan: SearchPlan) =>
+  [plan, { direction: 'asc' as const, bound: null, limit: PAGE_SIZE + 1 }, true] as const;
+
+const platform = new PostgreSqlPlatform();
+
+/**
+ * Exactly the statement our PostgreSQL engine sends for the first page, parameters inlined as MikroORM
+ * inlines them (platform.formatQuery): the engine runs against an entity manager that only records it.
+ */
+async function pageStatement(plan: SearchPlan): Promise<string> {
+  let statement = '';
+  const recorder = {
+    execute: async (text: string, params: unknown[]) => {
+      statement = platform.formatQuery(text, params);
+      return [];
+    },
+  };
+  // The engine's page and total run in one statement (postgres-search.ts); its answer is not needed here.
+  await new PostgresSearch(() => recorder as never).find(...firstPage(plan));
+  return statement;
 }
 
 const restBody = (dictionaryId: number, kind: Kind, text: QueryText) => ({

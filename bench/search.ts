@@ -51,6 +51,7 @@ import {
   startServer,
   stopServers,
 } from './lib/servers.js';
+import { measureSqlLoad } from './lib/sql-load.js';
 import { writeSyntheticTbx } from './lib/synthetic-terms.js';
 import {
   type BodyOf,
@@ -128,7 +129,7 @@ async function main() {
 
     // 3. Query texts, and a check that the direct query is the one the engine runs (same totals).
     const kinds = queryKinds(terms);
-    const { rest, direct } = await queryBodies(db, dictionaryId, kinds, workflow);
+    const { rest, direct, sql } = await queryBodies(db, dictionaryId, kinds, workflow);
     const apiSearch = (server: BenchServer) => `${server.url}/api/v4/terms/search`;
     const endpoints: Endpoint[] = [
       { label: 'ES engine (REST)', url: apiSearch(esServer), headers: esHeaders, body: rest },
@@ -136,13 +137,13 @@ async function main() {
       { label: 'PG engine (REST)', url: apiSearch(pgServer), headers: pgHeaders, body: rest },
       { label: 'Node pass-through', url: `${passThrough.url}/search`, headers: {}, body: direct },
     ];
-    for (const kind of kinds) await compareAnswers(kind, endpoints);
+    for (const kind of kinds) await compareAnswers(kind, endpoints, { db, sql });
 
     // Statements per search are held by test/search/search-round-trips.test.ts (PostgreSQL's
     // statistics arrive too late and too coarsely to count them here).
 
     // 4. Throughput and latency.
-    await measureThroughput(kinds, endpoints);
+    await measureThroughput(kinds, endpoints, { connectionString: databaseUrl.toString(), sql });
     console.log(`\nafter search: ${rssLine(esServer)}; ${rssLine(pgServer)}`);
   } finally {
     await db?.end().catch(() => {});
@@ -160,9 +161,10 @@ async function main() {
  * Asks each text once of our endpoint on both engines and of Elasticsearch directly: the same first
  * page and total everywhere shows that the direct query is the one the engine runs.
  */
-async function compareAnswers(kind: Kind, endpoints: Endpoint[]) {
+async function compareAnswers(kind: Kind, endpoints: Endpoint[], postgres: { db: pg.Client; sql: BodyOf }) {
   const [esEngine, direct, pgEngine] = endpoints as [Endpoint, Endpoint, Endpoint];
   let agree = 0;
+  let sqlAgrees = 0;
   let matches = 0;
   const took = { ours: [] as number[], pg: [] as number[], direct: [] as number[] };
   const post = async (endpoint: Endpoint, text: QueryText, times: number[]) => {
@@ -185,6 +187,11 @@ async function compareAnswers(kind: Kind, endpoints: Endpoint[]) {
       hits: { total: { value: number }; hits: { _source: { id: number } }[] };
     };
     const ids = (list: { id: number }[]) => list.map((entry) => entry.id).join(',');
+    const [row] = (
+      await postgres.db.query<{ hits: { id: number }[]; total: string }>(postgres.sql(kind, text))
+    ).rows;
+    if (row && Number(row.total) === onPg.total && ids(row.hits.slice(0, PAGE_SIZE)) === ids(onPg.results))
+      sqlAgrees++;
     if (
       ours.total === raw.hits.total.value &&
       onPg.total === ours.total &&
@@ -201,12 +208,16 @@ async function compareAnswers(kind: Kind, endpoints: Endpoint[]) {
       .map((t) => JSON.stringify(t.text))
       .join(
         ', ',
-      )}), ${Math.round(matches / kind.texts.length)} matches on average; same first page and total on both engines and direct: ${agree}/${kind.texts.length}; one at a time: median ES engine ${median(took.ours)} ms, direct ${median(took.direct)} ms, PG engine ${median(took.pg)} ms`,
+      )}), ${Math.round(matches / kind.texts.length)} matches on average; same first page and total on both engines and direct: ${agree}/${kind.texts.length}, PG engine and its statement run directly: ${sqlAgrees}/${kind.texts.length}; one at a time: median ES engine ${median(took.ours)} ms, direct ${median(took.direct)} ms, PG engine ${median(took.pg)} ms`,
   );
 }
 
 /** Every query kind under load on every endpoint, against the targets; then the README's table. */
-async function measureThroughput(kinds: Kind[], endpoints: Endpoint[]) {
+async function measureThroughput(
+  kinds: Kind[],
+  endpoints: Endpoint[],
+  postgres: { connectionString: string; sql: BodyOf },
+) {
   console.log(
     `\nautocannon: ${CONNECTIONS} connections, ${DURATION} s per run (${WARM_UP_SECONDS} s warm-up before each), page size ${PAGE_SIZE}`,
   );
@@ -220,6 +231,13 @@ async function measureThroughput(kinds: Kind[], endpoints: Endpoint[]) {
       results.push(figures);
       console.log(`  ${kind.name.padEnd(36)} ${label.padEnd(22)} ${describeFigures(figures)}`);
     }
+    // The PG engine's own statement straight on PostgreSQL: its floor, as Elasticsearch direct is the ES engine's.
+    const statements = kind.texts.map((text) => postgres.sql(kind, text));
+    const pgDirect = await measureSqlLoad(
+      { connectionString: postgres.connectionString, statements, connections: CONNECTIONS },
+      DURATION,
+    );
+    console.log(`  ${kind.name.padEnd(36)} ${'PostgreSQL direct'.padEnd(22)} ${describeFigures(pgDirect)}`);
     const [ours, raw, onPg, floor] = results as [Figures, Figures, Figures, Figures];
     const ratio = ours.rps / raw.rps;
     rows.push([
@@ -229,6 +247,7 @@ async function measureThroughput(kinds: Kind[], endpoints: Endpoint[]) {
       percent(ours.rps, raw.rps),
       `${floor.rps.toFixed(0)} req/s, ${percent(floor.rps, raw.rps)}`,
       cell(onPg),
+      `${cell(pgDirect)}, ${percent(onPg.rps, pgDirect.rps)}`,
     ]);
     console.log(
       `  -> ES engine p50 ${ours.p50} ms (< ${TARGETS.p50}: ${verdict(ours.p50 < TARGETS.p50)}), p99 ${ours.p99} ms (< ${TARGETS.p99}: ${verdict(ours.p99 < TARGETS.p99)}), ${(ratio * 100).toFixed(0)}% of direct throughput (>= ${TARGETS.ratio * 100}%: ${verdict(ratio >= TARGETS.ratio)}; a bare Node pass-through reaches ${percent(floor.rps, raw.rps)}); PG engine p50 ${onPg.p50} ms (< ${TARGETS.pgP50}: ${verdict(onPg.p50 < TARGETS.pgP50)})`,
@@ -241,6 +260,7 @@ async function measureThroughput(kinds: Kind[], endpoints: Endpoint[]) {
     'ours / direct',
     'Node pass-through, its share of direct',
     'PG engine p50 / p99, req/s',
+    'PostgreSQL direct (its statement), PG engine / direct',
   ];
   console.log(`\n${markdownTable(header, rows)}`);
 }
