@@ -134,7 +134,7 @@ export async function queryBodies(
   for (const kind of kinds) {
     for (const text of kind.texts) {
       const plan = planOf(scope, kind, text, keysOf.get(text.text)!, workflow);
-      statements.set(`${kind.name}\u0000${text.text}`, await pageStatement(plan));
+      statements.set(`${kind.name}\u0000${text.lang}\u0000${text.text}`, await pageStatement(plan));
     }
   }
   return {
@@ -143,7 +143,7 @@ export async function queryBodies(
       JSON.stringify(
         termSearchRequest(...firstPage(planOf(scope, kind, text, keysOf.get(text.text)!, workflow))),
       ),
-    sql: (kind, text) => statements.get(`${kind.name}\u0000${text.text}`)!,
+    sql: (kind, text) => statements.get(`${kind.name}\u0000${text.lang}\u0000${text.text}`)!,
   };
 }
 

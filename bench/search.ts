@@ -192,6 +192,10 @@ async function compareAnswers(kind: Kind, endpoints: Endpoint[], postgres: { db:
     ).rows;
     if (row && Number(row.total) === onPg.total && ids(row.hits.slice(0, PAGE_SIZE)) === ids(onPg.results))
       sqlAgrees++;
+    else if (process.env.BENCH_SHOW_MISMATCHES === '1')
+      console.log(
+        `  statement differs for ${JSON.stringify(text)}: total ${row?.total} / ${onPg.total}, ids ${ids(row?.hits.slice(0, PAGE_SIZE) ?? [])} / ${ids(onPg.results)}`,
+      );
     if (
       ours.total === raw.hits.total.value &&
       onPg.total === ours.total &&
