@@ -326,23 +326,27 @@ ${entries.map(([id, en, de]) => `  <conceptEntry id="${id}-${suffix}"><langSec x
       comment: reopened,
     });
     expect(await logCount()).toBe(logged + 1);
-    // The concept's history: the import's edit (the note), then the re-open as a WORKFLOW change (read by
-    // a reviewer: the re-opened term is unpublished now, and hidden from others).
+    // The concept's history: one item, the import's edit (the note) with the re-open as a WORKFLOW change,
+    // as an API edit's item holds it (read by a reviewer: the re-opened term is unpublished now, and
+    // hidden from others).
     const history = await w.dictAdmin.rest.get<{
-      content: { changes: { kind: string; subject: string; before?: unknown; after?: unknown }[] }[];
+      content: {
+        action: string;
+        changes: { kind: string; subject: string; before?: unknown; after?: unknown }[];
+      }[];
     }>(`/history/concept/${r1}`);
-    const [reopenItem, editItem] = history.body.content;
-    expect(reopenItem!.changes).toEqual([
-      {
-        kind: 'CHANGED',
-        subject: 'WORKFLOW',
-        before: { state: 'approved' },
-        after: { state: 'inReview', languageCode: 'eng', comment: reopened },
-      },
-    ]);
+    const [editItem, earlier] = history.body.content;
     expect(editItem!.changes.map((change) => [change.kind, change.subject])).toEqual([
       ['ADDED', 'TERM_FIELD'],
+      ['CHANGED', 'WORKFLOW'],
     ]);
+    expect(editItem!.changes[1]).toEqual({
+      kind: 'CHANGED',
+      subject: 'WORKFLOW',
+      before: { state: 'approved' },
+      after: { state: 'inReview', languageCode: 'eng', comment: reopened },
+    });
+    expect(earlier!.changes.some((change) => change.subject === 'TERM_FIELD')).toBe(false);
     expect(
       (
         await w.admin.get<{ content: { changes: { subject: string }[] }[] }>(`/history/concept/${r2}`)

@@ -7,29 +7,51 @@
  * (writeLanguageFields), so a tag changes when a named field's values differ from the stored ones.
  */
 import { sameJson } from '../../shared/canonical-json.js';
-import { languageFieldsOf, tagKey } from '../concept/concept-language-fields.js';
+import { type LanguageFieldsDto, tagKey } from '../concept/concept-language-fields.js';
 import type { ImportContext } from './tbx-import-context.js';
 import type { PlannedConcept } from './tbx-import-plan.js';
 import { type ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 
 /**
- * For the concepts a batch merges into: drops the language values of read-only languages (LANGUAGE
- * unit) and adds the languages whose values change to `planned.edited`. One statement for the targets'
- * stored values, none without a workflow or without language values in the file.
+ * The language values a concept holds after a merge writes `rows` (writeLanguageFields: the fields a row
+ * names replace the stored ones of its tag), in the order languageFieldsOf reads them, as snapshots hold them.
  */
-export async function mergeLanguageValues(
+export function mergedLanguageFields(
+  stored: readonly LanguageFieldsDto[],
+  rows: readonly LanguageFieldsDto[],
+): LanguageFieldsDto[] {
+  const byTag = new Map(stored.map((row) => [tagKey(row), { ...row }]));
+  for (const row of rows) {
+    if (Object.keys(row.fieldMap).length === 0) continue;
+    const old = byTag.get(tagKey(row));
+    byTag.set(tagKey(row), old ? { ...old, fieldMap: { ...old.fieldMap, ...row.fieldMap } } : { ...row });
+  }
+  const order = (row: LanguageFieldsDto) => [
+    row.languageCode,
+    row.regionCode === null ? '' : `~${row.regionCode}`,
+    row.scriptCode === null ? '' : `~${row.scriptCode}`,
+  ];
+  return [...byTag.values()].sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return 0;
+  });
+}
+
+/**
+ * For the concepts a batch merges into (`stored`: their language values, read with their lock):
+ * drops the language values of read-only languages (LANGUAGE unit) and adds the languages whose
+ * values change to `planned.edited`. No statement.
+ */
+export function mergeLanguageValues(
   ctx: ImportContext,
   merged: readonly { conceptId: number; planned: PlannedConcept }[],
+  stored: ReadonlyMap<number, readonly LanguageFieldsDto[]>,
   readOnly: ReadOnlyEntries | null,
-): Promise<void> {
+): void {
   const unit = ctx.workflow?.unit;
   if (!unit || unit === 'TERM') return;
   const items = merged.filter((item) => item.planned.languageFields.length > 0);
-  if (items.length === 0) return;
-  const stored = await languageFieldsOf(
-    ctx.em,
-    items.map((item) => item.conceptId),
-  );
   for (const { conceptId, planned } of items) {
     const old = new Map((stored.get(conceptId) ?? []).map((row) => [tagKey(row), row.fieldMap]));
     const reported = new Set<string>();

@@ -2,16 +2,15 @@
  * Merging of a TBX import into existing concepts: the merge modes (ENTRY_ID, TERM, NONE), the concept
  * each entry merges into, and the merge itself (values replaced, terms matched or added, domains added).
  */
-import { sameJson } from '../../shared/canonical-json.js';
 import { Concept } from '../concept/concept.entity.js';
-import { languageFieldsOf } from '../concept/concept-language-fields.js';
+import type { LanguageFieldsDto } from '../concept/concept-language-fields.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { allocateSerials } from '../concept/concept-serials.js';
 import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
-import { mergeLanguageValues } from './tbx-import-language-values.js';
+import { mergedLanguageFields, mergeLanguageValues } from './tbx-import-language-values.js';
 import type { PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
 import { type ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 import {
@@ -94,8 +93,7 @@ export async function mergeTargets(
  * Whether a merge would change a concept whose entry (CONCEPT unit) is read-only: its terms, its values,
  * its domains or its language fields (read only for such concepts).
  */
-async function conceptChanges(
-  ctx: ImportContext,
+function conceptChanges(
   items: readonly {
     conceptId: number;
     planned: PlannedConcept;
@@ -103,25 +101,46 @@ async function conceptChanges(
     terms: TermSnapshot[];
     added: number;
   }[],
-): Promise<Set<PlannedConcept>> {
+): Set<PlannedConcept> {
   const changing = new Set<PlannedConcept>();
-  const stored = await languageFieldsOf(
-    ctx.em,
-    items.filter((item) => item.planned.languageFields.length).map((item) => item.conceptId),
-  );
-  for (const { conceptId, planned, before, terms, added } of items) {
-    const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
-    const after = { ...before, domainIds, fieldMap: { ...before.fieldMap, ...planned.fieldMap }, terms };
-    const tag = (row: { languageCode: string; regionCode: string | null; scriptCode: string | null }) =>
-      `${row.languageCode}|${row.regionCode ?? ''}|${row.scriptCode ?? ''}`.toLowerCase();
-    const old = new Map((stored.get(conceptId) ?? []).map((row) => [tag(row), row.fieldMap]));
-    const languageFields = planned.languageFields.some((row) => {
-      const fieldMap = old.get(tag(row)) ?? {};
-      return !sameJson(fieldMap, { ...fieldMap, ...row.fieldMap });
-    });
-    if (added || languageFields || diffSnapshots(before, after).length) changing.add(planned);
+  for (const { planned, before, terms, added } of items) {
+    if (added || diffSnapshots(before, afterMerge(before, planned, terms)).length) changing.add(planned);
   }
   return changing;
+}
+
+/** A merge's snapshot after: values replaced, domains added, language values merged (terms given). */
+function afterMerge(
+  before: ConceptSnapshot,
+  planned: PlannedConcept,
+  terms: TermSnapshot[],
+): ConceptSnapshot {
+  return {
+    ...before,
+    domainIds: [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b),
+    fieldMap: { ...before.fieldMap, ...planned.fieldMap },
+    terms,
+    languageFields: mergedLanguageFields(before.languageFields ?? [], planned.languageFields),
+  };
+}
+
+/**
+ * Locks the targets and reads their language values in the same statement (no statement more for
+ * snapshots that hold them, as an API edit's do: history lists LANGUAGE_FIELD changes, undo restores them).
+ */
+async function lockTargets(ctx: ImportContext, ids: readonly number[]) {
+  const rows = await sql<{ id: number; language_fields: LanguageFieldsDto[] }[]>(
+    ctx.em,
+    `select c.id, coalesce((
+         select jsonb_agg(jsonb_build_object('languageCode', l.language_code, 'regionCode', l.region_code,
+                  'scriptCode', l.script_code, 'fieldMap', l.field_map)
+                  order by l.language_code, l.region_code nulls first, l.script_code nulls first)
+           from concept_language_fields l where l.concept_id = c.id and l.field_map <> '{}'::jsonb
+       ), '[]'::jsonb) as language_fields
+       from concepts c where c.id = any(?::int[]) order by c.id for update of c`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.language_fields]));
 }
 
 /**
@@ -135,7 +154,7 @@ async function conceptChanges(
 export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<number, PlannedConcept>) {
   if (updates.size === 0) return;
   const ids = [...updates.keys()];
-  await sql(ctx.em, 'select id from concepts where id = any(?::int[]) order by id for update', [ids]);
+  const storedLanguageFields = await lockTargets(ctx, ids);
   const locks = await liveLocks(ctx.em, ids);
   const concepts = await ctx.em.find(Concept, { id: { $in: ids } }, { filters: ALL_ROWS });
   const parts = await loadParts(ctx.em, ids);
@@ -173,7 +192,10 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       ctx.summary.skipped++;
       continue;
     }
-    const before = snapshotOf(concept, parts.get(concept.id)!);
+    const before = snapshotOf(concept, {
+      ...parts.get(concept.id)!,
+      languageFields: storedLanguageFields.get(concept.id) ?? [],
+    });
     const terms = before.terms.map((term) => ({ ...term }));
     const claimed = new Set<number>();
     const changedTermIds = new Set<number>();
@@ -244,7 +266,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
   }
   // CONCEPT unit: a read-only concept the merge would change is left out as a whole (an API edit of it
   // is refused); an unchanged one goes on (its ids are remembered).
-  const refused = readOnlyConcepts.length ? await conceptChanges(ctx, readOnlyConcepts) : new Set();
+  const refused = readOnlyConcepts.length ? conceptChanges(readOnlyConcepts) : new Set();
   for (const { conceptId, planned, state } of readOnlyConcepts) {
     if (!refused.has(planned)) continue;
     ctx.error(planned.line, readOnlyMessage(state, { conceptId }, 'entry skipped'));
@@ -252,6 +274,13 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     for (const term of planned.terms) delete term.writtenId;
   }
   work = work.filter((item) => !refused.has(item.planned));
+  // Language values (written by the caller): read-only languages keep theirs, changed ones are edits.
+  mergeLanguageValues(
+    ctx,
+    work.map((item) => ({ conceptId: item.concept.id, planned: item.planned })),
+    storedLanguageFields,
+    readOnly,
+  );
   for (const item of work) item.planned.writtenId = item.concept.id;
 
   const newTermCount = work.reduce((sum, item) => sum + item.newTerms.length, 0);
@@ -273,13 +302,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       entry.tid = tid++;
       termInserts.push({ ...plannedTermRow(concept.id, entry.term, now), tid: entry.tid });
     }
-    const domainIds = [...new Set([...before.domainIds, ...planned.domainIds])].sort((a, b) => a - b);
-    const after: ConceptSnapshot = {
-      ...before,
-      domainIds,
-      fieldMap: { ...before.fieldMap, ...planned.fieldMap },
-      terms: item.terms,
-    };
+    const after = afterMerge(before, planned, item.terms);
     afterSnapshots.push({ item, after });
     xrefs.push([concept.id, planned.xrefs]);
   }
@@ -299,7 +322,10 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       // What an API edit would touch (workflow-edit.ts): the terms by id, their language from the snapshot.
       const languageOf = new Map(after.terms.map((term) => [term.id, term.languageCode]));
       const termIds = new Set(changes.flatMap((change) => (change.termId ? [change.termId] : [])));
-      planned.edited = [...termIds].map((termId) => ({ termId, languageCode: languageOf.get(termId) ?? '' }));
+      planned.edited = [
+        ...(planned.edited ?? []),
+        ...[...termIds].map((termId) => ({ termId, languageCode: languageOf.get(termId) ?? '' })),
+      ];
     }
     if (changed || (planned.entryId && !concept.oid) || item.termOids.size) {
       conceptUpdates.push({
@@ -337,12 +363,6 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     ctx.summary.updated++;
     ctx.summary.terms += item.newTerms.length;
   }
-  // Language values (written by the caller): read-only languages keep theirs, changed ones are edits.
-  await mergeLanguageValues(
-    ctx,
-    work.map((item) => ({ conceptId: item.concept.id, planned: item.planned })),
-    readOnly,
-  );
   const actor = ctx.scope.actor.userId;
   if (conceptUpdates.length) {
     await sql(
@@ -369,6 +389,12 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       [actor, JSON.stringify(termUpdates)],
     );
   }
+  // Under a workflow the approved entries the merge changed re-open now, inside each concept's item.
+  const reopened = await ctx.workflow?.reopenMerged(
+    ctx,
+    work.map((item) => item.planned),
+  );
+  for (const item of history) item.workflow = reopened?.get(item.conceptId);
   await insertDomains(ctx, domainLinks);
   await insertHistory(ctx, history);
   await insertXrefs(ctx, xrefs);

@@ -6,9 +6,11 @@
  * per batch with one set-based statement in the import's transaction; each entry that moved gets its
  * transition log row and WORKFLOW history change ("imported into state X from processStatus Y").
  * Approved entries a merge changes re-open as after an edit through the API (unless the file sets their
- * processStatus), logged the same way. Entries that were in read-only states before a merge keep their
- * terms (tbx-import-merge.ts) and their state: a processStatus does not move them, and says so.
+ * processStatus), their WORKFLOW changes inside the merge's history item of the concept. Entries that
+ * were in read-only states before a merge keep their terms (tbx-import-merge.ts) and their state: a
+ * processStatus does not move them, and says so.
  */
+import type { HistoryChange } from '../history/history.types.js';
 import { stateOf, type WorkflowState } from '../workflow/workflow-definition.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import { type RecordedMove, recordMoves } from '../workflow/workflow-history.js';
@@ -28,8 +30,6 @@ interface MovedEntry {
   term_id: number;
   state: string;
   from_state: string;
-  /** Re-opened by the merge's changes (not placed by a processStatus). */
-  reopened?: boolean;
 }
 
 const REOPENED = 'Re-opened by a TBX import that changed it';
@@ -94,6 +94,42 @@ export class ImportWorkflow {
    * several carry a processStatus). An entry's state row is created or replaced.
    */
   async write(ctx: ImportContext, batch: readonly PlannedConcept[]): Promise<void> {
+    const rows = this.placements(ctx, batch, true);
+    this.readOnly = null;
+    const placing = [...rows.values()].filter((row) => row !== null);
+    const placed = placing.length ? await this.place(ctx, placing) : [];
+    await this.log(ctx, placed);
+  }
+
+  /**
+   * The merge's re-opening (reopen), before its history items are written: answers the WORKFLOW changes
+   * of each concept's item (as an API edit's item holds them), the transitions logged by the same statement.
+   */
+  async reopenMerged(
+    ctx: ImportContext,
+    merged: readonly PlannedConcept[],
+  ): Promise<Map<number, HistoryChange[]>> {
+    const changes = new Map<number, HistoryChange[]>();
+    if (!merged.some((concept) => concept.edited)) return changes;
+    for (const entry of await this.reopen(ctx, merged, this.placements(ctx, merged, false))) {
+      const list = changes.get(entry.concept_id) ?? [];
+      list.push({
+        kind: 'CHANGED',
+        subject: 'WORKFLOW',
+        ...(entry.term_id ? { termId: entry.term_id } : {}),
+        before: { state: entry.from_state },
+        after: { state: entry.state, languageCode: entry.language_code || undefined, comment: REOPENED },
+      });
+      changes.set(entry.concept_id, list);
+    }
+    return changes;
+  }
+
+  /**
+   * The entries of written concepts a processStatus places (null: read-only before the merge, kept;
+   * reported when `report`), first term of a unit winning.
+   */
+  private placements(ctx: ImportContext, batch: readonly PlannedConcept[], report: boolean) {
     const { unit } = this.workflow;
     const rows = new Map<
       string,
@@ -111,7 +147,7 @@ export class ImportWorkflow {
         const locked = this.readOnly?.of(concept.writtenId, term.languageCode, term.writtenId);
         if (locked) {
           rows.set(key, null);
-          if (locked.key !== term.state.key) {
+          if (report && locked.key !== term.state.key) {
             const what = { conceptId: concept.writtenId, ...(unit === 'CONCEPT' ? {} : { term }) };
             ctx.error(
               concept.line,
@@ -129,11 +165,7 @@ export class ImportWorkflow {
         });
       }
     }
-    this.readOnly = null;
-    const reopened = await this.reopen(ctx, batch, rows);
-    const placing = [...rows.values()].filter((row) => row !== null);
-    const placed = placing.length ? await this.place(ctx, placing) : [];
-    await this.log(ctx, [...reopened, ...placed]);
+    return rows;
   }
 
   /** Places entries into the states their processStatus names (created or replaced); answers those that moved. */
@@ -191,8 +223,9 @@ export class ImportWorkflow {
   /**
    * What an edit through the API does to approved entries (workflow-edit.ts), for the entries a merge
    * changed (by the unit: the concept, the languages or the terms changed): unless the workflow keeps
-   * approvals, those in an approved state re-open (one statement per batch; their votes go). Entries
-   * whose processStatus the file sets are placed by it instead. No notifications, as for an API edit.
+   * approvals, those in an approved state re-open (one statement per batch; their votes go, their
+   * transition rows are written). Entries whose processStatus the file sets are placed by it instead.
+   * No notifications, as for an API edit.
    */
   private async reopen(
     ctx: ImportContext,
@@ -235,9 +268,13 @@ export class ImportWorkflow {
            from old where e.id = old.id
        ), votes as (
          delete from workflow_votes v using old where v.entry_state_id = old.id
+       ), logged as (
+         insert into workflow_transitions (client_id, dictionary_id, workflow_id, concept_id, language_code, term_id,
+                                           transition, from_state, to_state, user_id, comment)
+         select ?, ?, ?, old.concept_id, old.language_code, old.term_id, null, old.state, ?, ?, ? from old
        )
        select old.id::text as id, old.concept_id, old.language_code, old.term_id, ?::text as state,
-              old.state as from_state, true as reopened
+              old.state as from_state
          from old`,
       [
         JSON.stringify([...keys.values()]),
@@ -246,6 +283,12 @@ export class ImportWorkflow {
         to.key,
         to.category,
         ctx.scope.actor.userId,
+        ctx.clientId,
+        ctx.dictionaryId,
+        this.workflow.id,
+        to.key,
+        ctx.scope.actor.userId,
+        REOPENED,
         to.key,
       ],
     );
@@ -273,9 +316,7 @@ export class ImportWorkflow {
         transition: null,
         fromState: entry.from_state,
         toState: entry.state,
-        comment: entry.reopened
-          ? REOPENED
-          : `Imported into state ${state.key} from processStatus ${state.processStatus} (TBX import)`,
+        comment: `Imported into state ${state.key} from processStatus ${state.processStatus} (TBX import)`,
       });
     }
     const target = {

@@ -3,9 +3,10 @@
  * links, history items and pending cross-references that merging shares.
  */
 import { allocateSerials } from '../concept/concept-serials.js';
-import type { ConceptSnapshot, TermSnapshot } from '../history/history.types.js';
+import type { ConceptSnapshot, HistoryChange, TermSnapshot } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
+import { mergedLanguageFields } from './tbx-import-language-values.js';
 import type { FieldValues, PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
 
 const iso = (date: Date) => date.toISOString();
@@ -82,6 +83,8 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
       terms,
       relations: [],
       refLinks: [],
+      // Written by the caller after the concepts (writeLanguageFields), part of the concept as created.
+      languageFields: mergedLanguageFields([], concept.languageFields),
     };
     return { conceptId: id, revision: 1, action: 'CREATE' as const, before: null, snapshot };
   });
@@ -138,6 +141,8 @@ export interface HistoryItem {
   action: 'CREATE' | 'UPDATE';
   before: ConceptSnapshot | null;
   snapshot: ConceptSnapshot;
+  /** Changes besides the snapshots' diff: a merge's re-opening of approved workflow entries. */
+  workflow?: HistoryChange[];
 }
 
 /** Writes history items, listed in tbx_history for the relations made at the end. */
@@ -147,7 +152,7 @@ export async function insertHistory(ctx: ImportContext, items: readonly HistoryI
     concept_id: item.conceptId,
     revision: item.revision,
     action: item.action,
-    changes: diffSnapshots(item.before, item.snapshot),
+    changes: [...diffSnapshots(item.before, item.snapshot), ...(item.workflow ?? [])],
     snapshot: item.snapshot,
   }));
   await sql(
