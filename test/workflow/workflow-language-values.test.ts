@@ -10,7 +10,7 @@ import { languageOfTag } from '../../src/modules/workflow/workflow-edit.js';
 import { type Server, startServer } from '../concepts/concept-helpers.js';
 import type { RestClient } from '../helpers/rest.js';
 import { languageInput, rows, uniqueSuffix, updateDictionary } from '../helpers/structure.js';
-import { entryOf, fire, states, workflowWorld } from './workflow-helpers.js';
+import { entryOf, fire, importTbxInto, states, workflowWorld } from './workflow-helpers.js';
 
 let server: Server;
 beforeAll(async () => {
@@ -219,33 +219,9 @@ interface Summary {
   errors: { line: number; message: string }[];
 }
 
-async function job(token: string, id: number) {
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-    const response = await fetch(`${server.base}/api/v4/jobs/${id}`, { headers: { 'x-auth-token': token } });
-    const body = (await response.json()) as { status: string; result: unknown; message: string | null };
-    if (body.status !== 'RUNNING') return body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`job ${id} still running`);
-}
-
 /** POST /dictionaries/import-tbx into an existing dictionary, merging by entry id; the job's summary. */
-async function importInto(token: string, dictionaryId: number, content: string): Promise<Summary> {
-  const form = new FormData();
-  form.append('file', new Blob([content]), 'in.tbx');
-  const response = await fetch(
-    `${server.base}/api/v4/dictionaries/import-tbx?dictionary-id=${dictionaryId}&merge=ENTRY_ID`,
-    { method: 'POST', headers: { 'x-auth-token': token }, body: form },
-  );
-  const body = (await response.json()) as { result?: Summary; jobTaskId?: number; message?: string };
-  if (response.status === 202) {
-    const done = await job(token, body.jobTaskId!);
-    expect(done.status, done.message ?? '').toBe('DONE');
-    return done.result as Summary;
-  }
-  expect(response.status, body.message).toBe(200);
-  return body.result!;
-}
+const importInto = (token: string, dictionaryId: number, content: string) =>
+  importTbxInto<Summary>(server.base, token, dictionaryId, content);
 
 /** One entry with an English and a German language section; each may carry a language note and a processStatus. */
 const file = (id: string, s: string, en: { note?: string; status?: string }, de: { note?: string } = {}) => {
