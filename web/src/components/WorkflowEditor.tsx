@@ -3,7 +3,8 @@ import { type FormEvent, useState } from 'react';
 import { type ApiProblem, problemOf, trpc } from '../api';
 import { CheckList, Choice, type Option } from './controls';
 import { Problems } from './FieldValues';
-import { PathCheckList, PathChoice, type RuleChoices, TextControl, TransitionRules } from './WorkflowRules';
+import { PathCheckList, PathChoice, type RuleChoices, TextControl } from './WorkflowRuleControls';
+import { TransitionRules } from './WorkflowRules';
 import { type PathProblems, pathProblems, validationMessages } from './workflow-messages';
 
 export type Workflow = Awaited<ReturnType<typeof trpc.workflows.get.query>>;

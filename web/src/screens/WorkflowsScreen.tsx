@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
 import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
-import type { RuleChoices } from '../components/WorkflowRules';
+import type { RuleChoices } from '../components/WorkflowRuleControls';
 import { type Dictionary, loadDictionaries, useLoaded } from '../data';
 import { navigate, withQuery } from '../routes';
 
