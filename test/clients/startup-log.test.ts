@@ -18,7 +18,7 @@ async function onShared(sql: string) {
   const client = new pg.Client({ connectionString: shared.toString() });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }
@@ -119,7 +119,22 @@ describe('the start-up log', () => {
       // The server ends the pooled connection under the pool's feet, as a restart or a proxy would; the
       // pool notices on the next acquire, warns, and opens another connection.
       await onShared(`select pg_terminate_backend(${row!.pid})`);
-      await orm.em.getConnection().execute('select 1');
+      // pg_terminate_backend answers before the backend has gone: a statement sent meanwhile meets the
+      // dying connection ("terminating connection due to administrator command") instead of the pool's
+      // check. Wait for the backend to end; a statement that still meets it is sent again.
+      await expect
+        .poll(() => onShared(`select count(*)::int as n from pg_stat_activity where pid = ${row!.pid}`), {
+          timeout: 10_000,
+        })
+        .toEqual([{ n: 0 }]);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await orm.em.getConnection().execute('select 1');
+          break;
+        } catch (error) {
+          if (attempt >= 3 || !/terminating connection/.test(String(error))) throw error;
+        }
+      }
       expect(lines.find((line) => /Connection Error/.test(line))).toMatch(
         /^database driver: Connection Error: /,
       );
