@@ -99,11 +99,12 @@ describe('workflow screens', { timeout: 120_000 }, () => {
     await poll(() => new URL(page.url()).pathname).toBe('/inbox');
     const row = page.locator('table.inbox tbody tr', { hasText: dictionaryName });
     await poll(() => row.count()).toBe(1);
+    // The labels load after the tasks (one call for the page): wait for them before reading the row.
+    await poll(() => row.locator('td').first().textContent()).toMatch(/^(valve|Ventil)$/);
     expect(await row.locator('td').allTextContents()).toEqual([
       // inbox-labels: the concept's label (concepts.labels) in admin's first working language, which
       // other files of the run may set, no longer "Concept N"
       expect.stringMatching(/^(valve|Ventil)$/),
-
       dictionaryName,
       'English',
       'In review',
