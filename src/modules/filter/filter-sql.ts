@@ -7,7 +7,7 @@ import type { Sql } from '../../shared/sql.js';
 import { fieldsOf } from '../field/field.service.js';
 import { parseFilterDate } from '../field/field-validation.js';
 import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
-import { listedStatesSql } from '../workflow/workflow-state-sql.js';
+import { conceptStatesSql, termStatesSql } from '../workflow/workflow-state-sql.js';
 import type { FilterCriteria } from './filter-criteria.js';
 
 export type { Sql };
@@ -143,16 +143,14 @@ export function unknownStates(keys: readonly string[], workflows: readonly Gover
  */
 function stateSql(workflow: GoverningWorkflow, wanted: readonly string[]): Sql {
   const keys = workflow.definition.states.map((state) => state.key);
-  return listedStatesSql(
-    {
-      workflowId: workflow.id,
-      unit: workflow.unit,
-      initialState: workflow.definition.initialState,
-      listed: keys.filter((key) => wanted.includes(key)),
-      unlisted: keys.filter((key) => !wanted.includes(key)),
-    },
-    workflow.unit === 'CONCEPT' ? 'c.id' : 't.concept_id',
-  );
+  const selection = {
+    workflowId: workflow.id,
+    unit: workflow.unit,
+    initialState: workflow.definition.initialState,
+    listed: keys.filter((key) => wanted.includes(key)),
+    unlisted: keys.filter((key) => !wanted.includes(key)),
+  };
+  return workflow.unit === 'CONCEPT' ? conceptStatesSql(selection) : termStatesSql(selection);
 }
 
 /** One field condition on the values of `$map -> oid` (the oid is the first parameter). */

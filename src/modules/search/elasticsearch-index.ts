@@ -138,10 +138,7 @@ const TERM_COLUMNS = `t.id, t.client_id, t.dictionary_id, t.concept_id, c.oid as
   t.name_lower as lower, t.name_folded as folded, t.stem_key, not (t.deleted or c.deleted or d.deleted) as live,
   array(select cd.domain_id from concept_domains cd where cd.concept_id = c.id order by cd.domain_id) as domain_ids,
   polyterm_field_words(t.field_map) as field_words,
-  (select coalesce(e.state, w.definition->>'initialState') from workflows w
-     left join workflow_entry_states e on e.workflow_id = w.id and e.concept_id = t.concept_id
-           and e.language_code = (case w.unit when 'CONCEPT' then '' else t.language_code end)
-           and e.term_id = (case w.unit when 'TERM' then t.id else 0 end)
+  (select coalesce(t.workflow_state, w.definition->>'initialState') from workflows w
     where w.dictionary_id = t.dictionary_id and w.enabled and not w.deleted) as workflow_state`;
 
 /** The tables TERM_COLUMNS reads: a term is live while its concept and its dictionary are. */

@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../filter/filter-sql.js';
 import type { SearchEngine, SearchPlan, SearchWindow, TermHit, TextMatch } from './search-plan.js';
-import { entryStateSql, workflowConditionSql } from './search-workflow.js';
+import { workflowConditionSql } from './search-workflow.js';
 
 export interface HitRow {
   id: number;
@@ -21,13 +21,13 @@ export interface HitRow {
   language_code: string;
   region_code: string | null;
   script_code: string | null;
-  /** The stored state key under the plan's stateSources (null: no row, or none read). */
-  workflow_state?: string | null;
+  /** The stored state key of its entry under its dictionary's enabled workflow (null: no row, or none). */
+  workflow_state: string | null;
 }
 
 /** The columns of a HitRow, from `terms t join concepts c`. */
 export const HIT_COLUMNS = `t.id, t.name, t.name_folded as folded, t.dictionary_id, t.tid, t.concept_id,
-  c.oid as concept_oid, c.section_id, t.language_code, t.region_code, t.script_code`;
+  c.oid as concept_oid, c.section_id, t.language_code, t.region_code, t.script_code, t.workflow_state`;
 
 const FOLDED = 't.name_folded';
 const NAME = `(t.name collate "C")`;
@@ -252,23 +252,11 @@ const pageOrderOf = (window: SearchWindow) =>
     .join(', ');
 
 /**
- * A page of HitRows `h` with each entry's stored workflow state beside it (`states`: entryStateSql), read
- * for the page's rows only, in the same statement: a separate one would cost a round trip per search.
- */
-function withStates(page: Sql, states: Sql | null): Sql {
-  if (!states) return page;
-  return {
-    text: `select h.*, ${states.text} as workflow_state from (${page.text}) h`,
-    params: [...states.params, ...page.params],
-  };
-}
-
-/**
  * The page and the number of all matches in one round trip; json_agg keeps the page's order. Both
  * use the ordered indexes: the page reads the window, the count the matches.
  */
-function pageAndTotalSql(filter: Sql, window: SearchWindow, states: Sql | null): Sql {
-  const page = withStates(pageSql(filter, window), states);
+function pageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
+  const page = pageSql(filter, window);
   return {
     text: `select (select coalesce(json_agg(h order by ${pageOrderOf(window)}), '[]') from (${page.text}) h) as hits,
                   (select count(*) from terms t join concepts c on c.id = t.concept_id where ${filter.text}) as total`,
@@ -282,16 +270,13 @@ function pageAndTotalSql(filter: Sql, window: SearchWindow, states: Sql | null):
  * candidate) and field words. Counting them reads every match anyway, so they are found once in a
  * materialized CTE, then counted and paged, instead of once for the count and again for the page.
  */
-function matchesPageAndTotalSql(filter: Sql, window: SearchWindow, states: Sql | null): Sql {
+function matchesPageAndTotalSql(filter: Sql, window: SearchWindow): Sql {
   const bound = boundOn(PAGE_KEY, window);
   const pageOrder = pageOrderOf(window);
-  const page = withStates(
-    {
-      text: `select * from matches h where true${bound.text} order by ${pageOrder} limit ${limitOf(window)}`,
-      params: bound.params,
-    },
-    states,
-  );
+  const page = {
+    text: `select * from matches h where true${bound.text} order by ${pageOrder} limit ${limitOf(window)}`,
+    params: bound.params,
+  };
   return {
     text: `with matches as materialized (
              select ${HIT_COLUMNS} from terms t join concepts c on c.id = t.concept_id where ${filter.text})
@@ -319,17 +304,15 @@ export class PostgresSearch implements SearchEngine {
     if (text) where.push(text);
     if (plan.workflow) where.push(workflowConditionSql(plan.workflow, plan.dictionaryIds));
     const filter = join(where, ' and ');
-    const states = plan.stateSources?.length ? entryStateSql(plan.stateSources) : null;
     const em = this.em();
     if (!withTotal) {
-      const page = withStates(pageSql(filter, window), states);
-      const ordered = states ? { ...page, text: `${page.text} order by ${pageOrderOf(window)}` } : page;
-      const rows = await em.execute<HitRow[]>(ordered.text, ordered.params);
+      const page = pageSql(filter, window);
+      const rows = await em.execute<HitRow[]>(page.text, page.params);
       return { hits: rows.map(hitOf), total: -1 };
     }
     const query = followsListOrder(plan.text)
-      ? pageAndTotalSql(filter, window, states)
-      : matchesPageAndTotalSql(filter, window, states);
+      ? pageAndTotalSql(filter, window)
+      : matchesPageAndTotalSql(filter, window);
     const [row] = await em.execute<{ hits: HitRow[]; total: string }[]>(query.text, query.params);
     return { hits: (row?.hits ?? []).map(hitOf), total: Number(row?.total ?? 0) };
   }
@@ -347,5 +330,5 @@ export const hitOf = (row: HitRow): TermHit => ({
   langCode: row.language_code,
   regionCode: row.region_code,
   scriptCode: row.script_code,
-  ...(row.workflow_state === undefined ? {} : { workflowState: row.workflow_state }),
+  workflowState: row.workflow_state,
 });

@@ -5,19 +5,18 @@
  * are full and totals exact. Without an enabled workflow and without `workflowStates` the plan holds
  * none and the engines run exactly the statements they ran before workflows existed.
  *
- * Entries without a state row are in the workflow's initial state. PostgreSQL therefore asks for a
- * visible row when the initial state is not listed (a semi-join), and for the absence of an invisible
- * row when it is (an anti-join): workflow-state-sql.ts, shared with filters. Elasticsearch reads the
- * entry's state from the term's document (`workflowState`, written from the same rows through the
- * outbox); a stored key the definition no longer knows counts as the initial state on both engines, as
- * statesOf does.
+ * Entries without a state row are in the workflow's initial state. PostgreSQL compares the copy of the
+ * entry's state that each term row keeps (`terms.workflow_state`, null without a row:
+ * workflow-state-sql.ts, shared with filters). Elasticsearch reads it from the term's document
+ * (`workflowState`, written from the same rows through the outbox); a stored key the definition no
+ * longer knows counts as the initial state on both engines, as statesOf does.
  */
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import type { Sql } from '../filter/filter-sql.js';
 import type { WorkflowUnit } from '../workflow/workflow-definition.js';
 import { type GoverningWorkflow, reviews } from '../workflow/workflow-effects.js';
-import { listedStatesSql } from '../workflow/workflow-state-sql.js';
+import { termStatesSql } from '../workflow/workflow-state-sql.js';
 import type { StateSource } from './search-plan.js';
 
 /** What one governed dictionary lists. */
@@ -94,7 +93,7 @@ export function workflowScopeOf(
 
 /** A term `t` of the dictionary is in a listed state. */
 const listedSql = (dictionary: GovernedDictionary): Sql =>
-  listedStatesSql({
+  termStatesSql({
     workflowId: dictionary.workflowId,
     unit: dictionary.unit,
     initialState: dictionary.initialState,
@@ -103,8 +102,8 @@ const listedSql = (dictionary: GovernedDictionary): Sql =>
   });
 
 /**
- * The scope as one condition on `t` (terms). A single governed dictionary searched alone gets the bare
- * (not) exists, which PostgreSQL turns into a semi- or anti-join; several are joined per dictionary.
+ * The scope as one condition on `t` (terms): a single governed dictionary searched alone gets the bare
+ * comparison of the terms' state copy; several are joined per dictionary.
  */
 export function workflowConditionSql(scope: WorkflowScope, dictionaryIds: readonly number[]): Sql {
   const [only] = scope.governed;
@@ -126,24 +125,6 @@ export function workflowConditionSql(scope: WorkflowScope, dictionaryIds: readon
   return {
     text: alternatives.map((alternative) => `(${alternative.text})`).join(' or '),
     params: alternatives.flatMap((alternative) => alternative.params),
-  };
-}
-
-/**
- * The stored state key of a HitRow `h`'s entry under its dictionary's workflow (null: no row, so the
- * initial state; or a dictionary without one): a probe of workflow_entry_states_search_index per row.
- */
-export function entryStateSql(sources: readonly StateSource[]): Sql {
-  const branches = sources.map((source) => ({
-    text: `when ? then (select e.state from workflow_entry_states e
-                         where e.workflow_id = ? and e.concept_id = h.concept_id
-                           and e.language_code = ${source.unit === 'CONCEPT' ? "''" : 'h.language_code'}
-                           and e.term_id = ${source.unit === 'TERM' ? 'h.id' : '0'})`,
-    params: [source.dictionaryId, source.workflowId],
-  }));
-  return {
-    text: `(case h.dictionary_id ${branches.map((branch) => branch.text).join(' ')} end)`,
-    params: branches.flatMap((branch) => branch.params),
   };
 }
 

@@ -208,11 +208,9 @@ export async function publishedTermSql(em: EntityManager, dictionaryId: number):
     .filter((state) => state.unpublished)
     .map((state) => state.key);
   if (!workflow || !unpublished?.length) return null;
-  const language = workflow.unit === 'CONCEPT' ? "''" : 't.language_code';
-  const term = workflow.unit === 'TERM' ? 't.id' : '0';
+  // The term row's copy of its entry's state (terms.workflow_state; null: the initial state).
   return {
-    text: `coalesce((select e.state from workflow_entry_states e where e.workflow_id = ? and e.concept_id = t.concept_id
-                      and e.language_code = ${language} and e.term_id = ${term}), ?) <> all(?::text[])`,
-    params: [workflow.id, workflow.definition.initialState, `{${unpublished.join(',')}}`],
+    text: `coalesce(t.workflow_state, ?) <> all(?::text[])`,
+    params: [workflow.definition.initialState, `{${unpublished.join(',')}}`],
   };
 }
