@@ -2,16 +2,18 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Each term row keeps the stored state of its entry under its dictionary's enabled workflow
- * (`terms.workflow_state`; null: no state row, so the initial state, or no workflow), so that term
+ * (`terms.workflow_state`; null: no state row, so the initial state), so that term
  * search checks a state with a comparison on the row it reads anyway instead of an index probe of
  * workflow_entry_states per candidate term (docs/workflows.md, "Figures": the probes cost the
  * PostgreSQL engine 11-19% of its throughput, the column nothing).
  *
  * The database keeps the copy right, whoever writes: statement triggers on workflow_entry_states
  * rewrite the terms of the entries a statement touched (one statement per event, whatever the number of
- * entries a bulk transition moves); a workflow switched on or off, given another unit or moved recomputes
- * its dictionaries; new terms take their entry's state after their insert statement; a term that changes
- * concept, language or dictionary takes it before its update. The copy is derived data: rewriting it
+ * entries a bulk transition moves); a workflow switched on or given another unit recomputes its
+ * dictionary (writing the copies that differ); new terms take their entry's state after their insert
+ * statement; a term that changes concept, language or dictionary takes it before its update. The copy is
+ * right while its dictionary's workflow is enabled; without one nothing reads it, so switching off writes
+ * nothing (the next workflow switched on recomputes). The copy is derived data: rewriting it
  * must not queue search documents (the entry states' own trigger queues them) nor count as an edit, so
  * the terms' outbox trigger ignores updates made while `polyterm.term_state_sync` is on.
  */
@@ -83,36 +85,32 @@ export class Migration20261216090000 extends Migration {
       );
     }
 
-    // A dictionary's terms, all at once: after its workflow is switched on or off, or changes unit.
+    // A dictionary's terms, all at once, when a workflow starts to govern it (switched on, or another
+    // unit): only the copies that differ are written, so switching the same workflow off and on again
+    // writes nothing. Switching off or deleting writes nothing either: nothing reads a copy while its
+    // dictionary has no enabled workflow, and the next one switched on recomputes.
     this.addSql(`create function polyterm_sync_dictionary_term_states(p_dictionary int) returns void language plpgsql as $$
       begin
         perform set_config('polyterm.term_state_sync', 'on', true);
         update public.terms t set workflow_state = s.state
           from (select t2.id, ${STATE_OF_TERM('t2')} as state
                   from public.terms t2
-                  left join public.workflows w on w.dictionary_id = t2.dictionary_id and w.enabled and not w.deleted
+                  join public.workflows w on w.dictionary_id = t2.dictionary_id and w.enabled and not w.deleted
                  where t2.dictionary_id = p_dictionary) s
          where t.id = s.id and t.workflow_state is distinct from s.state;
         perform set_config('polyterm.term_state_sync', '', true);
       end $$;`);
     this.addSql(`create function polyterm_workflows_terms() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('UPDATE', 'DELETE') and old.enabled and not old.deleted then
-          if tg_op = 'DELETE' or not (new.enabled and not new.deleted)
-             or old.dictionary_id <> new.dictionary_id or old.unit <> new.unit then
-            perform public.polyterm_sync_dictionary_term_states(old.dictionary_id);
-          end if;
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.enabled and not new.deleted then
-          if tg_op = 'INSERT' or not (old.enabled and not old.deleted)
-             or old.dictionary_id <> new.dictionary_id or old.unit <> new.unit then
-            perform public.polyterm_sync_dictionary_term_states(new.dictionary_id);
-          end if;
+        if new.enabled and not new.deleted
+           and (tg_op = 'INSERT' or not (old.enabled and not old.deleted)
+                or old.dictionary_id <> new.dictionary_id or old.unit <> new.unit) then
+          perform public.polyterm_sync_dictionary_term_states(new.dictionary_id);
         end if;
         return null;
       end $$;`);
     this.addSql(
-      `create trigger "workflows_terms" after insert or update or delete on "workflows" for each row execute function polyterm_workflows_terms();`,
+      `create trigger "workflows_terms" after insert or update on "workflows" for each row execute function polyterm_workflows_terms();`,
     );
 
     // New terms: one statement for the insert's rows; nothing to write without an enabled workflow.

@@ -3,6 +3,7 @@
  * administrators (DICTIONARY_ADMIN, client and system administrators) write them.
  */
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { withStatementTimeout } from '../../db/timeouts.js';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { applyFormat, type Format } from '../../shared/format.js';
@@ -163,6 +164,23 @@ async function assertReferences(em: EntityManager, clientId: number, definition:
   }
 }
 
+/**
+ * A workflow that starts to govern its dictionary (switched on, or another unit while on) makes the
+ * database recompute the dictionary's term state copies (Migration20261216090000), one statement over
+ * every term: bounded as a job's statements are (DATABASE_JOB_STATEMENT_TIMEOUT_MS), not a request's.
+ */
+async function flushGoverning(
+  scope: Scope,
+  em: EntityManager,
+  before: { enabled: boolean; unit: string } | null,
+  after: { enabled: boolean; unit: string },
+) {
+  const recomputes = after.enabled && (!before?.enabled || before.unit !== after.unit);
+  if (recomputes)
+    await withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () => em.flush());
+  else await em.flush();
+}
+
 export async function createWorkflow(scope: Scope, input: WorkflowCreateInput) {
   const id = await scope.em.transactional(async (em) => {
     const dictionary = await administeredDictionary(scope, input.dictionaryId, em);
@@ -179,7 +197,7 @@ export async function createWorkflow(scope: Scope, input: WorkflowCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    await em.flush();
+    await flushGoverning(scope, em, null, workflow);
     return workflow.id;
   });
   scope.em.clear();
@@ -203,12 +221,14 @@ export async function updateWorkflow(scope: Scope, input: WorkflowPatchInput, pa
     if (input.definition) await assertReferences(em, workflow.client.id, definition);
     const enabled = input.enabled ?? (partial ? workflow.enabled : false);
     if (enabled && !workflow.enabled) await assertOnlyEnabled(em, workflow.dictionary.id, workflow.id);
+    const before = { enabled: workflow.enabled, unit: workflow.unit };
     if (input.name !== undefined) workflow.name = input.name;
     if (!partial || input.description !== undefined) workflow.description = input.description ?? null;
     workflow.definition = definition;
     workflow.unit = unit;
     workflow.enabled = enabled;
     workflow.changedById = scope.actor.userId;
+    await flushGoverning(scope, em, before, workflow);
   });
   scope.em.clear();
   return getWorkflow(scope, input.id, input.format, false);
