@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportSummary } from '../../scripts/tbx/output.js';
-import { type Server, startServer } from '../concepts/concept-helpers.js';
-import { newTenant } from '../helpers/structure.js';
-import { TbxClient } from './tbx-sample-files.js';
+import type { Server } from '../concepts/concept-helpers.js';
+import { startTbxSuite, type TbxClient } from './tbx-sample-files.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { BASE_URL: _vite, ...shellEnv } = process.env;
@@ -23,10 +22,7 @@ let token: string;
 let work: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  const tenant = await newTenant(server.t, server.sysadmin);
-  token = tenant.admin.token!;
-  client = new TbxClient(server, token);
+  ({ server, token, client } = await startTbxSuite());
   work = await mkdtemp(join(tmpdir(), 'polyterm-export-report-'));
 }, 120_000);
 afterAll(async () => {

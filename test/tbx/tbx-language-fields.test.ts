@@ -7,19 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TbxEntry } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx } from '../../src/modules/tbx/tbx-reader.js';
-import { type Server, startServer } from '../concepts/concept-helpers.js';
-import { newTenant, rows } from '../helpers/structure.js';
-import { TbxClient } from './tbx-sample-files.js';
+import type { Server } from '../concepts/concept-helpers.js';
+import { rows } from '../helpers/structure.js';
+import { startTbxSuite, type TbxClient } from './tbx-sample-files.js';
 
 let server: Server;
 let client: TbxClient;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  const tenant = await newTenant(server.t, server.sysadmin);
-  token = tenant.admin.token!;
-  client = new TbxClient(server, token);
+  ({ server, token, client } = await startTbxSuite());
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -42,15 +39,7 @@ const FILE = `<?xml version="1.0"?>
 </conceptEntry>
 </body></text></tbx>`;
 
-const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-  const response = await fetch(`${server.base}/api/v4${path}`, {
-    ...init,
-    headers: { 'x-auth-token': token, 'content-type': 'application/json', ...init.headers },
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(path: string, init?: RequestInit) => client.api<T>(path, init);
 
 /** An async-capable call's result: at once, or from its job when it outlived the threshold. */
 async function invoke(path: string): Promise<unknown> {

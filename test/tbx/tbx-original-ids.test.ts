@@ -7,19 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TbxEntry } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx } from '../../src/modules/tbx/tbx-reader.js';
-import { type Server, startServer } from '../concepts/concept-helpers.js';
-import { newTenant, rows } from '../helpers/structure.js';
-import { TbxClient } from './tbx-sample-files.js';
+import type { Server } from '../concepts/concept-helpers.js';
+import { rows } from '../helpers/structure.js';
+import { startTbxSuite, type TbxClient } from './tbx-sample-files.js';
 
 let server: Server;
 let client: TbxClient;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  const tenant = await newTenant(server.t, server.sysadmin);
-  token = tenant.admin.token!;
-  client = new TbxClient(server, token);
+  ({ server, token, client } = await startTbxSuite());
 }, 120_000);
 afterAll(async () => {
   await server?.close();

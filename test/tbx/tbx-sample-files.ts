@@ -5,8 +5,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Server } from '../concepts/concept-helpers.js';
+import { type Server, startServer } from '../concepts/concept-helpers.js';
 import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
+import { newTenant } from '../helpers/structure.js';
 
 /** The `shared` folder beside the checkout (as CI lays it), else the team machine's /work/shared. */
 const SHARED =
@@ -45,6 +46,17 @@ export class TbxClient {
     private readonly server: Server,
     private readonly token: string,
   ) {}
+
+  /** A JSON call to /api/v4 as the client's user; anything but 2xx throws with the answer. */
+  async api<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const response = await fetch(`${this.server.base}/api/v4${path}`, {
+      ...init,
+      headers: { 'x-auth-token': this.token, 'content-type': 'application/json', ...init.headers },
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
 
   private async job(id: number): Promise<{ status: string; result: unknown; message: string | null }> {
     for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
@@ -86,4 +98,12 @@ export class TbxClient {
     if (response.status !== 200) throw new Error(`export ${format}: ${response.status} ${text}`);
     return text;
   }
+}
+
+/** The TBX suites' set-up: a server, a new tenant's administrator token, and a TbxClient acting as them. */
+export async function startTbxSuite(): Promise<{ server: Server; token: string; client: TbxClient }> {
+  const server = await startServer();
+  const tenant = await newTenant(server.t, server.sysadmin);
+  const token = tenant.admin.token!;
+  return { server, token, client: new TbxClient(server, token) };
 }
