@@ -236,6 +236,67 @@ describe("the term rows' copy of their workflow states", { timeout: 120_000 }, (
     expect((await search(['draft'])).body.total).toBe(0);
   });
 
+  it('duplicates read the states from the term rows: styled, and hidden ones left out', async () => {
+    const w = await workflowWorld(server.t, server.sysadmin);
+    const name = `twin${Date.now()}`;
+    const ids: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const created = await w.admin.post<{ id: number }>('/concepts', {
+        dictionaryId: w.dictionary.id,
+        sectionOid: w.dictionary.sections[0]!.oid,
+        terms: [{ name, languageCode: 'eng' }],
+      });
+      expect(created.status, created.text).toBe(201);
+      ids.push(created.body.id);
+    }
+    await enableWorkflow(w, 'Default');
+    // The first stays suggested, the second goes in review, the third is rejected (hidden).
+    for (const conceptId of ids.slice(1)) {
+      const submitted = await fire(w.author.rest, {
+        conceptId,
+        languageCode: 'eng',
+        transition: 'submit',
+        version: 0,
+      });
+      expect(submitted.status, submitted.text).toBe(200);
+    }
+    const rejected = await fire(w.dictAdmin.rest, {
+      conceptId: ids[2],
+      languageCode: 'eng',
+      transition: 'reject',
+      version: 1,
+      comment: 'not ours',
+    });
+    expect(rejected.status, rejected.text).toBe(200);
+    const list = await w.dictAdmin.rest.get<{ conceptId: number; style: string }[]>(
+      `/terms/duplicates?term=${name}&dictionary-id=${w.dictionary.id}&lang-code=eng`,
+    );
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.map((entry) => [entry.conceptId, entry.style]).sort()).toEqual(
+      [
+        [ids[0], 'font-style: italic'],
+        [ids[1], 'color: #8a6d00'],
+      ].sort(),
+    );
+    // The author does not review: suggested and in review are unpublished for them.
+    const forAuthor = await w.author.rest.get<unknown[]>(
+      `/terms/duplicates?term=${name}&dictionary-id=${w.dictionary.id}&lang-code=eng`,
+    );
+    expect(forAuthor.status, forAuthor.text).toBe(200);
+    expect(forAuthor.body).toEqual([]);
+    const approved = await fire(w.dictAdmin.rest, {
+      conceptId: ids[1],
+      languageCode: 'eng',
+      transition: 'approve',
+      version: 1,
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const published = await w.author.rest.get<{ conceptId: number; style: string }[]>(
+      `/terms/duplicates?term=${name}&dictionary-id=${w.dictionary.id}&lang-code=eng`,
+    );
+    expect(published.body.map((entry) => [entry.conceptId, entry.style])).toEqual([[ids[1], '']]);
+  });
+
   it('queues no search documents of its own when a dictionary is recomputed', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
     const created = await w.concept();

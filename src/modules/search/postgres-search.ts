@@ -21,7 +21,7 @@ export interface HitRow {
   language_code: string;
   region_code: string | null;
   script_code: string | null;
-  /** The stored state key of its entry under its dictionary's enabled workflow (null: no row, or none). */
+  /** terms.workflow_state: its entry's stored state key, while its dictionary has an enabled workflow. */
   workflow_state: string | null;
 }
 

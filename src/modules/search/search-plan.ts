@@ -49,7 +49,8 @@ export interface SearchPlan {
   workflow?: WorkflowScope | null;
   /**
    * The enabled workflows whose states the hits carry (`TermHit.workflowState`), for the list's style
-   * and read-only marks; absent or empty: the hits carry none.
+   * and read-only marks; absent or empty: the Elasticsearch engine's hits carry none (the PostgreSQL
+   * engine's always carry the term row's copy, at no cost).
    */
   stateSources?: StateSource[];
 }
@@ -80,7 +81,11 @@ export interface TermHit {
   langCode: string;
   regionCode: string | null;
   scriptCode: string | null;
-  /** The entry's state key under the plan's `stateSources` (null: its dictionary has none). */
+  /**
+   * The entry's stored state key (null: no row, so the initial state). Meaningful only for a dictionary
+   * with an enabled workflow: the PostgreSQL engine reads the term row's copy, which switching the
+   * workflow off leaves as it was.
+   */
   workflowState?: string | null;
 }
 

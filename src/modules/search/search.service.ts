@@ -170,8 +170,8 @@ async function entriesOf(
     ? await conceptAccessInSections(scope, searchAccess.access, entries)
     : await conceptAccessFor(scope, entries);
   // Workflow states (docs/workflows.md): style and read-only. The search itself left hidden and
-  // unpublished entries out (search-workflow.ts) and its hits carry their states (Elasticsearch: the
-  // document's, which the filter judged); hits without them (duplicates) are looked up here.
+  // unpublished entries out (search-workflow.ts) and its hits carry their states (PostgreSQL: the term
+  // row's copy; Elasticsearch: the document's, which the filter judged); hits without them are looked up.
   const carried = hits.every((hit) => hit.workflowState !== undefined)
     ? hits.map((hit) => hit.workflowState ?? null)
     : undefined;
