@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trpc } from './api';
 import { forgetCachedData } from './data';
 import { navigate, onLinkClick, useLocation, withQuery } from './routes';
@@ -43,6 +44,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
 }
 
 export function App() {
+  const { t } = useTranslation();
   const session = useSession();
   const { path, query } = useLocation();
   const signingIn = path === '/signin';
@@ -65,7 +67,7 @@ export function App() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('skipToContent')}
       </a>
       <header className="top-bar">
         <a className="brand" href="/search" onClick={onLinkClick}>
@@ -135,15 +137,15 @@ export function App() {
           </ul>
         </nav>
         <span className="who">
-          {session.guest ? 'Guest' : session.username}
+          {session.guest ? t('guest') : session.username}
           {session.client ? ` @ ${session.client}` : ''}
         </span>
         <button type="button" onClick={() => void signOut()}>
-          Sign out
+          {t('signOut')}
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p role="status">Loading…</p>}>
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
           <Screen path={path} query={query} />
         </Suspense>
       </main>
