@@ -14,18 +14,27 @@ export const DATABASE_UNAVAILABLE = 'The database is busy or unreachable; retry 
 export const COMMIT_UNCONFIRMED =
   'The database did not confirm the change in time; it may have been saved: read it back before sending it again';
 
+/** What callers read when the change was committed and the database failed while the answer was built. */
+export const CHANGE_SAVED =
+  'The change was saved, but the database did not answer while the reply was prepared: read it back instead of sending it again';
+
 /**
  * The answer to a database that did not serve the request: 503 when nothing of it was committed (the
- * same request may be sent again; Retry-After 1), 504 when its commit went unanswered.
+ * same request may be sent again; Retry-After 1), 504 when its commit went unanswered, or when the
+ * request had committed (`committed`) before the database failed.
  */
-export function databaseOutageError(error: unknown): AppError | undefined {
+export function databaseOutageError(error: unknown, committed = false): AppError | undefined {
   if (isCommitUnknown(error)) return new AppError('GATEWAY_TIMEOUT', COMMIT_UNCONFIRMED);
+  if (committed && isDatabaseUnavailable(error)) return new AppError('GATEWAY_TIMEOUT', CHANGE_SAVED);
   if (isDatabaseUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE, 1);
   return undefined;
 }
 
-/** Turns database failures that callers can cause into AppErrors; anything else stays a server error. */
-export function databaseErrorToAppError(error: unknown): AppError | undefined {
+/**
+ * Turns database failures that callers can cause into AppErrors; anything else stays a server error.
+ * `committed`: the request committed a change before this failure (call-writes.ts).
+ */
+export function databaseErrorToAppError(error: unknown, committed = false): AppError | undefined {
   if (error instanceof UniqueConstraintViolationException) {
     return new AppError('UNPROCESSABLE', 'An equal object already exists');
   }
@@ -44,7 +53,7 @@ export function databaseErrorToAppError(error: unknown): AppError | undefined {
   const dataException = dataExceptionOf(error);
   if (dataException)
     return new AppError('BAD_REQUEST', `A value of the request is not valid: ${dataException}`);
-  return databaseOutageError(error);
+  return databaseOutageError(error, committed);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ConfigSchema } from '../config.js';
+import { CommitTracker } from './call-writes.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 import {
@@ -19,6 +20,8 @@ export function ormOptions(clientUrl: string, timeouts: DatabaseTimeouts = DEFAU
     clientUrl,
     entities,
     extensions: [Migrator],
+    // Tells the error mapping which calls committed, and writes Idempotency-Keys with their change.
+    subscribers: [new CommitTracker()],
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: 'src/db/migrations',

@@ -7,9 +7,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 /** Request headers a client sends: JSON or form bodies, the token, a request id, tRPC's batch/stream flag. */
-const ALLOWED_HEADERS = 'Content-Type, X-Auth-Token, X-Request-Id, trpc-accept';
+const ALLOWED_HEADERS = 'Content-Type, X-Auth-Token, X-Request-Id, Idempotency-Key, trpc-accept';
 /** Answer headers a page may read besides the simple ones. */
-const EXPOSED_HEADERS = 'Retry-After, Content-Disposition, X-Request-Id';
+const EXPOSED_HEADERS = 'Retry-After, Content-Disposition, X-Request-Id, Idempotent-Replayed';
 /** How long a browser may reuse a preflight answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 

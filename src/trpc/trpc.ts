@@ -1,8 +1,10 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { type CallWrites, trackWrites } from '../db/call-writes.js';
 import { databaseErrorToAppError } from '../db/errors.js';
 import { authenticate, LoginRefused, readToken } from '../modules/auth/auth.service.js';
+import { idempotencyKeyOf, idempotentCall } from '../modules/idempotency/idempotent-call.js';
 import { searchRuntimeOf } from '../modules/search/search-runtime.js';
 import { AppError, type AppErrorCode } from '../shared/errors.js';
 import { findUnstorableText, unstorableTextError } from '../shared/input-limits.js';
@@ -55,17 +57,24 @@ const t = initTRPC
   });
 
 export const router = t.router;
+
+/** tRPC brands the results of next(); a replayed answer is one the middleware makes itself. */
+const REPLAYED = 'middlewareMarker' as Awaited<
+  ReturnType<Parameters<Parameters<typeof t.middleware>[0]>[0]['next']>
+>['marker'];
 export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Domain errors (and database errors callers can cause) become TRPCErrors with the matching code, once.
- * A wait the error names goes out as Retry-After on the HTTP reply (REST and tRPC alike).
+ * A wait the error names goes out as Retry-After on the HTTP reply (REST and tRPC alike). A database
+ * failure after the call committed is a 504 "saved", never a 503 "nothing written" (call-writes.ts).
  */
 const mapErrors = t.middleware(async ({ ctx, next }) => {
-  const result = await next();
+  const writes: CallWrites = { committed: false };
+  const result = await trackWrites(writes, () => next());
   if (!result.ok) {
     const cause = result.error.cause;
-    const appError = cause instanceof AppError ? cause : databaseErrorToAppError(cause);
+    const appError = cause instanceof AppError ? cause : databaseErrorToAppError(cause, writes.committed);
     if (appError) {
       if (appError.retryAfterSeconds !== undefined)
         ctx.reply.header('retry-after', String(appError.retryAfterSeconds));
@@ -119,7 +128,7 @@ const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
 export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters).use(rejectUnstorableText);
 
 /** Requires a valid X-Auth-Token; adds the actor and the domain scope, with the tenant filter bound. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, type, path, getRawInput, next }) => {
   const token = readToken(ctx.req);
   if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
   // REST requests were authenticated by the token gate before their body was read.
@@ -128,7 +137,22 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) =
   if (actor.apiLogin) ctx.apiRequests.count(ctx.req, actor.sessionId);
   ctx.em.setFilterParams('tenant', { clientId: actor.clientId });
   const scope: Scope = { em: ctx.em, actor, config: ctx.config, log: ctx.req.log };
-  const result = await next({ ctx: { actor, scope } });
+  const call = () => next({ ctx: { actor, scope } });
+  // GraphQL documents may hold several mutations: one request key cannot stand for each of them.
+  const key = type === 'mutation' && ctx.transport !== 'graphql' ? idempotencyKeyOf(ctx.req) : undefined;
+  const result = key
+    ? await idempotentCall(
+        { scope, key, procedure: path, input: await getRawInput() },
+        call,
+        (outcome) =>
+          outcome.ok ? { status: ctx.response.status ?? null, response: outcome.data } : undefined,
+        (answer) => {
+          if (answer.status !== null) ctx.response.status = answer.status;
+          ctx.reply.header('idempotent-replayed', 'true');
+          return { ok: true as const, data: answer.response, marker: REPLAYED };
+        },
+      )
+    : await call();
   // A writer's next search sees its change: the outbox is applied before the answer (bounded wait).
   if (type === 'mutation' && result.ok) await searchRuntimeOf(ctx.em).afterWrite();
   return result;

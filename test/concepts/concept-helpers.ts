@@ -32,8 +32,13 @@ export class Api {
     readonly token?: string,
   ) {}
 
-  async call<T>(method: string, path: string, json?: unknown): Promise<Answer<T>> {
-    const headers: Record<string, string> = {};
+  async call<T>(
+    method: string,
+    path: string,
+    json?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...extraHeaders };
     if (this.token) headers['x-auth-token'] = this.token;
     if (json !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.base}/api/v4${path}`, {

@@ -6,6 +6,7 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
+import { deleteExpiredKeys } from '../idempotency/idempotency-keys.js';
 
 /** How often a server refreshes its jobs' heartbeats and looks for abandoned jobs. */
 export const JOB_HEARTBEAT_MS = 30_000;
@@ -82,6 +83,8 @@ export class JobHeartbeat {
       await beatNow(em, [...jobsRunningOn(em)]);
       const failed = await failAbandonedJobs(em);
       if (failed > 0) this.log.warn({ jobs: failed }, 'jobs whose server stopped marked FAILED');
+      // Every server beats: the cheapest place to drop Idempotency-Keys past their 24 hours.
+      await deleteExpiredKeys(em);
     } catch (error) {
       // The next beat tries again; a job is failed only after several missed beats.
       this.log.warn({ err: error }, 'job heartbeat failed');
