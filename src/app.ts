@@ -19,6 +19,7 @@ import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
 import { userTransferPaths, userTransferRoutes } from './modules/user/user.rest.js';
 import { registerWebApp } from './modules/web-app/web-app.routes.js';
 import { WorkflowSweeper } from './modules/workflow/workflow-sweeper.js';
+import { clientErrorHandler, frameworkErrors } from './rest/connection-errors.js';
 import { registerCors } from './rest/cors.js';
 import { registerDocsPage } from './rest/docs-page.js';
 import { sendError, sendSurfaceError } from './rest/error-body.js';
@@ -86,6 +87,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     routerOptions: { maxParamLength: 5000 },
     bodyLimit: 10 * 1024 * 1024,
+    // A client trickling its request (a byte every few seconds) is cut off, not served for ever. Node
+    // checks its connections every connectionsCheckingInterval (30 s unless set), and enforces
+    // requestTimeout only when headersTimeout (60 s unless set) is no longer (tried on Node 24).
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      connectionsCheckingInterval: 1000,
+      ...(config.REQUEST_TIMEOUT_MS > 0
+        ? { headersTimeout: Math.min(60_000, config.REQUEST_TIMEOUT_MS) }
+        : {}),
+    },
+    clientErrorHandler,
+    frameworkErrors,
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

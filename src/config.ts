@@ -70,6 +70,11 @@ export const ConfigSchema = z.object({
     .int()
     .min(0)
     .default(60 * 60 * 1000),
+  /**
+   * How long a client may take to send a whole request, headers and body (ms); a request still arriving
+   * after that answers 408 and its connection is closed (docs/reliability.md, Slow clients). 0: no bound.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   /** With it, term search runs on Elasticsearch; without it, on PostgreSQL (docs/search.md). */
   ELASTICSEARCH_URL: z.url().optional(),
   /** The term index's name (one per deployment sharing a cluster). */
