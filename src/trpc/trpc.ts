@@ -21,7 +21,7 @@ export type ProcedureMeta = OpenApiMeta<{
   directRest?: true;
   /**
    * The procedure needs a token but answers one that is not valid itself (validate: false,
-   * extend-session: 403), so the REST token gate checks only that one is present.
+   * extend-session: 401), so the REST token gate checks only that one is present.
    */
   ownTokenCheck?: true;
 }>;
@@ -126,6 +126,16 @@ const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
 
 /** Open endpoints: login, features. Anything built on this tier must be listed as open in docs/api-conventions.md. */
 export const publicProcedure = t.procedure.use(mapErrors).use(decodePathParameters).use(rejectUnstorableText);
+
+/**
+ * Requires an X-Auth-Token, whose validity the procedure judges itself (validate, extend-session): the
+ * token is checked before the input, as on every other authed procedure.
+ */
+export const tokenHolderProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!readToken(ctx.req))
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
+  return next();
+});
 
 /** Requires a valid X-Auth-Token; adds the actor and the domain scope, with the tenant filter bound. */
 export const authedProcedure = publicProcedure.use(async ({ ctx, type, path, getRawInput, next }) => {

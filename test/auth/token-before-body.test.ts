@@ -116,3 +116,21 @@ describe('without X-Auth-Token every operation but the open ones answers 401, wh
     expect((await t.app.inject({ method: 'PATCH', url: '/api/v4/dictionaries' })).statusCode).toBe(405);
   });
 });
+
+describe('tRPC checks the token before the input', () => {
+  it('auth.validate and auth.extendSession without a token answer 401, whatever input they get', async () => {
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: `/trpc/auth.validate?input=${encodeURIComponent('{"x":1}')}` }),
+      t.app.inject({
+        method: 'POST',
+        url: '/trpc/auth.extendSession',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"x":1}',
+      }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.statusCode, answer.body).toBe(401);
+      expect(answer.json().error.data.code).toBe('UNAUTHORIZED');
+    }
+  });
+});

@@ -1,7 +1,6 @@
 import type {} from '@fastify/cookie';
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { authedProcedure, publicProcedure, router } from '../../trpc/trpc.js';
+import { authedProcedure, publicProcedure, router, tokenHolderProcedure } from '../../trpc/trpc.js';
 import {
   ExtendResultSchema,
   LoginInputSchema,
@@ -67,7 +66,7 @@ export const authRouter = router({
       ctx.reply.clearCookie(auth.SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
     }),
 
-  validate: publicProcedure
+  validate: tokenHolderProcedure
     .meta({
       openapi: {
         method: 'GET',
@@ -81,28 +80,24 @@ export const authRouter = router({
     .input(z.void())
     .output(ValidateResultSchema)
     .query(async ({ ctx }) => {
-      const token = auth.readToken(ctx.req);
-      if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
-      return { tokenValid: await auth.validateToken(ctx.em, token) };
+      return { tokenValid: await auth.validateToken(ctx.em, auth.readToken(ctx.req)!) };
     }),
 
-  extendSession: publicProcedure
+  extendSession: tokenHolderProcedure
     .meta({
       openapi: {
         method: 'POST',
         path: '/extend-session',
         tags,
         summary: 'Extend the validity of the token by SESSION_TIMEOUT seconds',
-        description: 'Without X-Auth-Token 401; with a token that is not valid 403.',
+        description: 'Without X-Auth-Token, or with a token that is not valid, 401.',
       },
       ownTokenCheck: true,
     })
     .input(z.void())
     .output(ExtendResultSchema)
     .mutation(async ({ ctx }) => {
-      const token = auth.readToken(ctx.req);
-      if (!token) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'X-Auth-Token header missing' });
-      return { expires: await auth.extendSession(ctx.em, token) };
+      return { expires: await auth.extendSession(ctx.em, auth.readToken(ctx.req)!) };
     }),
 
   switchClient: authedProcedure

@@ -269,7 +269,7 @@ export async function validateToken(em: EntityManager, token: string): Promise<b
 export async function extendSession(em: EntityManager, token: string): Promise<number> {
   const now = new Date();
   const session = await liveSession(em, token, now);
-  if (!session) throw new AppError('FORBIDDEN', 'Token is not valid');
+  if (!session) throw new AppError('UNAUTHORIZED', 'Token unknown or expired');
   const expiresAt = new Date(now.getTime() + session.timeoutSeconds * 1000);
   await em.nativeUpdate(Session, { id: session.id }, { expiresAt, lastUsedAt: now });
   return expiresAt.getTime();
