@@ -96,6 +96,25 @@ const limitDocuments = (maxTokens: number): Plugin => ({
   },
 });
 
+/**
+ * Validation errors (an unknown field, a missing argument) are the caller's to fix, as syntax errors and
+ * wrong variables are: `BAD_REQUEST`, as docs/api-conventions.md says, not yoga's own
+ * GRAPHQL_VALIDATION_FAILED. Yoga only fills the code when none is set, whichever runs first.
+ */
+const validationErrorsAreBadRequests: Plugin = {
+  onValidate() {
+    return ({ valid, result }) => {
+      if (valid) return;
+      for (const error of result) {
+        const extensions = error.extensions as Record<string, unknown>;
+        if (extensions.code === undefined || extensions.code === 'GRAPHQL_VALIDATION_FAILED') {
+          extensions.code = 'BAD_REQUEST';
+        }
+      }
+    };
+  },
+};
+
 /** Serves GraphQL at /graphql, and GraphiQL (bundled, no CDN) when a browser opens it. */
 export function registerGraphQL(
   app: FastifyInstance,
@@ -109,7 +128,7 @@ export function registerGraphQL(
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
     maskedErrors: { maskError: maskErrorWith(app.log) },
-    plugins: [limitDocuments(MAX_GRAPHQL_TOKENS)],
+    plugins: [limitDocuments(MAX_GRAPHQL_TOKENS), validationErrorsAreBadRequests],
     logging: yogaLogging(app.log),
     context: ({ req, reply }) => {
       const request = createContext(req, reply);
