@@ -264,3 +264,35 @@ describe('updates by users without review rights', () => {
     );
   });
 });
+
+describe('a creation by a user without review rights', () => {
+  it('answers the terms the user sent, though later reads leave the unpublished entry out', async () => {
+    const w = await workflowWorld(t, sysadmin, {
+      scheme: async (admin) => {
+        const groups = await systemGroups(admin);
+        const scheme = await createScheme(admin, [
+          grant(groups.ALL_USERS.id, ['DICT_READ', 'CONCEPT_CREATE'], ['CONCEPT_UPDATE', 'TERM_CREATE']),
+        ]);
+        return scheme.id;
+      },
+    });
+    await enableWorkflow(w, 'Default', { by: w.admin });
+    const created = await w.author.rest.post<ConceptBody>('/concepts', {
+      dictionaryId: w.dictionary.id,
+      sectionOid: w.dictionary.sections[0]!.oid,
+      terms: [
+        { name: 'own term', languageCode: 'eng' },
+        { name: 'eigener Begriff', languageCode: 'deu' },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.terms.map((term) => term.name).sort()).toEqual(['eigener Begriff', 'own term']);
+    // The new entries are unpublished: a later read by the same user follows the rule, a reviewer's not.
+    const later = await w.author.rest.get<ConceptBody>(`/concepts/${created.body.id}`);
+    expect(later.status).toBe(200);
+    expect(languages(later.body)).toEqual([]);
+    expect(languages((await w.dictAdmin.rest.get<ConceptBody>(`/concepts/${created.body.id}`)).body)).toEqual(
+      ['deu', 'eng'],
+    );
+  });
+});

@@ -32,6 +32,11 @@ export interface RenderOptions {
   withComments: boolean;
   /** Show soft-deleted terms too (administrators reading with include-deleted). */
   deletedTerms: boolean;
+  /**
+   * The answer to the caller's own creation: every term is one the caller just sent, so the workflow's
+   * hiding of unpublished entries (a new entry starts unpublished) would hide nothing but their own input.
+   */
+  writtenByCaller?: boolean;
 }
 
 export function relationDto(relation: ConceptRelation): ConceptRelationDto {
@@ -79,11 +84,12 @@ export async function renderConcepts(
   const dictionaryIds = [...new Set(loaded.map(({ concept }) => concept.dictionary.id))];
   const parts = await loadParts(em, conceptIds, { deletedTerms: options.deletedTerms });
   // Workflow (docs/workflows.md): guests and non-reviewers do not see the terms of unpublished entries.
-  await hideUnseenTerms(
-    scope,
-    loaded.map(({ concept }) => concept),
-    parts,
-  );
+  if (!options.writtenByCaller)
+    await hideUnseenTerms(
+      scope,
+      loaded.map(({ concept }) => concept),
+      parts,
+    );
   const allTerms: Term[] = [...parts.values()].flatMap((part) => part.terms);
   const domainIds = [...new Set([...parts.values()].flatMap((part) => part.domainIds))];
   const sectionIds = [...new Set(loaded.map(({ concept }) => concept.section.id))];

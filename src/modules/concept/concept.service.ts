@@ -51,6 +51,8 @@ export interface ReadOptions {
   format: Format;
   'with-comments'?: boolean;
   'include-deleted'?: boolean;
+  /** The answer to the caller's creation of the concept (RenderOptions.writtenByCaller); never an input. */
+  writtenByCaller?: boolean;
 }
 
 async function render(scope: Scope, loaded: readonly LoadedConcept[], options: ReadOptions) {
@@ -58,6 +60,7 @@ async function render(scope: Scope, loaded: readonly LoadedConcept[], options: R
     format: options.format,
     withComments: options['with-comments'] ?? false,
     deletedTerms: mayIncludeDeleted(scope, options['include-deleted'] ?? false),
+    writtenByCaller: options.writtenByCaller ?? false,
   });
 }
 
@@ -284,7 +287,11 @@ export async function createConcept(scope: Scope, input: ConceptCreateInput): Pr
     return concept.id;
   });
   scope.em.clear();
-  return getConcept(scope, id, { format: input.format, 'with-comments': input['with-comments'] });
+  return getConcept(scope, id, {
+    format: input.format,
+    'with-comments': input['with-comments'],
+    writtenByCaller: true,
+  });
 }
 
 /**
