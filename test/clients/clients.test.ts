@@ -8,6 +8,9 @@ import { createTenant, createUser, type TestTenant, uniqueSuffix } from '../fact
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginRest, loginSysadmin, RestClient } from '../helpers/rest.js';
 
+/** What administrators read of an API key after the answer that generated it: its first characters. */
+const KEY_HINT = /^[A-Za-z0-9_-]{6}…$/;
+
 interface Page<T> {
   content: T[];
   last: boolean;
@@ -109,9 +112,9 @@ describe('POST /clients', () => {
       expect(time).toBeGreaterThanOrEqual(before - 1000);
       expect(time).toBeLessThanOrEqual(after + 1000);
     }
-    // The same object is stored: a later read agrees, showing administrators that the key is hidden.
+    // The same object is stored: a later read agrees, showing administrators the key's masked hint.
     const read = await getClient(sysadmin, response.body.id);
-    expect(read.body).toEqual({ ...response.body, apiKey: null });
+    expect(read.body).toEqual({ ...response.body, apiKey: expect.stringMatching(KEY_HINT) });
   });
 
   it('creates an administrator "admin" (full name Administrator) who can log in to the new client', async () => {
@@ -262,14 +265,14 @@ describe('access of users other than system administrators', () => {
     },
   );
 
-  it('a client administrator reads the own client, its API key null (hidden)', async () => {
+  it('a client administrator reads the own client, its API key masked (a hint)', async () => {
     const response = await getClient(clientAdmin, home.id);
     expect(response.status).toBe(200);
     // Its administrator "admin" plus the two users made here.
     expect(response.body.currentUsersNumber).toBe(3);
     const full = (await getClient(sysadmin, home.id)).body;
     expect(response.body).toEqual(full);
-    expect(response.body.apiKey).toBeNull();
+    expect(response.body.apiKey).toMatch(KEY_HINT);
   });
 
   it('an ordinary user reads the own client without the API key', async () => {
@@ -300,8 +303,8 @@ describe('access of users other than system administrators', () => {
     expect((await caller.get<number>(`/clients/rownum/${other.id}`)).body).toBe(0);
   });
 
-  it('a client administrator lists the own client with its API key null (hidden), a user without it', async () => {
-    expect((await listClients(clientAdmin, {})).body.content[0]!.apiKey).toBeNull();
+  it('a client administrator lists the own client with its API key masked, a user without it', async () => {
+    expect((await listClients(clientAdmin, {})).body.content[0]!.apiKey).toMatch(KEY_HINT);
     expect((await listClients(user, {})).body.content[0]).not.toHaveProperty('apiKey');
   });
 });
@@ -911,7 +914,7 @@ describe('POST /clients/generate-new-api-key/{clientId}', () => {
   it('replaces the API key and increments the version; the key is shown in this answer only', async () => {
     const client = await tenant({ maxUsers: 3 });
     const before = (await getClient(sysadmin, client.id)).body;
-    expect(before.apiKey).toBeNull();
+    expect(before.apiKey).toMatch(KEY_HINT);
     const response = await sysadmin.post<ClientDto>(`/clients/generate-new-api-key/${client.id}`);
     expect(response.status).toBe(200);
     expect(response.body.apiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -921,9 +924,9 @@ describe('POST /clients/generate-new-api-key/{clientId}', () => {
       version: before.version + 1,
       changed: { ...before.changed, time: expect.any(Number) },
     });
-    // Later reads, single and listed, of every format do not reveal it.
+    // Later reads, single and listed, of every format do not reveal it: they show its first characters.
     const read = await getClient(sysadmin, client.id);
-    expect(read.body.apiKey).toBeNull();
+    expect(read.body.apiKey).toBe(`${response.body.apiKey!.slice(0, 6)}…`);
     for (const later of [
       read,
       await getClient(sysadmin, client.id, { format: 'EDIT' }),
@@ -951,9 +954,15 @@ describe('POST /clients/generate-new-api-key/{clientId}', () => {
     expect(stored!.api_key_hash).not.toContain(first);
     expect(stored!.api_key_hash).toBe(createHash('sha256').update(first).digest('hex'));
     const columns = await sql<{ column_name: string }>(
-      `select column_name from information_schema.columns where table_name = 'clients' and column_name like 'api%'`,
+      `select column_name from information_schema.columns where table_name = 'clients' and column_name like 'api%'
+        order by column_name`,
     );
-    expect(columns.map((column) => column.column_name)).toEqual(['api_key_hash']);
+    expect(columns.map((column) => column.column_name)).toEqual(['api_key_hash', 'api_key_hint']);
+    // The hint holds the key's first characters only, never enough to log in.
+    const [hint] = await sql<{ api_key_hint: string }>('select api_key_hint from clients where id = ?', [
+      client.id,
+    ]);
+    expect(hint!.api_key_hint).toBe(`${first.slice(0, 6)}…`);
 
     expect((await apiLogin(first)).status).toBe(200);
     expect((await apiLogin(stored!.api_key_hash)).status).toBe(401);

@@ -26,6 +26,7 @@ import { Migration20261209090000 } from './Migration20261209090000_concept_langu
 import { Migration20261211090000 } from './Migration20261211090000_saved_queries.js'; // saved-queries
 import { Migration20261216090000 } from './Migration20261216090000_term_workflow_state.js'; // term-workflow-state
 import { Migration20261217090000 } from './Migration20261217090000_idempotency_keys.js'; // idempotency-keys
+import { Migration20261217100000 } from './Migration20261217100000_client_api_key_hint.js'; // api-key-hint
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -56,4 +57,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261211090000_saved_queries', class: Migration20261211090000 }, // saved-queries
   { name: 'Migration20261216090000_term_workflow_state', class: Migration20261216090000 }, // term-workflow-state
   { name: 'Migration20261217090000_idempotency_keys', class: Migration20261217090000 }, // idempotency-keys
+  { name: 'Migration20261217100000_client_api_key_hint', class: Migration20261217100000 }, // api-key-hint
 ];

@@ -16,6 +16,8 @@ export const Client = defineEntity({
      * and never stored (docs/identity.md, "API keys").
      */
     apiKeyHash: p.string().length(64),
+    /** The key's first characters and an ellipsis, shown to administrators on reads; null for keys made before it. */
+    apiKeyHint: p.string().length(16).nullable(),
     maxUsers: p.integer().nullable(),
     maxGuests: p.integer().nullable(),
     maxConcurrentUsers: p.integer().nullable(),

@@ -23,7 +23,7 @@ export const ClientDtoSchema = z.object({
     .nullable()
     .optional()
     .describe(
-      'for system and client administrators: the new key in the answer of generate-new-api-key (shown once), null in every other read; absent for others and in the answer of a create',
+      'for system and client administrators: the whole new key in the answer of generate-new-api-key (shown once); in every other read a masked hint, its first 6 characters and "…" (null for a key made before hints were kept); absent for others and in the answer of a create',
     ),
   maxUsers: z.number().int().nullable(),
   maxGuests: z.number().int().nullable(),

@@ -9,7 +9,7 @@ import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shar
 import { assertVersion } from '../../shared/versioning.js';
 import { hashPassword } from '../auth/password.js';
 import { Session } from '../auth/session.entity.js';
-import { hashSecret, newSecret } from '../auth/tokens.js';
+import { newApiKey, storedApiKey } from '../auth/tokens.js';
 import { createSystemGroups } from '../group/group.service.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
 import { assertWithinLicense } from '../license/license.service.js';
@@ -46,7 +46,8 @@ function visibleClients(scope: Scope): FilterQuery<Client> {
 
 /**
  * How a client's API key appears in an answer: the new key in the answer that generated it (`shown`),
- * `null` for administrators otherwise (only a hash is stored), absent for everyone else and at creation.
+ * its masked hint for administrators otherwise (only a hash is stored), absent for everyone else and
+ * at creation.
  */
 type ApiKeyView = { shown: string } | 'hidden' | 'omitted';
 
@@ -58,7 +59,7 @@ function toDto(scope: Scope, client: Client, users: AuditUsers, apiKey: ApiKeyVi
     loginName: client.loginName,
     // The API key is a credential: only administrators learn even that it is hidden.
     ...(apiKey !== 'omitted' && isClientAdmin(scope.actor)
-      ? { apiKey: apiKey === 'hidden' ? null : apiKey.shown }
+      ? { apiKey: apiKey === 'hidden' ? (client.apiKeyHint ?? null) : apiKey.shown }
       : {}),
     maxUsers: client.maxUsers ?? null,
     maxGuests: client.maxGuests ?? null,
@@ -171,7 +172,7 @@ export async function createClient(scope: Scope, input: ClientCreateInput) {
       loginName: input.loginName,
       active: input.active,
       // Every client has a key; nobody learns this one (the contract omits it on creation).
-      apiKeyHash: hashSecret(newSecret()),
+      ...storedApiKey(),
       maxUsers,
       maxGuests: input.maxGuests ?? null,
       maxConcurrentUsers: input.maxConcurrentUsers ?? null,
@@ -252,11 +253,12 @@ export function deleteClientsAsync(scope: Scope, ids: number[]) {
  * place the new key is ever shown: only its hash is stored.
  */
 export async function regenerateApiKey(scope: Scope, id: number, format: Format) {
-  const apiKey = newSecret();
+  const { key: apiKey, ...stored } = newApiKey();
   await scope.em.transactional(async (em) => {
     const client = await em.findOne(Client, { id });
     if (!client) throw notFound('Client', id);
-    client.apiKeyHash = hashSecret(apiKey);
+    client.apiKeyHash = stored.apiKeyHash;
+    client.apiKeyHint = stored.apiKeyHint;
     client.changedById = scope.actor.userId;
   });
   scope.em.clear();

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { DEFAULT_CLIENT_LOGIN } from '../auth/auth.service.js';
 import { hashPassword } from '../auth/password.js';
-import { hashSecret, newSecret } from '../auth/tokens.js';
+import { storedApiKey } from '../auth/tokens.js';
 import { Client } from '../client/client.entity.js';
 import { createSystemGroups } from '../group/group.service.js';
 import { User } from '../user/user.entity.js';
@@ -24,7 +24,7 @@ export async function ensureDefaultClient(orm: MikroORM, config: Config): Promis
     const client = em.create(Client, {
       name: 'Default',
       loginName: DEFAULT_CLIENT_LOGIN,
-      apiKeyHash: hashSecret(newSecret()),
+      ...storedApiKey(),
     });
     createSystemGroups(em, client, null);
     em.create(User, {
