@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
+import { boundRootFields } from './pool-share.js';
 import './common.graphql.js';
 import '../modules/auth/auth.graphql.js';
 import '../modules/user/user.graphql.js';
@@ -15,7 +16,7 @@ import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
-export const schema = builder.toSchema();
+export const schema = boundRootFields(builder.toSchema());
 
 /** The SDL committed as schema/schema.graphql. */
 export const printSdl = (): string => `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -4,11 +4,14 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { parse } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { databaseOutageError } from '../db/errors.js';
+import { readToken } from '../modules/auth/auth.service.js';
+import { sendSurfaceError } from '../rest/error-body.js';
 import { jsonNestingExceeds, MAX_GRAPHQL_TOKENS, MAX_JSON_DEPTH } from '../shared/input-limits.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import type { GraphQLContext } from './builder.js';
+import { CallerDocuments, DOCUMENTS_AT_ONCE } from './pool-share.js';
 import { schema } from './schema.js';
 
 const createCaller = createCallerFactory(appRouter);
@@ -136,11 +139,26 @@ export function registerGraphQL(
     },
   });
 
+  const documents = new CallerDocuments();
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      // The token's hash would do as well; the token itself never leaves this map.
+      const caller = readToken(req) ?? `address ${req.ip}`;
+      if (req.method !== 'OPTIONS' && !documents.take(caller)) {
+        reply.header('retry-after', '1');
+        return sendSurfaceError(req, reply, 429, {
+          code: 'TOO_MANY_REQUESTS',
+          message: `At most ${DOCUMENTS_AT_ONCE} GraphQL requests of one caller run at a time; retry shortly`,
+        });
+      }
+      let response: Response;
+      try {
+        response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      } finally {
+        if (req.method !== 'OPTIONS') documents.release(caller);
+      }
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
