@@ -15,7 +15,7 @@ import {
 import { ENGINES, search, startEngineServer } from './search-helpers.js';
 
 /** Statements that belong to no request: the session touch and the outbox loop's polling. */
-const BACKGROUND = /update "sessions"|search_outbox|pg_try_advisory|pg_advisory/;
+const BACKGROUND = /update "sessions"|search_outbox|pg_try_advisory|pg_advisory|idempotency_keys/;
 
 describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
   const statements: string[] = [];
