@@ -21,7 +21,7 @@ export type ProcedureMeta = OpenApiMeta<{
   directRest?: true;
   /**
    * The procedure needs a token but answers one that is not valid itself (validate: false,
-   * extend-session: 401), so the REST token gate checks only that one is present.
+   * extend-session: 403 as the contract shows), so the REST token gate checks only that one is present.
    */
   ownTokenCheck?: true;
 }>;

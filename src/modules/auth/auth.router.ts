@@ -90,7 +90,7 @@ export const authRouter = router({
         path: '/extend-session',
         tags,
         summary: 'Extend the validity of the token by SESSION_TIMEOUT seconds',
-        description: 'Without X-Auth-Token, or with a token that is not valid, 401.',
+        description: 'Without X-Auth-Token 401; with a token that is not valid 403 (as the contract shows).',
       },
       ownTokenCheck: true,
     })

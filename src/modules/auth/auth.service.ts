@@ -269,7 +269,8 @@ export async function validateToken(em: EntityManager, token: string): Promise<b
 export async function extendSession(em: EntityManager, token: string): Promise<number> {
   const now = new Date();
   const session = await liveSession(em, token, now);
-  if (!session) throw new AppError('UNAUTHORIZED', 'Token unknown or expired');
+  // The contract answers 403 here, not the 401 of other operations (rest-api-v4.md, Auth token).
+  if (!session) throw new AppError('FORBIDDEN', 'Token is not valid');
   const expiresAt = new Date(now.getTime() + session.timeoutSeconds * 1000);
   await em.nativeUpdate(Session, { id: session.id }, { expiresAt, lastUsedAt: now });
   return expiresAt.getTime();
