@@ -16,12 +16,8 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
-import {
-  enabledWorkflows,
-  type GoverningWorkflow,
-  publishedTermSql,
-  statesOf,
-} from '../workflow/workflow-effects.js';
+import { enabledWorkflows, type GoverningWorkflow, statesOf } from '../workflow/workflow-effects.js';
+import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
 import { GENERATED_ID, originalIdValue } from './tbx-original-ids.js';
@@ -183,8 +179,9 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     }
     await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
   }
-  const published = input.includeUnpublished ? null : await publishedTermSql(scope.em, dictionary.id);
-  if (published) termWhere.push(published);
+  const workflow = (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null;
+  const seen = workflow ? seenTermSql(workflow, await exportedStates(scope, workflow, input)) : null;
+  if (seen) termWhere.push(seen);
   const plan: ExportPlan = {
     dictionaryId: dictionary.id,
     sectionIds,
@@ -194,7 +191,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     termWhere,
     needsTerms: termWhere.length > 0,
     repeatedOids: await repeatedOids(scope.em, dictionary.id),
-    workflow: (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null,
+    workflow,
     basic: FORMAT_DIALECTS[input.format].profile === 'basic',
   };
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
@@ -222,6 +219,28 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     dictionaryId: dictionary.id,
     format: input.format,
   };
+}
+
+/**
+ * The states whose terms the export leaves out: the unpublished ones, unless `includeUnpublished`,
+ * which only callers who review in the workflow may ask for (403 for others, as the same terms are
+ * invisible to them everywhere else: workflow-visibility.ts).
+ */
+async function exportedStates(
+  scope: Scope,
+  workflow: GoverningWorkflow,
+  input: TbxExportInput,
+): Promise<string[]> {
+  if (!input.includeUnpublished) {
+    return workflow.definition.states.filter((state) => state.unpublished).map((state) => state.key);
+  }
+  if ((await unseenStates(scope, workflow)).length) {
+    throw new AppError(
+      'FORBIDDEN',
+      'include-unpublished: only users who review in the dictionary’s workflow may export unpublished entries',
+    );
+  }
+  return [];
 }
 
 /** Counts the entries (with a term: the others are not written) and terms handed to the writer. */
