@@ -151,4 +151,48 @@ describe('TBX links and repeated values', () => {
       '<xref type="externalCrossReference" target="www.example.com">Example site</xref>',
     );
   }, 180_000);
+
+  it('keeps who created and changed an entry by the file, and writes them back on export', async () => {
+    const file = `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>people</p></sourceDesc></fileDesc></martifHeader>
+<text><body>
+<termEntry id="p1">
+<descrip type="definition">Translates programs.</descrip>
+<transacGrp><transac type="transactionType">origination</transac><date>2019-02-03</date><transacNote type="responsibility">Ada Lovelace</transacNote></transacGrp>
+<transacGrp><transac type="transactionType">modification</transac><date>2020-04-05</date><transacNote type="responsibility">Grace Hopper</transacNote></transacGrp>
+<langSet xml:lang="en"><tig><term>compiler</term>
+<transacGrp><transac type="transactionType">origination</transac><date>2019-02-04</date><transacNote type="responsibility">Alan Turing</transacNote></transacGrp>
+</tig></langSet>
+</termEntry>
+</body></text></martif>
+`;
+    const summary = await client.importNew(Buffer.from(file), `people ${Date.now()}`);
+    expect(summary.errors).toEqual([]);
+    const people = (xml: string) =>
+      [...xml.matchAll(/<transacNote type="responsibility">([^<]*)<\/transacNote>/g)].map((m) => m[1]);
+    const full = await client.export(summary.dictionaryId, 'TBX_V2_FULL');
+    // Concept: created by Ada, changed by Grace; term: created by Alan (its change, the import's time,
+    // has no other person than the importing user).
+    expect(people(full).slice(0, 2)).toEqual(['Ada Lovelace', 'Grace Hopper']);
+    expect(people(full)[2]).toBe('Alan Turing');
+    expect(full).toContain('<date>2019-02-03</date>');
+
+    // Changed since: the modifier is the user who changed it; the creator stays.
+    const list = await client.api<{ results: { conceptId: number }[] }>('/terms/search', {
+      method: 'POST',
+      body: JSON.stringify({ dictionaryIds: [summary.dictionaryId], langCode: 'eng', sectionOids: [] }),
+    });
+    const conceptId = list.results[0]!.conceptId;
+    const concept = await client.api<{ version: number; fieldMap: Record<string, string[]> }>(
+      `/concepts/${conceptId}`,
+    );
+    const [definitionOid] = Object.keys(concept.fieldMap);
+    await client.api(`/concepts/${conceptId}/patch`, {
+      method: 'PUT',
+      body: JSON.stringify({ version: concept.version, fieldMap: { [definitionOid!]: ['edited'] } }),
+    });
+    const after = await client.export(summary.dictionaryId, 'TBX_V2_FULL');
+    expect(people(after)[0]).toBe('Ada Lovelace');
+    expect(people(after)[1]).not.toBe('Grace Hopper');
+  }, 180_000);
 });

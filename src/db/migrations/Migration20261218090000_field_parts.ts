@@ -1,6 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
+ * Provenance (`provenance`, concepts and terms): who created and last changed them by an imported
+ * file's transactions, so exports write the original people back.
+ *
  * Links of TBX values as structured data (docs/tbx.md, Links): `field_parts` beside `field_map` on
  * concepts, terms and language fields holds, per field oid, how a stored value was made
  * (`[{stored, parts: [{value, target?}]}]`: the separate values a file gave and their link targets).
@@ -45,6 +48,10 @@ export class Migration20261218090000 extends Migration {
     for (const table of ['concepts', 'terms', 'concept_language_fields']) {
       await this.execute(`alter table "${table}" add column "field_parts" jsonb not null default '{}';`);
     }
+    // Who created and changed a concept or term by an imported file (tbx-mapping.ts, Provenance).
+    for (const table of ['concepts', 'terms']) {
+      await this.execute(`alter table "${table}" add column "provenance" jsonb null;`);
+    }
     const xrefOids = new Set(
       (
         (await this.execute(
@@ -83,6 +90,9 @@ export class Migration20261218090000 extends Migration {
   override async down(): Promise<void> {
     for (const table of ['concepts', 'terms', 'concept_language_fields']) {
       this.addSql(`alter table "${table}" drop column if exists "field_parts";`);
+    }
+    for (const table of ['concepts', 'terms']) {
+      this.addSql(`alter table "${table}" drop column if exists "provenance";`);
     }
   }
 }

@@ -22,6 +22,7 @@ import {
   CROSS_REFERENCE,
   type FieldParts,
   languageTag,
+  type Provenance,
   SUBJECT_FIELD,
   tbxCategoryOf,
   tbxValuesOf,
@@ -301,6 +302,7 @@ interface ConceptRow {
   field_map: Record<string, string[]>;
   /** How imported values were made: their separate values and links (tbx-mapping.ts). */
   field_parts: FieldParts;
+  provenance: Provenance | null;
   created_at: Date;
   changed_at: Date;
   created_by: string | null;
@@ -329,7 +331,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
   let after = 0;
   for (;;) {
     const concepts = await em.execute<ConceptRow[]>(
-      `select c.id, c.oid, c.field_map, c.field_parts, c.created_at, c.changed_at, cu.username as created_by, mu.username as changed_by
+      `select c.id, c.oid, c.field_map, c.field_parts, c.provenance, c.created_at, c.changed_at, cu.username as created_by, mu.username as changed_by
          from concepts c left join users cu on cu.id = c.created_by_id left join users mu on mu.id = c.changed_by_id
         where c.dictionary_id = ? and not c.deleted and c.section_id in (?) and c.id > ?${conceptFilter.text}${hasTerm.text}
         order by c.id limit ${BATCH_SIZE}`,
@@ -339,7 +341,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
     after = concepts[concepts.length - 1]!.id;
     const ids = concepts.map((concept) => concept.id);
     const terms = await em.execute<TermRow[]>(
-      `select t.id, t.oid, t.concept_id, t.name, t.language_code, t.region_code, t.script_code, t.field_map, t.field_parts,
+      `select t.id, t.oid, t.concept_id, t.name, t.language_code, t.region_code, t.script_code, t.field_map, t.field_parts, t.provenance,
               t.created_at, t.changed_at, cu.username as created_by, mu.username as changed_by
          from terms t left join users cu on cu.id = t.created_by_id left join users mu on mu.id = t.changed_by_id
         where t.concept_id in (?) and not t.deleted${termFilter.text}
@@ -427,10 +429,26 @@ async function languagePartsOf(em: EntityManager, ids: readonly number[]): Promi
   );
 }
 
-const transactionsOf = (row: ConceptRow): TbxTransaction[] => [
-  { kind: 'created', date: new Date(row.created_at), responsibility: row.created_by },
-  { kind: 'changed', date: new Date(row.changed_at), responsibility: row.changed_by },
-];
+/**
+ * Who created and changed a concept or term: the file's people where an import kept them (the
+ * modifier while the row was not changed since), else the users.
+ */
+function transactionsOf(row: ConceptRow): TbxTransaction[] {
+  const changedAt = new Date(row.changed_at);
+  const fileModifier =
+    row.provenance?.changedAt !== undefined &&
+    new Date(row.provenance.changedAt).getTime() === changedAt.getTime()
+      ? row.provenance.changedBy
+      : undefined;
+  return [
+    {
+      kind: 'created',
+      date: new Date(row.created_at),
+      responsibility: row.provenance?.createdBy ?? row.created_by,
+    },
+    { kind: 'changed', date: changedAt, responsibility: fileModifier ?? row.changed_by },
+  ];
+}
 
 function entryOf(
   plan: ExportPlan,

@@ -13,6 +13,7 @@ import {
   CROSS_REFERENCE,
   categoryOf,
   type FieldParts,
+  type Provenance,
   SUBJECT_FIELD,
   transactionTimes,
   type ValuePart,
@@ -37,6 +38,8 @@ export interface PlannedTerm {
   fieldParts: FieldParts;
   createdAt: Date | null;
   changedAt: Date | null;
+  /** Who created and changed it by the file (tbx-mapping.ts). */
+  provenance: Provenance | null;
   /** The workflow state its processStatus maps to (tbx-import-workflow.ts). */
   state?: WorkflowState | null;
   /** The term's id in the file when `oid` is the original id an export carried (tbx-original-ids.ts). */
@@ -66,6 +69,8 @@ export interface PlannedConcept {
   domainIds: Set<number>;
   createdAt: Date | null;
   changedAt: Date | null;
+  /** Who created and changed it by the file (tbx-mapping.ts). */
+  provenance: Provenance | null;
   terms: PlannedTerm[];
   /** A language section's own values (TERM-level fields), kept as the concept's language fields. */
   languageFields: (LanguageFieldsDto & { fieldParts?: FieldParts })[];

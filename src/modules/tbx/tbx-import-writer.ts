@@ -23,15 +23,16 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
     cid: String(cid++),
     field_map: concept.fieldMap,
     field_parts: concept.fieldParts,
+    provenance: concept.provenance,
     created_at: iso(concept.createdAt ?? now),
     changed_at: iso(concept.changedAt ?? concept.createdAt ?? now),
   }));
   const actor = ctx.scope.actor.userId;
   const inserted = await sql<{ id: number; cid: string }[]>(
     ctx.em,
-    `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, field_parts, created_at, created_by_id, changed_at, changed_by_id)
-     select ?, ?, ?, x.oid, x.cid, x.field_map, coalesce(x.field_parts, '{}'), x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, field_parts jsonb, created_at timestamptz, changed_at timestamptz)
+    `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
+     select ?, ?, ?, x.oid, x.cid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
+       from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
      returning id, cid`,
     [ctx.clientId, ctx.dictionaryId, ctx.sectionId, actor, actor, JSON.stringify(conceptRows)],
   );
@@ -50,6 +51,7 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
       tid: tid++,
       field_map: term.fieldMap,
       field_parts: term.fieldParts,
+      provenance: term.provenance,
       created_at: iso(term.createdAt ?? concept.createdAt ?? now),
       changed_at: iso(term.changedAt ?? term.createdAt ?? concept.changedAt ?? concept.createdAt ?? now),
     })),
@@ -109,9 +111,9 @@ export async function insertTerms(
   const actor = ctx.scope.actor.userId;
   const inserted = await sql<{ id: number; tid: number }[]>(
     ctx.em,
-    `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, created_at, created_by_id, changed_at, changed_by_id)
-     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, created_at timestamptz, changed_at timestamptz)
+    `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
+     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
+       from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
      returning id, tid`,
     [ctx.clientId, ctx.dictionaryId, actor, actor, JSON.stringify(rows)],
   );
@@ -204,6 +206,7 @@ export function plannedTermRow(conceptId: number, term: PlannedTerm, now: Date) 
     script_code: term.scriptCode,
     field_map: term.fieldMap,
     field_parts: term.fieldParts,
+    provenance: term.provenance,
     created_at: iso(term.createdAt ?? now),
     changed_at: iso(term.changedAt ?? term.createdAt ?? now),
   };

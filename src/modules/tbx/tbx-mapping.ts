@@ -155,21 +155,52 @@ export function tbxValuesOf(
   }));
 }
 
-/** The created and changed times a file gives (the latest of each kind). */
+/**
+ * Who created and last changed an entry or term by the file's transactions (transacGrp responsibility),
+ * kept as provenance beside the importing user: exports write them back (the creator always, the last
+ * modifier while the row was not changed since, `changedAt`) instead of the user who imported.
+ */
+export interface Provenance {
+  createdBy?: string;
+  changedBy?: string;
+  /** The file's modification time the modifier goes with (ISO). */
+  changedAt?: string;
+}
+
+/** The created and changed times a file gives (the latest of each kind), and who did them. */
 export function transactionTimes(transactions: readonly TbxTransaction[]): {
   createdAt: Date | null;
   changedAt: Date | null;
+  provenance: Provenance | null;
 } {
   let createdAt: Date | null = null;
   let changedAt: Date | null = null;
+  const provenance: Provenance = {};
   for (const transaction of transactions) {
     const date = transaction.date;
-    if (!date || Number.isNaN(date.getTime())) continue;
+    const by = transaction.responsibility?.trim() || undefined;
+    if (!date || Number.isNaN(date.getTime())) {
+      // Undated: who did it still counts, when nothing dated says otherwise.
+      if (by && transaction.kind === 'created') provenance.createdBy ??= by;
+      continue;
+    }
     if (transaction.kind === 'created') {
-      if (!createdAt || date > createdAt) createdAt = date;
-    } else if (!changedAt || date > changedAt) changedAt = date;
+      if (!createdAt || date > createdAt) {
+        createdAt = date;
+        if (by) provenance.createdBy = by;
+      }
+    } else if (!changedAt || date > changedAt) {
+      changedAt = date;
+      provenance.changedBy = by;
+    }
   }
-  return { createdAt, changedAt };
+  if (provenance.changedBy && changedAt) provenance.changedAt = changedAt.toISOString();
+  else delete provenance.changedBy;
+  return {
+    createdAt,
+    changedAt,
+    provenance: provenance.createdBy || provenance.changedBy ? provenance : null,
+  };
 }
 
 /** The TBX `xml:lang` of a term: ISO 639-1 where the language has one, then script and region. */
