@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateTbxFiles } from '../../scripts/tbx-validators.js';
+import { moveStoredLinks } from '../../src/db/migrations/Migration20261218090000_field_parts.js';
 import type { Server } from '../concepts/concept-helpers.js';
+import { rows } from '../helpers/structure.js';
 import { startTbxSuite, TBX_SCHEMAS_DIR, type TbxClient } from './tbx-sample-files.js';
 
 let server: Server;
@@ -194,5 +196,45 @@ describe('TBX links and repeated values', () => {
     const after = await client.export(summary.dictionaryId, 'TBX_V2_FULL');
     expect(people(after)[0]).toBe('Ada Lovelace');
     expect(people(after)[1]).not.toBe('Grace Hopper');
+  }, 180_000);
+
+  it('the migration moves links stored in the text by earlier imports into parts, and leaves text alone', async () => {
+    const summary = await client.importNew(Buffer.from(FILE), `migrated ${Date.now()}`);
+    const [field] = await rows<{ oid: string }>(
+      server.t,
+      `select oid from fields where dictionary_id = ? and name = 'externalCrossReference'`,
+      [summary.dictionaryId],
+    );
+    // As an earlier import stored it: the link inside the value's text, no parts.
+    await rows(
+      server.t,
+      `update concepts set field_map = jsonb_set(field_map, array[?], ?::jsonb), field_parts = '{}'
+        where dictionary_id = ?`,
+      [field!.oid, JSON.stringify(['Example <https://example.com/a>']), summary.dictionaryId],
+    );
+    const [before] = await rows<{ field_map: Record<string, string[]>; field_parts: object }>(
+      server.t,
+      'select field_map, field_parts from concepts where dictionary_id = ?',
+      [summary.dictionaryId],
+    );
+    expect(before!.field_map[field!.oid]).toEqual(['Example <https://example.com/a>']);
+    expect(before!.field_parts).toEqual({});
+    await moveStoredLinks((sql, params) => rows(server.t, sql, params));
+    const [concept] = await rows<{
+      field_map: Record<string, string[]>;
+      field_parts: Record<string, unknown>;
+    }>(server.t, 'select field_map, field_parts from concepts where dictionary_id = ?', [
+      summary.dictionaryId,
+    ]);
+    expect(concept!.field_map[field!.oid]).toEqual(['Example']);
+    expect(concept!.field_parts).toEqual({
+      [field!.oid]: [{ stored: 'Example', parts: [{ value: 'Example', target: 'https://example.com/a' }] }],
+    });
+    expect(Object.values(concept!.field_map)).toContainEqual(['Press <Enter>']);
+    const full = await client.export(summary.dictionaryId, 'TBX_V3_FULL');
+    expect(full).toContain(
+      '<xref type="externalCrossReference" target="https://example.com/a">Example</xref>',
+    );
+    expect(texts(full, 'descrip', 'definition')).toEqual(['Press &lt;Enter&gt;']);
   }, 180_000);
 });

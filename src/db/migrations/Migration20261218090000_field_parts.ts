@@ -43,6 +43,46 @@ export function partsOfStored(stored: string, xrefField: boolean): { text: strin
 
 type Row = { id: number; field_map: Record<string, string[]> };
 
+/** Runs a statement of the migration's transaction. */
+type Execute = (sql: string, params?: unknown[]) => Promise<unknown[]>;
+
+/** Moves the links stored in values' text (see above) into `field_parts`; the columns exist. */
+export async function moveStoredLinks(execute: Execute): Promise<void> {
+  const xrefOids = new Set(
+    (
+      (await execute(`select oid from fields where name = any(?::text[]) and data_category = 'GENERIC'`, [
+        `{${XREF_FIELDS.join(',')}}`,
+      ])) as { oid: string }[]
+    ).map((row) => row.oid),
+  );
+  for (const table of ['concepts', 'terms', 'concept_language_fields']) {
+    // Only rows with a value of the stored link form: a text search on the jsonb, never all rows in JS.
+    const rows = (await execute(
+      `select id, field_map from "${table}" where field_map::text ~ '>"'`,
+    )) as Row[];
+    for (const row of rows) {
+      const fieldMap: Record<string, string[]> = {};
+      const fieldParts: Record<string, { stored: string; parts: Part[] }[]> = {};
+      let changed = false;
+      for (const [oid, values] of Object.entries(row.field_map)) {
+        fieldMap[oid] = values.map((value) => {
+          const made = partsOfStored(value, xrefOids.has(oid));
+          if (!made) return value;
+          changed = true;
+          fieldParts[oid] = [...(fieldParts[oid] ?? []), { stored: made.text, parts: made.parts }];
+          return made.text;
+        });
+      }
+      if (!changed) continue;
+      await execute(`update "${table}" set field_map = ?::jsonb, field_parts = ?::jsonb where id = ?`, [
+        JSON.stringify(fieldMap),
+        JSON.stringify(fieldParts),
+        row.id,
+      ]);
+    }
+  }
+}
+
 export class Migration20261218090000 extends Migration {
   override async up(): Promise<void> {
     for (const table of ['concepts', 'terms', 'concept_language_fields']) {
@@ -52,39 +92,7 @@ export class Migration20261218090000 extends Migration {
     for (const table of ['concepts', 'terms']) {
       await this.execute(`alter table "${table}" add column "provenance" jsonb null;`);
     }
-    const xrefOids = new Set(
-      (
-        (await this.execute(
-          `select oid from fields where name = any(?::text[]) and data_category = 'GENERIC'`,
-          [`{${XREF_FIELDS.join(',')}}`],
-        )) as { oid: string }[]
-      ).map((row) => row.oid),
-    );
-    for (const table of ['concepts', 'terms', 'concept_language_fields']) {
-      // Only rows with a value of the stored link form: a text search on the jsonb, never all rows in JS.
-      const rows = (await this.execute(
-        `select id, field_map from "${table}" where field_map::text ~ '>"'`,
-      )) as Row[];
-      for (const row of rows) {
-        const fieldMap: Record<string, string[]> = {};
-        const fieldParts: Record<string, { stored: string; parts: Part[] }[]> = {};
-        let changed = false;
-        for (const [oid, values] of Object.entries(row.field_map)) {
-          fieldMap[oid] = values.map((value) => {
-            const made = partsOfStored(value, xrefOids.has(oid));
-            if (!made) return value;
-            changed = true;
-            fieldParts[oid] = [...(fieldParts[oid] ?? []), { stored: made.text, parts: made.parts }];
-            return made.text;
-          });
-        }
-        if (!changed) continue;
-        await this.execute(
-          `update "${table}" set field_map = ?::jsonb, field_parts = ?::jsonb where id = ?`,
-          [JSON.stringify(fieldMap), JSON.stringify(fieldParts), row.id],
-        );
-      }
-    }
+    await moveStoredLinks((sql, params) => this.execute(sql, params));
   }
 
   override async down(): Promise<void> {
