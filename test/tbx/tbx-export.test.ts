@@ -152,7 +152,7 @@ async function dump(dictionaryId: number) {
     [dictionaryId],
   );
   const nameOf = new Map(fields.map((f) => [f.oid, `${f.level}:${f.name}`]));
-  const byName = (map: Record<string, string[]>) =>
+  const byName = <T>(map: Record<string, T>) =>
     Object.fromEntries(
       Object.entries(map)
         .map(([oid, values]) => [nameOf.get(oid) ?? oid, values] as const)
@@ -164,9 +164,10 @@ async function dump(dictionaryId: number) {
     created_at: Date;
     changed_at: Date;
     field_map: Record<string, string[]>;
+    field_parts: Record<string, unknown>;
   }>(
     server.t,
-    'select id, oid, created_at, changed_at, field_map from concepts where dictionary_id = ? and not deleted',
+    'select id, oid, created_at, changed_at, field_map, field_parts from concepts where dictionary_id = ? and not deleted',
     [dictionaryId],
   );
   const terms = await rows<{
@@ -177,9 +178,10 @@ async function dump(dictionaryId: number) {
     script_code: string | null;
     oid: string | null;
     field_map: Record<string, string[]>;
+    field_parts: Record<string, unknown>;
   }>(
     server.t,
-    `select concept_id, name, language_code, region_code, script_code, oid, field_map from terms
+    `select concept_id, name, language_code, region_code, script_code, oid, field_map, field_parts from terms
       where dictionary_id = ? and not deleted order by concept_id, id`,
     [dictionaryId],
   );
@@ -202,6 +204,8 @@ async function dump(dictionaryId: number) {
       created: new Date(concept.created_at).toISOString(),
       changed: new Date(concept.changed_at).toISOString(),
       fields: byName(concept.field_map),
+      // Links and joined values, kept beside the values (issue 37).
+      parts: byName(concept.field_parts),
       domains: domains.filter((d) => d.concept_id === concept.id).map((d) => d.name),
       terms: terms
         .filter((t) => t.concept_id === concept.id)
@@ -210,6 +214,7 @@ async function dump(dictionaryId: number) {
           lang: [t.language_code, t.region_code, t.script_code].join(';'),
           oid: t.oid,
           fields: byName(t.field_map),
+          parts: byName(t.field_parts),
         })),
     };
   }
@@ -418,7 +423,16 @@ describe('round trip: import -> export -> import', () => {
       changed: '2021-03-04T05:06:07.000Z',
       fields: {
         'CONCEPT:definition': ['A unit of force.\r\nSecond line & "quotes" <tags>.'],
-        'CONCEPT:externalCrossReference': ['Newton on the web <https://example.org/newton>'],
+        // The link is no part of the text (issue 37): it is kept beside it.
+        'CONCEPT:externalCrossReference': ['Newton on the web'],
+      },
+      parts: {
+        'CONCEPT:externalCrossReference': [
+          {
+            stored: 'Newton on the web',
+            parts: [{ value: 'Newton on the web', target: 'https://example.org/newton' }],
+          },
+        ],
       },
     });
     expect(original.relations).toEqual([{ source: 'c1', target: 'c2', type: 4, text: 'joule' }]);

@@ -4,8 +4,9 @@
  * stored in fields (one per joined value).
  */
 import { describe, expect, it } from 'vitest';
+import { partsOfStored } from '../../src/db/migrations/Migration20261218090000_field_parts.js';
 import { parseDate } from '../../src/modules/tbx/tbx-dialects.js';
-import { storedTextOf, tbxValuesOf } from '../../src/modules/tbx/tbx-mapping.js';
+import { fieldValuesFrom, tbxValuesOf, valuePartOf } from '../../src/modules/tbx/tbx-mapping.js';
 import type { TbxEntry } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx } from '../../src/modules/tbx/tbx-reader.js';
 
@@ -59,30 +60,69 @@ describe('reader: what the model cannot hold is noted with its line', () => {
   });
 });
 
-describe('links in fields', () => {
-  it('stores a link as label <target>, or <target> without label (a bare target for xref categories)', () => {
+describe('links in fields (issue 37): structured parts, never read out of the text', () => {
+  it('keeps a link as a part beside the value: the label (the target without one) and the target', () => {
     expect(
-      storedTextOf({ category: 'corpusTrace', element: 'xref', value: 'doc', target: 'https://x/1' }),
-    ).toBe('doc <https://x/1>');
+      valuePartOf({ category: 'corpusTrace', element: 'xref', value: 'doc', target: 'https://x/1' }),
+    ).toEqual({ value: 'doc', target: 'https://x/1' });
     expect(
-      storedTextOf({ category: 'sourceIdentifier', element: 'admin', value: '', target: 'a b.htm' }),
-    ).toBe('<a b.htm>');
-    expect(
-      storedTextOf({ category: 'externalCrossReference', element: 'xref', value: '', target: 'https://x' }),
-    ).toBe('https://x');
+      valuePartOf({ category: 'sourceIdentifier', element: 'admin', value: '', target: 'a b.htm' }),
+    ).toEqual({
+      value: 'a b.htm',
+      target: 'a b.htm',
+    });
+    expect(valuePartOf({ category: 'definition', element: 'descrip', value: 'Press <Enter>' })).toEqual({
+      value: 'Press <Enter>',
+    });
   });
 
-  it('gives back every link of a joined value as a link of its own, and plain parts as plain values', () => {
-    expect(tbxValuesOf('externalCrossReference', 'one <https://a>\r\n\r\ntwo <https://b>')).toEqual([
+  it('joins several values of a single-valued text field and keeps them apart as parts', () => {
+    expect(fieldValuesFrom('MULTILINE', [{ value: 'one' }, { value: 'two', target: 'https://b' }])).toEqual([
+      { stored: 'one\r\n\r\ntwo', parts: [{ value: 'one' }, { value: 'two', target: 'https://b' }] },
+    ]);
+    expect(fieldValuesFrom('SINGLELINE', [{ value: 'a\nb' }, { value: 'c' }])).toEqual([
+      { stored: 'a b; c', parts: [{ value: 'a\nb' }, { value: 'c' }] },
+    ]);
+  });
+
+  it('gives back the parts of exactly the stored value; any other value is one plain value', () => {
+    const parts = [
+      { stored: 'one\r\n\r\ntwo', parts: [{ value: 'one', target: 'https://a' }, { value: 'two' }] },
+    ];
+    expect(tbxValuesOf('externalCrossReference', 'one\r\n\r\ntwo', undefined, '', parts)).toEqual([
       { category: 'externalCrossReference', element: '', value: 'one', target: 'https://a' },
-      { category: 'externalCrossReference', element: '', value: 'two', target: 'https://b' },
+      { category: 'externalCrossReference', element: '', value: 'two' },
     ]);
-    expect(tbxValuesOf('sourceIdentifier', 'http://plain\r\n\r\n<a b.htm>')).toEqual([
-      { category: 'sourceIdentifier', element: '', value: 'http://plain' },
-      { category: 'sourceIdentifier', element: '', value: '', target: 'a b.htm' },
+    // Edited since the import: the parts no longer describe it.
+    expect(tbxValuesOf('externalCrossReference', 'one', undefined, '', parts)).toEqual([
+      { category: 'externalCrossReference', element: '', value: 'one' },
     ]);
-    expect(tbxValuesOf('note', 'first\r\n\r\nsecond')).toEqual([
-      { category: 'note', element: 'note', value: 'first\r\n\r\nsecond' },
+    // Text that looks like a link stays text.
+    expect(tbxValuesOf('definition', 'Press <Enter>')).toEqual([
+      { category: 'definition', element: '', value: 'Press <Enter>' },
     ]);
+    expect(tbxValuesOf('note', 'Shortcut <Ctrl+S>')).toEqual([
+      { category: 'note', element: 'note', value: 'Shortcut <Ctrl+S>' },
+    ]);
+  });
+
+  it('the migration moves stored links (xref fields, or targets that look like links) out of the text', () => {
+    expect(partsOfStored('doc <https://x/1>', false)).toEqual({
+      text: 'doc',
+      parts: [{ value: 'doc', target: 'https://x/1' }],
+    });
+    expect(partsOfStored('Press <Enter>', false)).toBeNull();
+    expect(partsOfStored('Figure <fig1.png>', true)).toEqual({
+      text: 'Figure',
+      parts: [{ value: 'Figure', target: 'fig1.png' }],
+    });
+    expect(partsOfStored('https://x', true)).toEqual({
+      text: 'https://x',
+      parts: [{ value: 'https://x', target: 'https://x' }],
+    });
+    expect(partsOfStored('one <https://a>\r\n\r\nplain <b>', false)).toEqual({
+      text: 'one\r\n\r\nplain <b>',
+      parts: [{ value: 'one', target: 'https://a' }, { value: 'plain <b>' }],
+    });
   });
 });

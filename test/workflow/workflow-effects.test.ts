@@ -47,8 +47,12 @@ async function openWorld() {
     scheme: async (admin) => {
       const groups = await systemGroups(admin);
       const scheme = await createScheme(admin, [
-        grant(groups.ALL_USERS.id, ['DICT_READ'], ['CONCEPT_UPDATE', 'TERM_CREATE']),
-        grant(groups.GUEST.id, ['DICT_READ']),
+        grant(
+          groups.ALL_USERS.id,
+          ['DICT_READ', 'CONCEPT_EXPORT'],
+          ['CONCEPT_UPDATE', 'TERM_CREATE', 'CONCEPT_PRINT'],
+        ),
+        grant(groups.GUEST.id, ['DICT_READ', 'CONCEPT_EXPORT'], ['CONCEPT_PRINT']),
       ]);
       return scheme.id;
     },
@@ -162,28 +166,89 @@ describe('term lists under the default workflow', () => {
     expect(exported.status, exported.text).toBe(200);
     expect(exported.text).toContain(nameOf('deu'));
     expect(exported.text).not.toContain(nameOf('eng'));
-    const everything = await w.admin.get(
+    // include-unpublished: the reviewer (the dictionary administrator) gets them.
+    const everything = await w.dictAdmin.rest.get(
       `/dictionaries/export-tbx/${w.dictionary.id}?include-unpublished=true`,
     );
+    expect(everything.status, everything.text).toBe(200);
     expect(everything.text).toContain(nameOf('eng'));
+    // issue 37: include-unpublished is for those who review; guests and other readers get 403, and
+    // their plain export holds the published terms only.
+    for (const reader of [w.guest, w.author.rest]) {
+      const refused = await reader.get<{ code: string; message: string }>(
+        `/dictionaries/export-tbx/${w.dictionary.id}?include-unpublished=true`,
+      );
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.code).toBe('FORBIDDEN');
+      expect(refused.text).not.toContain(nameOf('eng'));
+      const plain = await reader.get(`/dictionaries/export-tbx/${w.dictionary.id}`);
+      expect(plain.status, plain.text).toBe(200);
+      expect(plain.text).toContain(nameOf('deu'));
+      expect(plain.text).not.toContain(nameOf('eng'));
+      // The other read paths of the concept apply the same rule: the print page and GraphQL.
+      const printed = await reader.get(`/concepts/${concept.id}/print-as-html`);
+      expect(printed.status, printed.text).toBe(200);
+      expect(printed.text).toContain(nameOf('deu'));
+      expect(printed.text).not.toContain(nameOf('eng'));
+      const graphql = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-auth-token': reader.token ?? '' },
+        payload: JSON.stringify({
+          query: 'query ($id: Int!) { concept(id: $id) { terms { name } } }',
+          variables: { id: concept.id },
+        }),
+      });
+      expect(graphql.body).toContain(nameOf('deu'));
+      expect(graphql.body).not.toContain(nameOf('eng'));
+    }
 
-    // Counts per state and the filter by state.
-    const counts = await w.author.rest.get<{ state: string; languageCode: string; count: number }[]>(
-      `/workflows/statistics?dictionary-id=${w.dictionary.id}`,
-    );
-    expect(counts.status, counts.text).toBe(200);
-    expect(counts.body).toEqual([
+    // Counts per state and the filter by state: every state for the reviewer, the published ones for
+    // guests and other readers (issue 37).
+    const countsOf = async (caller: RestClient) => {
+      const counts = await caller.get<{ state: string; languageCode: string; count: number }[]>(
+        `/workflows/statistics?dictionary-id=${w.dictionary.id}`,
+      );
+      expect(counts.status, counts.text).toBe(200);
+      return counts.body;
+    };
+    expect(await countsOf(w.dictAdmin.rest)).toEqual([
       { state: 'approved', languageCode: 'deu', count: 1 },
       { state: 'rejected', languageCode: 'eng', count: 1 },
     ]);
+    for (const reader of [w.guest, w.author.rest]) {
+      expect(await countsOf(reader)).toEqual([{ state: 'approved', languageCode: 'deu', count: 1 }]);
+    }
     const second = await w.concept();
-    const suggested = await w.author.rest.get<{ conceptId: number; languageCode: string }[]>(
-      `/workflows/entries?dictionary-id=${w.dictionary.id}&state=suggested`,
-    );
-    expect(suggested.body).toEqual([
+    const inState = async (caller: RestClient, state: string) => {
+      const list = await caller.get<{ conceptId: number; languageCode: string }[]>(
+        `/workflows/entries?dictionary-id=${w.dictionary.id}&state=${state}`,
+      );
+      expect(list.status, list.text).toBe(200);
+      return list.body;
+    };
+    expect(await inState(w.dictAdmin.rest, 'suggested')).toEqual([
       { conceptId: second.id, languageCode: 'deu', termId: null, state: 'suggested' },
       { conceptId: second.id, languageCode: 'eng', termId: null, state: 'suggested' },
     ]);
+    expect(await inState(w.dictAdmin.rest, 'rejected')).toEqual([
+      { conceptId: concept.id, languageCode: 'eng', termId: null, state: 'rejected' },
+    ]);
+    for (const reader of [w.guest, w.author.rest]) {
+      expect(await inState(reader, 'suggested')).toEqual([]);
+      expect(await inState(reader, 'rejected')).toEqual([]);
+      expect(await inState(reader, 'approved')).toEqual([
+        { conceptId: concept.id, languageCode: 'deu', termId: null, state: 'approved' },
+      ]);
+    }
+    // The tRPC twin answers the same.
+    const trpc = await t.app.inject({
+      method: 'GET',
+      url: `/trpc/workflows.entries?input=${encodeURIComponent(JSON.stringify({ 'dictionary-id': w.dictionary.id, state: 'rejected' }))}`,
+      headers: { 'x-auth-token': w.guest.token ?? '' },
+    });
+    expect(trpc.statusCode, trpc.body).toBe(200);
+    expect((trpc.json() as { result: { data: unknown[] } }).result.data).toEqual([]);
 
     // Switched off: every term is listed as before.
     const off = await w.admin.put(`/workflows/partial/${workflow.id}`, {

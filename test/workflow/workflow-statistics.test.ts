@@ -63,7 +63,8 @@ describe('GET /system/statistics/dictionaries/{id}', () => {
       });
       expect(moved.status, moved.text).toBe(200);
     }
-    const counted = await read(w.author.rest);
+    // The reviewer (the dictionary administrator) counts every state.
+    const counted = await read(w.dictAdmin.rest);
     expect(counted.workflow).toEqual({
       workflowId: workflow.id,
       unit: 'LANGUAGE',
@@ -74,7 +75,7 @@ describe('GET /system/statistics/dictionaries/{id}', () => {
       ],
     });
     // The workflow's own list answers the same figures.
-    const list = await w.author.rest.get<{ state: string; languageCode: string; count: number }[]>(
+    const list = await w.dictAdmin.rest.get<{ state: string; languageCode: string; count: number }[]>(
       `/workflows/statistics?dictionary-id=${w.dictionary.id}`,
     );
     expect(list.status, list.text).toBe(200);
@@ -82,28 +83,53 @@ describe('GET /system/statistics/dictionaries/{id}', () => {
       counted.workflow!.states.map(({ state, languageCode, count }) => ({ state, languageCode, count })),
     );
 
-    // tRPC and GraphQL: the same procedure.
-    const trpc = await t.app.inject({
-      method: 'GET',
-      url: `/trpc/statistics.dictionary?input=${encodeURIComponent(JSON.stringify({ dictionaryId: w.dictionary.id }))}`,
-      headers: { 'x-auth-token': w.author.rest.token ?? '' },
+    // tRPC and GraphQL: the same procedure, for the reviewer and for a reader without review rights.
+    const trpcOf = async (caller: RestClient) => {
+      const trpc = await t.app.inject({
+        method: 'GET',
+        url: `/trpc/statistics.dictionary?input=${encodeURIComponent(JSON.stringify({ dictionaryId: w.dictionary.id }))}`,
+        headers: { 'x-auth-token': caller.token ?? '' },
+      });
+      expect(trpc.statusCode, trpc.body).toBe(200);
+      return (trpc.json() as { result: { data: Statistics } }).result.data;
+    };
+    const graphqlOf = async (caller: RestClient) => {
+      const graphql = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-auth-token': caller.token ?? '' },
+        payload: JSON.stringify({
+          query: `query ($id: Int!) { dictionaryStatistics(dictionaryId: $id) {
+            dictionaryId concepts terms languages { languageCode terms }
+            workflow { workflowId unit states { state name category languageCode count } } } }`,
+          variables: { id: w.dictionary.id },
+        }),
+      });
+      return (graphql.json() as { data: { dictionaryStatistics: Statistics } }).data.dictionaryStatistics;
+    };
+    expect(await trpcOf(w.dictAdmin.rest)).toEqual(counted);
+    expect(await graphqlOf(w.dictAdmin.rest)).toEqual(counted);
+
+    // issue 37: a reader without review rights counts only what they may see: no unpublished terms,
+    // concepts or states, on every surface alike.
+    const reader = await read(w.author.rest);
+    expect(reader).toEqual({
+      dictionaryId: w.dictionary.id,
+      concepts: 1,
+      terms: 1,
+      languages: [{ languageCode: 'deu', terms: 1 }],
+      workflow: {
+        workflowId: workflow.id,
+        unit: 'LANGUAGE',
+        states: [
+          { state: 'approved', name: 'Approved', category: 'APPROVED', languageCode: 'deu', count: 1 },
+        ],
+      },
     });
-    expect(trpc.statusCode, trpc.body).toBe(200);
-    expect((trpc.json() as { result: { data: Statistics } }).result.data).toEqual(counted);
-    const graphql = await t.app.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', 'x-auth-token': w.author.rest.token ?? '' },
-      payload: JSON.stringify({
-        query: `query ($id: Int!) { dictionaryStatistics(dictionaryId: $id) {
-          dictionaryId concepts terms languages { languageCode terms }
-          workflow { workflowId unit states { state name category languageCode count } } } }`,
-        variables: { id: w.dictionary.id },
-      }),
-    });
-    expect(
-      (graphql.json() as { data: { dictionaryStatistics: Statistics } }).data.dictionaryStatistics,
-    ).toEqual(counted);
+    expect(await trpcOf(w.author.rest)).toEqual(reader);
+    expect(await graphqlOf(w.author.rest)).toEqual(reader);
+    const readerList = await w.author.rest.get(`/workflows/statistics?dictionary-id=${w.dictionary.id}`);
+    expect(readerList.body).toEqual([{ state: 'approved', languageCode: 'deu', count: 1 }]);
 
     // Callers who cannot read the dictionary (another tenant): 404.
     const stranger = await newTenant(t, sysadmin);

@@ -85,7 +85,8 @@ const statesOf = (dictionaryId: number) =>
 describe('TBX under the default workflow', () => {
   it('exports write the states’ processStatus, valid in every format; a re-import sets the states', async () => {
     const w = await workflowWorld(server.t, server.sysadmin);
-    const token = w.admin.token!;
+    // include-unpublished is for reviewers (issue 37): the dictionary administrator reviews.
+    const token = w.dictAdmin.rest.token!;
     const named = async () => {
       const concept = await w.concept();
       const terms = concept.terms as unknown as { name: string; languageCode: string }[];

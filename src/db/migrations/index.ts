@@ -27,6 +27,7 @@ import { Migration20261211090000 } from './Migration20261211090000_saved_queries
 import { Migration20261216090000 } from './Migration20261216090000_term_workflow_state.js'; // term-workflow-state
 import { Migration20261217090000 } from './Migration20261217090000_idempotency_keys.js'; // idempotency-keys
 import { Migration20261217100000 } from './Migration20261217100000_client_api_key_hint.js'; // api-key-hint
+import { Migration20261218090000 } from './Migration20261218090000_field_parts.js'; // field-parts
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261216090000_term_workflow_state', class: Migration20261216090000 }, // term-workflow-state
   { name: 'Migration20261217090000_idempotency_keys', class: Migration20261217090000 }, // idempotency-keys
   { name: 'Migration20261217100000_client_api_key_hint', class: Migration20261217100000 }, // api-key-hint
+  { name: 'Migration20261218090000_field_parts', class: Migration20261218090000 }, // field-parts
 ];

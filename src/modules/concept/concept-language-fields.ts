@@ -81,16 +81,18 @@ export async function writeLanguageFields(
   em: EntityManager,
   clientId: number,
   dictionaryId: number,
-  rows: readonly ({ conceptId: number } & LanguageFieldsDto)[],
+  rows: readonly ({ conceptId: number; fieldParts?: Record<string, unknown> } & LanguageFieldsDto)[],
 ): Promise<void> {
   const wanted = rows.filter((row) => Object.keys(row.fieldMap).length > 0);
   if (wanted.length === 0) return;
+  // field_parts: how a TBX import's values were made (links, joined values; src/modules/tbx/tbx-mapping.ts).
   await em.execute(
-    `insert into concept_language_fields (client_id, dictionary_id, concept_id, language_code, region_code, script_code, field_map)
-     select ?, ?, x.concept_id, x.language_code, x.region_code, x.script_code, x.field_map
-       from json_to_recordset(?::json) as x(concept_id int, language_code text, region_code text, script_code text, field_map jsonb)
+    `insert into concept_language_fields (client_id, dictionary_id, concept_id, language_code, region_code, script_code, field_map, field_parts)
+     select ?, ?, x.concept_id, x.language_code, x.region_code, x.script_code, x.field_map, coalesce(x.field_parts, '{}')
+       from json_to_recordset(?::json) as x(concept_id int, language_code text, region_code text, script_code text, field_map jsonb, field_parts jsonb)
      on conflict (concept_id, language_code, coalesce(region_code, ''), coalesce(script_code, ''))
-     do update set field_map = concept_language_fields.field_map || excluded.field_map`,
+     do update set field_map = concept_language_fields.field_map || excluded.field_map,
+                   field_parts = concept_language_fields.field_parts || excluded.field_parts`,
     [
       clientId,
       dictionaryId,
@@ -101,6 +103,7 @@ export async function writeLanguageFields(
           region_code: row.regionCode,
           script_code: row.scriptCode,
           field_map: row.fieldMap,
+          field_parts: row.fieldParts ?? null,
         })),
       ),
     ],

@@ -9,7 +9,8 @@ import { readableSectionIds } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
 import { stateOf } from '../workflow/workflow-definition.js';
-import { countStates } from '../workflow/workflow-statistics.js';
+import { countStates, governingOf } from '../workflow/workflow-statistics.js';
+import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import type { DictionaryStatistics, DictionaryStatisticsQuery } from './statistics.schema.js';
 
 /** GET /system/statistics/dictionaries/{dictionaryId}: 404 for callers who cannot read the dictionary. */
@@ -19,19 +20,32 @@ export async function dictionaryStatistics(
 ): Promise<DictionaryStatistics> {
   const dictionary = await readableDictionary(scope, input.dictionaryId);
   const sections = `{${[...(await readableSectionIds(scope, [dictionary.id]))].join(',')}}`;
-  const [concepts, languages, workflow] = await Promise.all([
+  const workflow = await enabledWorkflow(scope.em, dictionary.id);
+  // Workflow (workflow-visibility.ts): terms of entries the caller may not see are not counted, nor
+  // concepts left with none of their terms, nor those entries' states.
+  const unseen = workflow ? await unseenStates(scope, governingOf(workflow, dictionary.oid ?? null)) : [];
+  const seen = workflow ? seenTermSql(governingOf(workflow, dictionary.oid ?? null), unseen) : null;
+  const seenTerm = seen ? { text: ` and ${seen.text}`, params: seen.params } : { text: '', params: [] };
+  const seenConcept = seen
+    ? {
+        text: ` and (exists (select 1 from terms t where t.concept_id = c.id and not t.deleted and ${seen.text})
+               or not exists (select 1 from terms t where t.concept_id = c.id and not t.deleted))`,
+        params: seen.params,
+      }
+    : { text: '', params: [] };
+  const [concepts, languages] = await Promise.all([
     scope.em.execute<{ count: number }[]>(
-      'select count(*)::int as count from concepts c where c.dictionary_id = ? and c.section_id = any(?::int[]) and not c.deleted',
-      [dictionary.id, sections],
+      `select count(*)::int as count from concepts c
+        where c.dictionary_id = ? and c.section_id = any(?::int[]) and not c.deleted${seenConcept.text}`,
+      [dictionary.id, sections, ...seenConcept.params],
     ),
     scope.em.execute<{ language_code: string; count: number }[]>(
       `select t.language_code, count(*)::int as count
-         from concepts c join terms t on t.concept_id = c.id and not t.deleted
+         from concepts c join terms t on t.concept_id = c.id and not t.deleted${seenTerm.text}
         where c.dictionary_id = ? and c.section_id = any(?::int[]) and not c.deleted
         group by 1 order by 1`,
-      [dictionary.id, sections],
+      [...seenTerm.params, dictionary.id, sections],
     ),
-    enabledWorkflow(scope.em, dictionary.id),
   ]);
   const answer: DictionaryStatistics = {
     dictionaryId: dictionary.id,
@@ -40,7 +54,7 @@ export async function dictionaryStatistics(
     languages: languages.map((row) => ({ languageCode: row.language_code, terms: row.count })),
   };
   if (!workflow) return answer;
-  const counts = await countStates(scope.em, workflow, dictionary.id, sections);
+  const counts = await countStates(scope.em, workflow, dictionary.id, sections, unseen);
   return {
     ...answer,
     workflow: {

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
-import { type LanguageFieldsDto, languageFieldsOf } from '../concept/concept-language-fields.js';
+import { type LanguageFieldsDto, languageFieldsOf, tagKey } from '../concept/concept-language-fields.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import { fieldsOf } from '../field/field.service.js';
@@ -16,13 +16,17 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
+import { enabledWorkflows, type GoverningWorkflow, statesOf } from '../workflow/workflow-effects.js';
+import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import {
-  enabledWorkflows,
-  type GoverningWorkflow,
-  publishedTermSql,
-  statesOf,
-} from '../workflow/workflow-effects.js';
-import { CROSS_REFERENCE, languageTag, SUBJECT_FIELD, tbxCategoryOf, tbxValuesOf } from './tbx-mapping.js';
+  CROSS_REFERENCE,
+  type FieldParts,
+  languageTag,
+  type Provenance,
+  SUBJECT_FIELD,
+  tbxCategoryOf,
+  tbxValuesOf,
+} from './tbx-mapping.js';
 import type { TbxEntry, TbxLanguageSection, TbxTransaction, TbxValue } from './tbx-model.js';
 import { GENERATED_ID, originalIdValue } from './tbx-original-ids.js';
 import { type TbxProfile, type TbxReportExample, writeTbx } from './tbx-writer.js';
@@ -183,8 +187,9 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     }
     await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
   }
-  const published = input.includeUnpublished ? null : await publishedTermSql(scope.em, dictionary.id);
-  if (published) termWhere.push(published);
+  const workflow = (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null;
+  const seen = workflow ? seenTermSql(workflow, await exportedStates(scope, workflow, input)) : null;
+  if (seen) termWhere.push(seen);
   const plan: ExportPlan = {
     dictionaryId: dictionary.id,
     sectionIds,
@@ -194,7 +199,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     termWhere,
     needsTerms: termWhere.length > 0,
     repeatedOids: await repeatedOids(scope.em, dictionary.id),
-    workflow: (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null,
+    workflow,
     basic: FORMAT_DIALECTS[input.format].profile === 'basic',
   };
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
@@ -222,6 +227,28 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     dictionaryId: dictionary.id,
     format: input.format,
   };
+}
+
+/**
+ * The states whose terms the export leaves out: the unpublished ones, unless `includeUnpublished`,
+ * which only callers who review in the workflow may ask for (403 for others, as the same terms are
+ * invisible to them everywhere else: workflow-visibility.ts).
+ */
+async function exportedStates(
+  scope: Scope,
+  workflow: GoverningWorkflow,
+  input: TbxExportInput,
+): Promise<string[]> {
+  if (!input.includeUnpublished) {
+    return workflow.definition.states.filter((state) => state.unpublished).map((state) => state.key);
+  }
+  if ((await unseenStates(scope, workflow)).length) {
+    throw new AppError(
+      'FORBIDDEN',
+      'include-unpublished: only users who review in the dictionary’s workflow may export unpublished entries',
+    );
+  }
+  return [];
 }
 
 /** Counts the entries (with a term: the others are not written) and terms handed to the writer. */
@@ -273,6 +300,9 @@ interface ConceptRow {
   id: number;
   oid: string | null;
   field_map: Record<string, string[]>;
+  /** How imported values were made: their separate values and links (tbx-mapping.ts). */
+  field_parts: FieldParts;
+  provenance: Provenance | null;
   created_at: Date;
   changed_at: Date;
   created_by: string | null;
@@ -301,7 +331,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
   let after = 0;
   for (;;) {
     const concepts = await em.execute<ConceptRow[]>(
-      `select c.id, c.oid, c.field_map, c.created_at, c.changed_at, cu.username as created_by, mu.username as changed_by
+      `select c.id, c.oid, c.field_map, c.field_parts, c.provenance, c.created_at, c.changed_at, cu.username as created_by, mu.username as changed_by
          from concepts c left join users cu on cu.id = c.created_by_id left join users mu on mu.id = c.changed_by_id
         where c.dictionary_id = ? and not c.deleted and c.section_id in (?) and c.id > ?${conceptFilter.text}${hasTerm.text}
         order by c.id limit ${BATCH_SIZE}`,
@@ -311,7 +341,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
     after = concepts[concepts.length - 1]!.id;
     const ids = concepts.map((concept) => concept.id);
     const terms = await em.execute<TermRow[]>(
-      `select t.id, t.oid, t.concept_id, t.name, t.language_code, t.region_code, t.script_code, t.field_map,
+      `select t.id, t.oid, t.concept_id, t.name, t.language_code, t.region_code, t.script_code, t.field_map, t.field_parts, t.provenance,
               t.created_at, t.changed_at, cu.username as created_by, mu.username as changed_by
          from terms t left join users cu on cu.id = t.created_by_id left join users mu on mu.id = t.changed_by_id
         where t.concept_id in (?) and not t.deleted${termFilter.text}
@@ -340,6 +370,7 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
     };
     const processStatusOf = await processStatuses(em, plan, terms);
     const languageFields = await languageFieldsOf(em, ids);
+    const languageParts = await languagePartsOf(em, ids);
     const termsOf = byConcept(terms);
     const domainsOf = byConcept(domains);
     const relationsOf = byConcept(relations.map((r) => ({ ...r, concept_id: r.source_concept_id })));
@@ -351,26 +382,73 @@ async function* conceptEntries(em: EntityManager, plan: ExportPlan): AsyncGenera
         domainsOf.get(concept.id) ?? [],
         relationsOf.get(concept.id) ?? [],
         processStatusOf,
-        languageFields.get(concept.id) ?? [],
+        (languageFields.get(concept.id) ?? []).map((fields) => ({
+          ...fields,
+          fieldParts: languageParts.get(`${concept.id}|${tagKey(fields)}`) ?? {},
+        })),
       );
     }
   }
 }
 
-function valuesOf(plan: ExportPlan, level: FieldLevel, fieldMap: Record<string, string[]>): TbxValue[] {
+function valuesOf(
+  plan: ExportPlan,
+  level: FieldLevel,
+  fieldMap: Record<string, string[]>,
+  fieldParts: FieldParts,
+): TbxValue[] {
   return plan.fields
     .filter((field) => field.level === level)
     .flatMap((field) =>
       (fieldMap[field.oid] ?? []).flatMap((value) =>
-        tbxValuesOf(field.category, value, field.tbxNames, field.element),
+        tbxValuesOf(field.category, value, field.tbxNames, field.element, fieldParts[field.oid]),
       ),
     );
 }
 
-const transactionsOf = (row: ConceptRow): TbxTransaction[] => [
-  { kind: 'created', date: new Date(row.created_at), responsibility: row.created_by },
-  { kind: 'changed', date: new Date(row.changed_at), responsibility: row.changed_by },
-];
+/** The parts of the concepts' language fields, by `conceptId|tag` (one query; most rows have none). */
+async function languagePartsOf(em: EntityManager, ids: readonly number[]): Promise<Map<string, FieldParts>> {
+  const rows = await em.execute<
+    {
+      concept_id: number;
+      language_code: string;
+      region_code: string | null;
+      script_code: string | null;
+      field_parts: FieldParts;
+    }[]
+  >(
+    `select concept_id, language_code, region_code, script_code, field_parts from concept_language_fields
+      where concept_id in (?) and field_parts <> '{}'::jsonb`,
+    [[...ids]],
+  );
+  return new Map(
+    rows.map((row) => [
+      `${row.concept_id}|${tagKey({ languageCode: row.language_code, regionCode: row.region_code, scriptCode: row.script_code })}`,
+      row.field_parts,
+    ]),
+  );
+}
+
+/**
+ * Who created and changed a concept or term: the file's people where an import kept them (the
+ * modifier while the row was not changed since), else the users.
+ */
+function transactionsOf(row: ConceptRow): TbxTransaction[] {
+  const changedAt = new Date(row.changed_at);
+  const fileModifier =
+    row.provenance?.changedAt !== undefined &&
+    new Date(row.provenance.changedAt).getTime() === changedAt.getTime()
+      ? row.provenance.changedBy
+      : undefined;
+  return [
+    {
+      kind: 'created',
+      date: new Date(row.created_at),
+      responsibility: row.provenance?.createdBy ?? row.created_by,
+    },
+    { kind: 'changed', date: changedAt, responsibility: fileModifier ?? row.changed_by },
+  ];
+}
 
 function entryOf(
   plan: ExportPlan,
@@ -379,12 +457,12 @@ function entryOf(
   domains: readonly { name: string }[],
   relations: readonly { text: string | null; id: number; oid: string | null }[],
   processStatusOf: ReadonlyMap<number, string | null> | null,
-  languageFields: readonly LanguageFieldsDto[],
+  languageFields: readonly (LanguageFieldsDto & { fieldParts: FieldParts })[],
 ): TbxEntry {
   const conceptId = xmlIdOf(plan, 'concept', concept);
   const values: TbxValue[] = [
     ...originalIdOf(conceptId, concept.oid),
-    ...valuesOf(plan, 'CONCEPT', concept.field_map),
+    ...valuesOf(plan, 'CONCEPT', concept.field_map, concept.field_parts),
     ...domains.map((domain) => ({ category: SUBJECT_FIELD, element: 'descrip', value: domain.name })),
     ...relations.map((relation) => {
       const target = xmlIdOf(plan, 'concept', relation)!;
@@ -412,7 +490,7 @@ function entryOf(
       term: row.name,
       values: [
         ...originalIdOf(termId, row.oid),
-        ...withProcessStatus(valuesOf(plan, 'TERM', row.field_map), processStatusOf, row.id),
+        ...withProcessStatus(valuesOf(plan, 'TERM', row.field_map, row.field_parts), processStatusOf, row.id),
       ],
       transactions: transactionsOf(row),
       line: 0,
@@ -427,7 +505,7 @@ function entryOf(
       fields.regionCode,
       fields.scriptCode,
     );
-    sections.get(lang)?.values.push(...valuesOf(plan, 'TERM', fields.fieldMap));
+    sections.get(lang)?.values.push(...valuesOf(plan, 'TERM', fields.fieldMap, fields.fieldParts));
   }
   if (plan.basic) for (const section of sections.values()) hoistLanguageValues(plan, section);
   return {

@@ -2,6 +2,7 @@
  * Merging of a TBX import into existing concepts: the merge modes (ENTRY_ID, TERM, NONE), the concept
  * each entry merges into, and the merge itself (values replaced, terms matched or added, domains added).
  */
+
 import { Concept } from '../concept/concept.entity.js';
 import type { LanguageFieldsDto } from '../concept/concept-language-fields.js';
 import { liveLocks } from '../concept/concept-lock.service.js';
@@ -22,7 +23,7 @@ import {
   plannedTermRow,
   termSnapshot,
 } from './tbx-import-writer.js';
-import { exportedConceptId } from './tbx-mapping.js';
+import { exportedConceptId, mergedParts } from './tbx-mapping.js';
 
 /** What an entry of the file merges into: the concept of its entry id, of one of its terms, or none. */
 export const TbxMergeModes = ['ENTRY_ID', 'TERM', 'NONE'] as const;
@@ -331,6 +332,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       conceptUpdates.push({
         id: concept.id,
         field_map: after.fieldMap,
+        field_parts: mergedParts(planned.fieldMap, planned.fieldParts),
         oid: planned.originalId ?? planned.entryId,
         bump: changed,
       });
@@ -344,6 +346,8 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
         region_code: term.regionCode,
         script_code: term.scriptCode,
         field_map: term.fieldMap,
+        // The file's parts of the values it gave; parts of values it left alone stay.
+        field_parts: partsOfTerm(planned, term.id),
         oid: item.termOids.get(term.id) ?? null,
         bump: item.changedTermIds.has(term.id),
       });
@@ -367,11 +371,12 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
   if (conceptUpdates.length) {
     await sql(
       ctx.em,
-      `update concepts c set field_map = x.field_map, oid = coalesce(c.oid, x.oid),
+      `update concepts c set field_map = x.field_map, field_parts = c.field_parts || x.field_parts,
+         oid = coalesce(c.oid, x.oid),
          version = c.version + (case when x.bump then 1 else 0 end),
          changed_at = case when x.bump then now() else c.changed_at end,
          changed_by_id = case when x.bump then ? else c.changed_by_id end
-       from json_to_recordset(?::json) as x(id int, field_map jsonb, oid text, bump boolean)
+       from json_to_recordset(?::json) as x(id int, field_map jsonb, field_parts jsonb, oid text, bump boolean)
        where c.id = x.id`,
       [actor, JSON.stringify(conceptUpdates)],
     );
@@ -380,11 +385,12 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
     await sql(
       ctx.em,
       `update terms t set name = x.name, language_code = x.language_code, region_code = x.region_code,
-         script_code = x.script_code, field_map = x.field_map, oid = coalesce(t.oid, x.oid),
+         script_code = x.script_code, field_map = x.field_map, field_parts = t.field_parts || x.field_parts,
+         oid = coalesce(t.oid, x.oid),
          version = t.version + (case when x.bump then 1 else 0 end),
          changed_at = case when x.bump then now() else t.changed_at end,
          changed_by_id = case when x.bump then ? else t.changed_by_id end
-       from json_to_recordset(?::json) as x(id int, name text, language_code text, region_code text, script_code text, field_map jsonb, oid text, bump boolean)
+       from json_to_recordset(?::json) as x(id int, name text, language_code text, region_code text, script_code text, field_map jsonb, field_parts jsonb, oid text, bump boolean)
        where t.id = x.id`,
       [actor, JSON.stringify(termUpdates)],
     );
@@ -400,4 +406,10 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
   await insertXrefs(ctx, xrefs);
   // The loaded rows are stale now; nothing of them may be flushed later.
   ctx.em.clear();
+}
+
+/** The parts a merge writes for a term of the file (tbx-mapping.ts, mergedParts). */
+function partsOfTerm(planned: PlannedConcept, termId: number) {
+  const wanted = planned.terms.find((term) => term.writtenId === termId);
+  return wanted ? mergedParts(wanted.fieldMap, wanted.fieldParts) : {};
 }

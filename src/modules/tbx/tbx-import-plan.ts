@@ -9,7 +9,16 @@ import type { WorkflowState } from '../workflow/workflow-definition.js';
 import type { ImportContext } from './tbx-import-context.js';
 import type { ImportField, ImportStructure } from './tbx-import-structure.js';
 import { checkedValues } from './tbx-import-values.js';
-import { CROSS_REFERENCE, categoryOf, SUBJECT_FIELD, storedTextOf, transactionTimes } from './tbx-mapping.js';
+import {
+  CROSS_REFERENCE,
+  categoryOf,
+  type FieldParts,
+  type Provenance,
+  SUBJECT_FIELD,
+  transactionTimes,
+  type ValuePart,
+  valuePartOf,
+} from './tbx-mapping.js';
 import type { TbxEntry, TbxValue } from './tbx-model.js';
 import { takeOriginalId } from './tbx-original-ids.js';
 
@@ -25,8 +34,12 @@ export interface PlannedTerm {
   regionCode: string | null;
   scriptCode: string | null;
   fieldMap: FieldValues;
+  /** How its values were made, where they hold links or joined values (tbx-mapping.ts). */
+  fieldParts: FieldParts;
   createdAt: Date | null;
   changedAt: Date | null;
+  /** Who created and changed it by the file (tbx-mapping.ts). */
+  provenance: Provenance | null;
   /** The workflow state its processStatus maps to (tbx-import-workflow.ts). */
   state?: WorkflowState | null;
   /** The term's id in the file when `oid` is the original id an export carried (tbx-original-ids.ts). */
@@ -40,6 +53,8 @@ export interface PlannedXref {
   target: string;
   text: string | null;
   line: number;
+  /** For a term's cross-reference, how the account names it (its concept gets the relation). */
+  ofTerm?: string;
 }
 
 /** One entry as the dictionary will hold it, its values already checked. */
@@ -50,12 +65,15 @@ export interface PlannedConcept {
   originalId: string | null;
   line: number;
   fieldMap: FieldValues;
+  fieldParts: FieldParts;
   domainIds: Set<number>;
   createdAt: Date | null;
   changedAt: Date | null;
+  /** Who created and changed it by the file (tbx-mapping.ts). */
+  provenance: Provenance | null;
   terms: PlannedTerm[];
   /** A language section's own values (TERM-level fields), kept as the concept's language fields. */
-  languageFields: LanguageFieldsDto[];
+  languageFields: (LanguageFieldsDto & { fieldParts?: FieldParts })[];
   xrefs: PlannedXref[];
   /** The concept's id once written (created or merged into). */
   writtenId?: number;
@@ -75,6 +93,7 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
     originalId: identifier(ctx, takeOriginalId(conceptValues0, entry.id), 'entry', entry.line),
     line: entry.line,
     fieldMap: {},
+    fieldParts: {},
     domainIds: new Set(),
     ...transactionTimes(entry.transactions),
     terms: [],
@@ -83,22 +102,27 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
   };
   // What the reader met but the model cannot hold is said, never dropped in silence.
   for (const problem of entry.notKept ?? []) ctx.error(problem.line, problem.message);
-  const conceptValues = new Map<ImportField, string[]>();
+  const conceptValues = new Map<ImportField, ValuePart[]>();
   for (const value of conceptValues0)
     take(ctx, structure, value, 'CONCEPT', concept, conceptValues, entry.line);
-  concept.fieldMap = checkedValues(ctx, structure, conceptValues, entry.line);
+  ({ fieldMap: concept.fieldMap, fieldParts: concept.fieldParts } = checkedValues(
+    ctx,
+    structure,
+    conceptValues,
+    entry.line,
+  ));
   const languageValues = new Map<
     string,
     {
       language: Pick<PlannedTerm, 'languageCode' | 'regionCode' | 'scriptCode'>;
-      values: Map<ImportField, string[]>;
+      values: Map<ImportField, ValuePart[]>;
     }
   >();
   for (const section of entry.languages) {
     const language = structure.language(section.lang, entry.line);
     if (!language) continue;
     // Language-level values stay at the language: the concept's language fields (TERM-level fields).
-    const sectionValues = new Map<ImportField, string[]>();
+    const sectionValues = new Map<ImportField, ValuePart[]>();
     for (const value of section.values) {
       take(ctx, structure, value, 'TERM', concept, sectionValues, entry.line);
     }
@@ -123,7 +147,7 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         ctx.error(term.line, `A term longer than ${MAX_TERM_LENGTH} characters is skipped`);
         continue;
       }
-      const termValues = new Map<ImportField, string[]>();
+      const termValues = new Map<ImportField, ValuePart[]>();
       let state: WorkflowState | null = null;
       const ownValues = [...term.values];
       const originalId = identifier(ctx, takeOriginalId(ownValues, term.id), 'term', term.line);
@@ -139,15 +163,15 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         ...(originalId && fileId ? { fileId } : {}),
         name,
         ...language,
-        fieldMap: checkedValues(ctx, structure, termValues, term.line),
+        ...checkedValues(ctx, structure, termValues, term.line),
         ...transactionTimes(term.transactions),
         state,
       });
     }
   }
   for (const { language, values } of languageValues.values()) {
-    const fieldMap = checkedValues(ctx, structure, values, entry.line);
-    if (Object.keys(fieldMap).length > 0) concept.languageFields.push({ ...language, fieldMap });
+    const { fieldMap, fieldParts } = checkedValues(ctx, structure, values, entry.line);
+    if (Object.keys(fieldMap).length > 0) concept.languageFields.push({ ...language, fieldMap, fieldParts });
   }
   return concept;
 }
@@ -179,7 +203,7 @@ function take(
   value: TbxValue,
   level: FieldLevel,
   concept: PlannedConcept,
-  values: Map<ImportField, string[]>,
+  values: Map<ImportField, ValuePart[]>,
   line: number,
 ) {
   const category = categoryOf(value);
@@ -202,19 +226,21 @@ function take(
   ) {
     const target = (value.target ?? value.value).trim().replace(/^#/, '');
     const text = value.value.trim();
-    if (level === 'TERM' && target) {
-      // Relations join concepts: the link is kept, its place on a term is not.
-      ctx.error(
-        value.line ?? line,
-        `${category} "${text}" -> ${target} of a term is kept as a relation of its concept`,
-      );
+    // Relations join concepts: what becomes of a term's link is said once the file is in
+    // (tbx-import-relations.ts), as it may be kept, merged into another relation or not kept.
+    if (target) {
+      concept.xrefs.push({
+        target,
+        text: text && text !== target ? text : null,
+        line: level === 'TERM' ? (value.line ?? line) : line,
+        ...(level === 'TERM' ? { ofTerm: `${category} "${text}" -> ${target} of a term` } : {}),
+      });
     }
-    if (target) concept.xrefs.push({ target, text: text && text !== target ? text : null, line });
     return;
   }
   const field = structure.field(category, level, value.element);
   const list = values.get(field);
-  const text = storedTextOf(value);
-  if (list) list.push(text);
-  else values.set(field, [text]);
+  const part = valuePartOf(value);
+  if (list) list.push(part);
+  else values.set(field, [part]);
 }

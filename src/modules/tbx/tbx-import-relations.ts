@@ -11,7 +11,7 @@ export async function prepareRelations(ctx: ImportContext) {
   // so that relations made at the end appear in their snapshots.
   await sql(
     ctx.em,
-    'create temporary table tbx_xrefs (n serial, source_concept_id int not null, target text not null, text text, line int not null, target_id int) on commit drop',
+    'create temporary table tbx_xrefs (n serial, source_concept_id int not null, target text not null, text text, line int not null, of_term text, target_id int) on commit drop',
   );
   await sql(
     ctx.em,
@@ -67,11 +67,19 @@ export async function writeRelations(ctx: ImportContext) {
     );
   }
   ctx.errorCount += (missing?.n ?? 0) - unresolved.length;
+  // A link from a concept to itself or one of its own terms: no relation can hold it.
+  await report(
+    ctx,
+    'x.target_id = x.source_concept_id',
+    'false',
+    (row) =>
+      `${row.of_term ?? `crossReference -> ${row.target}`} names its own concept (or one of its terms): not kept, as a relation joins two concepts`,
+  );
 
   await sql(
     ctx.em,
     `create temporary table tbx_relations on commit drop as
-     select row_number() over (order by s.n)::int as k, s.source_concept_id, s.target_id, s.text from (
+     select row_number() over (order by s.n)::int as k, s.n, s.source_concept_id, s.target_id, s.text from (
        select distinct on (least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id)) x.*
          from tbx_xrefs x
         where x.target_id is not null and x.target_id <> x.source_concept_id
@@ -79,6 +87,16 @@ export async function writeRelations(ctx: ImportContext) {
                 where (r.source_concept_id = x.source_concept_id and r.target_concept_id = x.target_id)
                    or (r.source_concept_id = x.target_id and r.target_concept_id = x.source_concept_id))
         order by least(x.source_concept_id, x.target_id), greatest(x.source_concept_id, x.target_id), x.n) s`,
+  );
+  // A term's link: kept as its concept's relation, or merged into the relation the two concepts have.
+  await report(
+    ctx,
+    'x.of_term is not null and x.target_id <> x.source_concept_id',
+    'x.n in (select r.n from tbx_relations r)',
+    (row) =>
+      row.kept
+        ? `${row.of_term} is kept as a relation of its concept`
+        : `${row.of_term} is merged into the relation its concept already has with that concept`,
   );
   const [count] = await sql<{ n: number }[]>(ctx.em, 'select count(*)::int as n from tbx_relations');
   if (!count?.n) return;
@@ -110,4 +128,30 @@ export async function writeRelations(ctx: ImportContext) {
      where h.id = t.history_id and exists (select 1 from tbx_new_relations n
        where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
   );
+}
+
+/**
+ * One error per cross-reference `where` selects (`x`: tbx_xrefs; `kept`: SQL for whether it became a
+ * relation), the first MAX_ERRORS said and the rest counted.
+ */
+async function report(
+  ctx: ImportContext,
+  where: string,
+  kept: string,
+  message: (row: { line: number; target: string; of_term: string | null; kept: boolean }) => string,
+) {
+  const rows = await sql<{ line: number; target: string; of_term: string | null; kept: boolean }[]>(
+    ctx.em,
+    `select x.line, x.target, x.of_term,
+${kept} as kept
+       from tbx_xrefs x where ${where} order by x.n limit ${MAX_ERRORS + 1}`,
+  );
+  for (const row of rows.slice(0, MAX_ERRORS)) ctx.error(row.line, message(row));
+  if (rows.length > MAX_ERRORS) {
+    const [all] = await sql<{ n: number }[]>(
+      ctx.em,
+      `select count(*)::int as n from tbx_xrefs x where ${where}`,
+    );
+    ctx.errorCount += (all?.n ?? 0) - MAX_ERRORS;
+  }
 }

@@ -6,35 +6,49 @@ import { fieldValueProblems, normalizeFieldValues } from '../field/field-validat
 import { type ImportContext, sql } from './tbx-import-context.js';
 import type { FieldValues, PlannedConcept } from './tbx-import-plan.js';
 import type { ImportField, ImportStructure } from './tbx-import-structure.js';
-import { fieldValuesFrom } from './tbx-mapping.js';
+import { type FieldParts, fieldValuesFrom, partsMatter, type ValuePart } from './tbx-mapping.js';
 
-/** Values as the fields will store them; a value the field's rules refuse is an error and left out. */
+/**
+ * Values as the fields will store them, and the parts of those made of several values or holding links
+ * (tbx-mapping.ts); a value the field's rules refuse is an error and left out.
+ */
 export function checkedValues(
   ctx: ImportContext,
   structure: ImportStructure,
-  values: Map<ImportField, string[]>,
+  values: Map<ImportField, ValuePart[]>,
   line: number,
-): FieldValues {
+): { fieldMap: FieldValues; fieldParts: FieldParts } {
   const map: FieldValues = {};
+  const fieldParts: FieldParts = {};
   for (const [field, raw] of values) {
     let kept = fieldValuesFrom(field.rules.fieldType, raw);
     if (kept.length === 0) continue;
     if (kept.length > 1 && field.rules.fieldType !== 'MULTISELECT') {
       // A single-valued field keeps the first value; the others are reported.
       for (const extra of kept.slice(1)) {
-        ctx.error(line, `Field "${field.rules.name}" takes one value: ${JSON.stringify(extra)} is left out`);
+        ctx.error(
+          line,
+          `Field "${field.rules.name}" takes one value: ${JSON.stringify(extra.stored)} is left out`,
+        );
       }
       kept = kept.slice(0, 1);
     }
-    if (field.growable) structure.addPicklistValues(field, kept);
-    const problems = fieldValueProblems(field.rules, kept);
+    const texts = kept.map((entry) => entry.stored);
+    if (field.growable) structure.addPicklistValues(field, texts);
+    const problems = fieldValueProblems(field.rules, texts);
     if (problems.length) {
       for (const problem of problems) ctx.error(line, problem);
       continue;
     }
-    map[field.oid] = normalizeFieldValues(field.rules, kept);
+    // normalizeFieldValues keeps every value here (none is blank) and rewrites only line breaks.
+    const stored = normalizeFieldValues(field.rules, texts);
+    map[field.oid] = stored;
+    const made = kept
+      .map((entry, index) => ({ stored: stored[index]!, parts: entry.parts }))
+      .filter(partsMatter);
+    if (made.length) fieldParts[field.oid] = made;
   }
-  return map;
+  return { fieldMap: map, fieldParts };
 }
 
 /**

@@ -22,15 +22,17 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
     oid: concept.originalId ?? concept.entryId,
     cid: String(cid++),
     field_map: concept.fieldMap,
+    field_parts: concept.fieldParts,
+    provenance: concept.provenance,
     created_at: iso(concept.createdAt ?? now),
     changed_at: iso(concept.changedAt ?? concept.createdAt ?? now),
   }));
   const actor = ctx.scope.actor.userId;
   const inserted = await sql<{ id: number; cid: string }[]>(
     ctx.em,
-    `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, created_at, created_by_id, changed_at, changed_by_id)
-     select ?, ?, ?, x.oid, x.cid, x.field_map, x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, created_at timestamptz, changed_at timestamptz)
+    `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
+     select ?, ?, ?, x.oid, x.cid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
+       from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
      returning id, cid`,
     [ctx.clientId, ctx.dictionaryId, ctx.sectionId, actor, actor, JSON.stringify(conceptRows)],
   );
@@ -48,6 +50,8 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
       script_code: term.scriptCode,
       tid: tid++,
       field_map: term.fieldMap,
+      field_parts: term.fieldParts,
+      provenance: term.provenance,
       created_at: iso(term.createdAt ?? concept.createdAt ?? now),
       changed_at: iso(term.changedAt ?? term.createdAt ?? concept.changedAt ?? concept.createdAt ?? now),
     })),
@@ -107,9 +111,9 @@ export async function insertTerms(
   const actor = ctx.scope.actor.userId;
   const inserted = await sql<{ id: number; tid: number }[]>(
     ctx.em,
-    `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, created_at, created_by_id, changed_at, changed_by_id)
-     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, created_at timestamptz, changed_at timestamptz)
+    `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
+     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
+       from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
      returning id, tid`,
     [ctx.clientId, ctx.dictionaryId, actor, actor, JSON.stringify(rows)],
   );
@@ -178,14 +182,15 @@ export async function insertXrefs(
       target: xref.target,
       text: xref.text,
       line: xref.line,
+      of_term: xref.ofTerm ?? null,
     })),
   );
   if (rows.length === 0) return;
   await sql(
     ctx.em,
-    `insert into tbx_xrefs (source_concept_id, target, text, line)
-     select x.source_concept_id, x.target, x.text, x.line
-       from json_to_recordset(?::json) as x(source_concept_id int, target text, text text, line int)`,
+    `insert into tbx_xrefs (source_concept_id, target, text, line, of_term)
+     select x.source_concept_id, x.target, x.text, x.line, x.of_term
+       from json_to_recordset(?::json) as x(source_concept_id int, target text, text text, line int, of_term text)`,
     [JSON.stringify(rows)],
   );
 }
@@ -200,6 +205,8 @@ export function plannedTermRow(conceptId: number, term: PlannedTerm, now: Date) 
     region_code: term.regionCode,
     script_code: term.scriptCode,
     field_map: term.fieldMap,
+    field_parts: term.fieldParts,
+    provenance: term.provenance,
     created_at: iso(term.createdAt ?? now),
     changed_at: iso(term.changedAt ?? term.createdAt ?? now),
   };

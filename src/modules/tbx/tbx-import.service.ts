@@ -5,6 +5,7 @@
  * written in batches with set-based SQL (concepts, terms, domains, history items); cross-references are
  * collected in a temporary table and become relations once the whole file is in.
  */
+
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { ImportSummary } from '../../shared/common.schema.js';
@@ -30,6 +31,7 @@ import {
 import { checkIncremental } from './tbx-import-values.js';
 import { ImportWorkflow } from './tbx-import-workflow.js';
 import { createConcepts } from './tbx-import-writer.js';
+import { mergedParts } from './tbx-mapping.js';
 import { prepareFileIds, rememberFileIds } from './tbx-original-ids.js';
 import { readTbx } from './tbx-reader.js';
 
@@ -204,7 +206,11 @@ async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch:
     [...fresh, ...updates.values()].flatMap((planned) =>
       planned.writtenId === undefined
         ? []
-        : planned.languageFields.map((fields) => ({ conceptId: planned.writtenId!, ...fields })),
+        : planned.languageFields.map((fields) => ({
+            conceptId: planned.writtenId!,
+            ...fields,
+            fieldParts: mergedParts(fields.fieldMap, fields.fieldParts ?? {}),
+          })),
     ),
   );
   await ctx.workflow?.write(ctx, [...fresh, ...updates.values()]);

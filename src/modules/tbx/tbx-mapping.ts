@@ -21,9 +21,6 @@ export const CROSS_REFERENCE = 'crossReference';
 /** `<note>` has no type: its values live in a GENERIC field of this name. */
 export const NOTE = 'note';
 
-/** Categories written as `<xref target=..>`: their values keep the target beside the label. */
-const TARGETED_CATEGORIES: ReadonlySet<string> = new Set(['externalCrossReference', 'xGraphic', 'xSource']);
-
 const catalogueByTbxName = new Map<string, DataCategoryInfo>(
   TbxDataCategories.map((key) => dataCategory(key)).map((info) => [info.name.toLowerCase(), info]),
 );
@@ -69,85 +66,141 @@ export function tbxCategoryOf(field: { dataCategory: DataCategoryKey; name: stri
 const LINE_BREAKS = /\s*(?:\r\n|\r|\n)+\s*/g;
 
 /**
- * The values one field keeps from what an entry gave for it: a single-valued text field joins several
- * values (a blank line between them in MULTILINE, `; ` in SINGLELINE, which also loses its line breaks);
- * other kinds keep the distinct values.
+ * One value as a file gave it: its text and, for a ref or xref, its link target. Links are structured
+ * data beside the field value (`field_parts`), never read out of its text: "Press <Enter>" is text.
  */
-export function fieldValuesFrom(fieldType: FieldType, values: readonly string[]): string[] {
-  const kept = values.map((value) => value.trim()).filter((value) => value !== '');
-  if (fieldType === 'SINGLELINE') {
-    const single = kept.map((value) => value.replace(LINE_BREAKS, ' '));
-    return single.length > 1 ? [single.join('; ')] : single;
-  }
-  if (fieldType === 'MULTILINE' && kept.length > 1) return [kept.join('\r\n\r\n')];
-  // A value given twice is one value (picklists, numbers, dates and multiselects).
-  return [...new Set(kept)];
+export interface ValuePart {
+  value: string;
+  target?: string;
 }
 
 /**
- * The stored form of a value: its text, and for xref categories the target too (`label <target>`, or
- * the target alone when there is no other label), so the link survives a round trip.
+ * How a stored field value was made: the values a file gave for it, with their links. Kept beside the
+ * field values (the `field_parts` column of concepts, terms and language fields: `{oid: [..]}`) and
+ * read back only while the field still holds `stored` exactly, so an edit of the value drops them.
  */
-export function storedTextOf(value: TbxValue): string {
+export interface StoredParts {
+  stored: string;
+  parts: ValuePart[];
+}
+export type FieldParts = Record<string, StoredParts[]>;
+
+/** The value of a ref or xref as a part: its label (the target when it has none) and its target. */
+export function valuePartOf(value: TbxValue): ValuePart {
   const target = value.target?.trim();
-  if (!target) return value.value;
+  if (!target) return { value: value.value };
   const label = value.value.trim();
-  // A bare target reads back as a link only for xref categories; other categories keep `<target>`.
-  if (label === '' || label === target)
-    return TARGETED_CATEGORIES.has(value.category) ? target : `<${target}>`;
-  return `${label} <${target}>`;
-}
-
-const LABELLED_TARGET = /^(?:(.*) )?<([^<>\r\n]+)>$/s;
-/** How fieldValuesFrom joins several values of a single-valued MULTILINE field. */
-const JOINED = /\r?\n\r?\n/;
-
-/** A stored link (`label <target>`, or for xref categories a bare `scheme:…` target), or null. */
-function linkOf(category: string, stored: string): { value: string; target: string } | null {
-  const labelled = LABELLED_TARGET.exec(stored);
-  if (labelled && !labelled[1]?.includes('\n')) return { value: labelled[1] ?? '', target: labelled[2]! };
-  if (TARGETED_CATEGORIES.has(category) && /^\S+:\S+$/.test(stored)) return { value: stored, target: stored };
-  return null;
+  return { value: label === '' ? target : label, target };
 }
 
 /**
- * A stored value as the TBX values of `category` (picklist names written as their TBX names). A value
- * holding links (`label <target>`, what an import stores for a ref or xref of any category) gives them
- * back as links; values the import joined into one field value (blank lines between them) come back
- * one by one when links are among them.
+ * The values one field keeps from what an entry gave for it, each with the parts it was made of: a
+ * single-valued text field joins several values (a blank line between them in MULTILINE, `; ` in
+ * SINGLELINE, which also loses its line breaks), and its parts keep them apart for the export; other
+ * kinds keep the distinct values.
+ */
+export function fieldValuesFrom(fieldType: FieldType, given: readonly ValuePart[]): StoredParts[] {
+  const kept = given
+    .map((part) => ({ ...part, value: part.value.trim() }))
+    .filter((part) => part.value !== '');
+  if (fieldType === 'SINGLELINE' && kept.length > 1) {
+    return [{ stored: kept.map((part) => part.value.replace(LINE_BREAKS, ' ')).join('; '), parts: kept }];
+  }
+  if (fieldType === 'SINGLELINE' && kept[0]) {
+    return [{ stored: kept[0].value.replace(LINE_BREAKS, ' '), parts: [kept[0]] }];
+  }
+  if (fieldType === 'MULTILINE' && kept.length > 1) {
+    return [{ stored: kept.map((part) => part.value).join('\r\n\r\n'), parts: kept }];
+  }
+  // A value given twice is one value (picklists, numbers, dates and multiselects).
+  const seen = new Map<string, StoredParts>();
+  for (const part of kept)
+    if (!seen.has(part.value)) seen.set(part.value, { stored: part.value, parts: [part] });
+  return [...seen.values()];
+}
+
+/**
+ * The parts a merge writes over the stored ones (jsonb `||`): for every field the file gave, its parts
+ * or none, so a plain value from the file drops the parts the old value had.
+ */
+export const mergedParts = (fieldMap: Record<string, unknown>, fieldParts: FieldParts): FieldParts =>
+  Object.fromEntries(Object.keys(fieldMap).map((oid) => [oid, fieldParts[oid] ?? []]));
+
+/** Whether parts say more than their stored value: several values, or a link. */
+export const partsMatter = (entry: StoredParts): boolean =>
+  entry.parts.length > 1 || entry.parts.some((part) => part.target !== undefined);
+
+/**
+ * A stored value as the TBX values of `category` (picklist names written as their TBX names). The parts
+ * an import kept for exactly this value give back its separate values and their links; any other value
+ * is one plain value, whatever its text looks like.
  */
 export function tbxValuesOf(
   category: string,
   stored: string,
   tbxNames?: ReadonlyMap<string, string>,
   fieldElement = '',
+  parts?: readonly StoredParts[],
 ): TbxValue[] {
   // Unless the field remembers the element it was imported in, the writer picks the one TBX uses for
   // the category at the level.
   const element = category === NOTE ? 'note' : fieldElement;
-  const parts = stored.split(JOINED);
-  const links = parts.map((part) => linkOf(category, part));
-  if (links.every((link) => link === null))
-    return [{ category, element, value: tbxNames?.get(stored) ?? stored }];
-  // Joined values with links among them: one value per part, so that each link keeps its target.
-  return parts.map((part, index) => ({ category, element, ...(links[index] ?? { value: part }) }));
+  const made = parts?.find((entry) => entry.stored === stored);
+  if (!made) return [{ category, element, value: tbxNames?.get(stored) ?? stored }];
+  return made.parts.map((part) => ({
+    category,
+    element,
+    value: tbxNames?.get(part.value) ?? part.value,
+    ...(part.target !== undefined ? { target: part.target } : {}),
+  }));
 }
 
-/** The created and changed times a file gives (the latest of each kind). */
+/**
+ * Who created and last changed an entry or term by the file's transactions (transacGrp responsibility),
+ * kept as provenance beside the importing user: exports write them back (the creator always, the last
+ * modifier while the row was not changed since, `changedAt`) instead of the user who imported.
+ */
+export interface Provenance {
+  createdBy?: string;
+  changedBy?: string;
+  /** The file's modification time the modifier goes with (ISO). */
+  changedAt?: string;
+}
+
+/** The created and changed times a file gives (the latest of each kind), and who did them. */
 export function transactionTimes(transactions: readonly TbxTransaction[]): {
   createdAt: Date | null;
   changedAt: Date | null;
+  provenance: Provenance | null;
 } {
   let createdAt: Date | null = null;
   let changedAt: Date | null = null;
+  const provenance: Provenance = {};
   for (const transaction of transactions) {
     const date = transaction.date;
-    if (!date || Number.isNaN(date.getTime())) continue;
+    const by = transaction.responsibility?.trim() || undefined;
+    if (!date || Number.isNaN(date.getTime())) {
+      // Undated: who did it still counts, when nothing dated says otherwise.
+      if (by && transaction.kind === 'created') provenance.createdBy ??= by;
+      continue;
+    }
     if (transaction.kind === 'created') {
-      if (!createdAt || date > createdAt) createdAt = date;
-    } else if (!changedAt || date > changedAt) changedAt = date;
+      if (!createdAt || date > createdAt) {
+        createdAt = date;
+        if (by) provenance.createdBy = by;
+      }
+    } else if (!changedAt || date > changedAt) {
+      changedAt = date;
+      provenance.changedBy = by;
+    }
   }
-  return { createdAt, changedAt };
+  if (provenance.changedBy && changedAt) provenance.changedAt = changedAt.toISOString();
+  else delete provenance.changedBy;
+  return {
+    createdAt,
+    changedAt,
+    provenance: provenance.createdBy || provenance.changedBy ? provenance : null,
+  };
 }
 
 /** The TBX `xml:lang` of a term: ISO 639-1 where the language has one, then script and region. */

@@ -99,7 +99,8 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         {
           name: 'include-unpublished',
           in: 'query',
-          description: 'true: also terms of entries in unpublished workflow states (docs/workflows.md)',
+          description:
+            'true: also terms of entries in unpublished workflow states; only for users who review in the workflow (docs/workflows.md)',
           schema: { type: 'boolean', default: false },
         },
       ],
@@ -111,7 +112,10 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         },
         400: { description: 'Bad parameters (unknown language, field or filter)', content: errorContent },
         401: { description: 'Token missing or not valid', content: errorContent },
-        403: { description: 'No CONCEPT_EXPORT in any section', content: errorContent },
+        403: {
+          description: 'No CONCEPT_EXPORT in any section, or include-unpublished without review rights',
+          content: errorContent,
+        },
         404: { description: 'No such dictionary (or not readable)', content: errorContent },
       },
     },

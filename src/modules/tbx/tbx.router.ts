@@ -40,7 +40,9 @@ export const TbxExportInputSchema = z.object({
   'include-unpublished': z
     .boolean()
     .default(false)
-    .describe('also terms of entries in unpublished workflow states (docs/workflows.md)'),
+    .describe(
+      'also terms of entries in unpublished workflow states; only for users who review in the workflow (docs/workflows.md)',
+    ),
 });
 
 const TbxDownloadSchema = z.object({

@@ -197,20 +197,3 @@ export async function applyWorkflowToTermList<T extends ListEntry>(
     state ? { ...term, style: state.style, disabled: term.disabled || state.readOnly } : term,
   );
 }
-
-/**
- * Exports: a condition on a term row `t` that holds when its entry is published, or null when no
- * workflow governs the dictionary or none of its states is unpublished (the export is unchanged).
- */
-export async function publishedTermSql(em: EntityManager, dictionaryId: number): Promise<Sql | null> {
-  const workflow = (await enabledWorkflows(em, [dictionaryId])).get(dictionaryId);
-  const unpublished = workflow?.definition.states
-    .filter((state) => state.unpublished)
-    .map((state) => state.key);
-  if (!workflow || !unpublished?.length) return null;
-  // The term row's copy of its entry's state (terms.workflow_state; null: the initial state).
-  return {
-    text: `coalesce(t.workflow_state, ?) <> all(?::text[])`,
-    params: [workflow.definition.initialState, `{${unpublished.join(',')}}`],
-  };
-}

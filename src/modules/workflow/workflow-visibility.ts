@@ -8,10 +8,51 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
+import type { Sql } from '../../shared/sql.js';
 import { accessSubject } from '../access/access.service.js';
 import type { HistoryItemOutput } from '../history/history.schema.js';
 import type { ConceptSnapshot } from '../history/history.types.js';
-import { enabledWorkflows, type GovernedItem, reviews, statesOf } from './workflow-effects.js';
+import {
+  enabledWorkflows,
+  type GovernedItem,
+  type GoverningWorkflow,
+  reviews,
+  statesOf,
+} from './workflow-effects.js';
+import { termStatesSql } from './workflow-state-sql.js';
+
+/** Whether the caller reviews in the workflow, and so sees its unpublished entries (guests never). */
+export async function mayReview(scope: Scope, workflow: GoverningWorkflow): Promise<boolean> {
+  if (scope.actor.guest) return false;
+  return reviews(scope.actor, (await accessSubject(scope)).groupIds, workflow);
+}
+
+/**
+ * The rule for set-based reads (exports, statistics, entry lists): the states of the workflow whose
+ * entries the caller may not see, the unpublished ones unless the caller reviews (empty: every state).
+ * The same rule as unseenTermIds for concept reads and the search's for term lists.
+ */
+export async function unseenStates(scope: Scope, workflow: GoverningWorkflow): Promise<string[]> {
+  const unpublished = workflow.definition.states.filter((s) => s.unpublished).map((s) => s.key);
+  if (unpublished.length === 0 || (await mayReview(scope, workflow))) return [];
+  return unpublished;
+}
+
+/**
+ * A condition on a term row `t` of the workflow's dictionary that holds when its entry is in none of
+ * the `unseen` states (its row's state copy; no row or a key the definition lost: the initial state),
+ * or null when nothing is unseen.
+ */
+export function seenTermSql(workflow: GoverningWorkflow, unseen: readonly string[]): Sql | null {
+  if (unseen.length === 0) return null;
+  return termStatesSql({
+    workflowId: workflow.id,
+    unit: workflow.unit,
+    initialState: workflow.definition.initialState,
+    listed: workflow.definition.states.map((state) => state.key).filter((key) => !unseen.includes(key)),
+    unlisted: unseen,
+  });
+}
 
 /**
  * The ids of the terms among `items` the actor may not see: those whose entry is in an unpublished
@@ -31,10 +72,8 @@ export async function unseenTermIds(
     w.definition.states.some((s) => s.unpublished),
   );
   if (withUnpublished.length === 0) return new Set();
-  const groupIds = scope.actor.guest ? new Set<number>() : (await accessSubject(scope)).groupIds;
-  const blind = new Map(
-    withUnpublished.filter((w) => !reviews(scope.actor, groupIds, w)).map((w) => [w.dictionaryId, w]),
-  );
+  const blind = new Map<number, GoverningWorkflow>();
+  for (const w of withUnpublished) if (!(await mayReview(scope, w))) blind.set(w.dictionaryId, w);
   if (blind.size === 0) return new Set();
   const states = await statesOf(em, items, blind);
   return new Set(items.filter((_, index) => states[index]?.state.unpublished).map((item) => item.termId));
