@@ -25,6 +25,7 @@ import { Migration20261207090000 } from './Migration20261207090000_workflow_sear
 import { Migration20261209090000 } from './Migration20261209090000_concept_language_fields.js'; // language-fields
 import { Migration20261211090000 } from './Migration20261211090000_saved_queries.js'; // saved-queries
 import { Migration20261216090000 } from './Migration20261216090000_term_workflow_state.js'; // term-workflow-state
+import { Migration20261221090000 } from './Migration20261221090000_stem_fold_first.js'; // decoration
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261209090000_concept_language_fields', class: Migration20261209090000 }, // language-fields
   { name: 'Migration20261211090000_saved_queries', class: Migration20261211090000 }, // saved-queries
   { name: 'Migration20261216090000_term_workflow_state', class: Migration20261216090000 }, // term-workflow-state
+  { name: 'Migration20261221090000_stem_fold_first', class: Migration20261221090000 }, // decoration
 ];

@@ -13,7 +13,7 @@ import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
 import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
-import { type TextToken, wordTokens } from '../stemming/text-tokens.js';
+import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms, type TermRow } from './candidate-lookup.js';
 import { decoratedSegment } from './decorated-output.js';
@@ -24,7 +24,13 @@ import {
   type Match,
   type MatchKind,
 } from './decoration.schema.js';
-import { originalRange, type SegmentFormat, type SegmentText, segmentText } from './inline-markup.js';
+import {
+  normalizedText,
+  originalRange,
+  type SegmentFormat,
+  type SegmentText,
+  segmentText,
+} from './inline-markup.js';
 import {
   type Candidate,
   chooseSpans,
@@ -111,6 +117,10 @@ interface KeyRow {
   /** The most words of a term whose stem key starts with the word, by first word. */
   starts: Record<string, number>;
   bounds: { words: number; chars: number } | null;
+  /** Of the first characters of the words (languages without spaces), those some term's folded name starts with. */
+  firsts: string[];
+  /** Dictionaries whose acronyms match any case (stemming settings' acronymCase 'fold'). */
+  acronymFolds: number[];
 }
 
 /**
@@ -119,6 +129,14 @@ interface KeyRow {
  * (for scripts without spaces, whose words do not bound a term).
  */
 async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly PreparedSegment[]) {
+  const characters = isCharacterLanguage(plan.languageCode);
+  const firstChars = characters
+    ? [
+        ...new Set(
+          segments.flatMap((s) => s.tokens.map((t) => String.fromCodePoint(t.surface.codePointAt(0)!))),
+        ),
+      ]
+    : [];
   const pieces = [...new Set(segments.flatMap((s) => piecesOf(s.text.text, s.tokens)))];
   const words = [...new Set(segments.flatMap((s) => s.tokens.map((t) => t.surface)))];
   const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
@@ -137,7 +155,13 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
                 cross join lateral (select stem_words as w from terms where dictionary_id = d and language_code = ?
                                        and not deleted and stem_words is not null order by stem_words desc limit 1) a
                 cross join lateral (select char_length(name_folded) as ch from terms where dictionary_id = d
-                                       and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b) as bounds`,
+                                       and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b) as bounds,
+             (select coalesce(array_agg(c), '{}') from unnest(?::text[]) c
+               where exists (select 1 from terms t where t.dictionary_id = any(?::int[]) and t.language_code = ?
+                                and not t.deleted and t.name_folded >= public.polyterm_fold(c) collate "C"
+                                and t.name_folded < (public.polyterm_fold(c) || chr(1114111)) collate "C")) as firsts,
+             (select coalesce(array_agg(s.dictionary_id), '{}') from stemming_settings s
+               where s.dictionary_id = any(?::int[]) and s.language_code = lower(?) and s.acronym_case = 'fold') as "acronymFolds"`,
     params: [
       ...groups.params,
       ...folded.params,
@@ -146,14 +170,22 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
       plan.dictionaryIds,
       plan.languageCode,
       plan.languageCode,
+      firstChars,
+      plan.dictionaryIds,
+      plan.languageCode,
+      plan.dictionaryIds,
+      plan.languageCode,
     ],
   });
+  const firsts = new Set(row!.firsts);
   const foldedOf = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
   const wordIndex = new Map(words.map((word, index) => [word, index]));
   const stems = new StemKeys(row!.stems);
   const maxWords = row!.bounds?.words ?? 0;
   /** The most words a span starting with this word may have (the longest term starting with it). */
   const wordsFrom = (word: string): number => {
+    // Without spaces, a term may start at any character (経済 in 経済学) some term starts with.
+    if (characters) return firsts.has(String.fromCodePoint(word.codePointAt(0)!)) ? maxWords : 0;
     if (NO_SPACES.test(word)) return maxWords;
     const index = wordIndex.get(word)!;
     let most = 0;
@@ -167,6 +199,7 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
     wordsFrom,
     maxWords,
     maxChars: row!.bounds?.chars ?? 0,
+    acronymFolds: new Set(row!.acronymFolds),
   };
 }
 
@@ -192,7 +225,7 @@ export async function lookUpSegments(
   const named = request.dictionaryIds !== undefined;
   const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
   const segments: PreparedSegment[] = request.segments.map((segment) => {
-    const text = segmentText(segment.text, segment.format);
+    const text = normalizedText(segmentText(segment.text, segment.format));
     return { id: segment.id, format: segment.format, text, tokens: wordTokens(text.text, sourceLang) };
   });
   const emptyOver = (dictionaryIds: number[]): Lookup => ({
@@ -255,7 +288,9 @@ export async function lookUpSegments(
   const rows = (await visibleTermsWithStates(scope, found)).map(({ term, state }) =>
     state ? { ...term, workflowCategory: state.category } : term,
   );
-  const hits = rows.filter((row) => row.hit);
+  const hits = rows
+    .filter((row) => row.hit)
+    .map((row) => (keys.acronymFolds.has(row.dictionaryId) ? { ...row, acronymFolds: true } : row));
   const byFolded = groupRows(hits, (row) => row.folded);
   const byStem = groupRows(hits, (row) => row.stemKey ?? '');
   // Fuzzy candidates of a word: names that are one of its shorter forms, or start with it.
@@ -271,7 +306,10 @@ export async function lookUpSegments(
     segments: perSegment.map(({ segment, spans, stemKeys }) => {
       const candidates: Candidate[] = [];
       spans.forEach((span, index) => {
-        for (const term of byFolded.get(span.folded) ?? []) candidates.push(foldedCandidate(span, term));
+        for (const term of byFolded.get(span.folded) ?? []) {
+          const candidate = foldedCandidate(span, term);
+          if (candidate) candidates.push(candidate);
+        }
         stemSets.forEach((set, setIndex) => {
           const key = stemKeys[index]![setIndex];
           if (!key) return;

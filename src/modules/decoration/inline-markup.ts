@@ -164,3 +164,27 @@ export function originalRange(
     end: end > start ? segment.ends[end - 1]! : segment.starts[start]!,
   };
 }
+
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * The text under Unicode NFKC (half-width katakana ｺﾝﾋﾟｭｰﾀ as コンピュータ, H₂O as H2O, decomposed
+ * accents composed), each unit of it mapped to the original range of the grapheme it came from, so
+ * matching runs on the normalized text and offsets still come back in the original.
+ */
+export function normalizedText(segment: SegmentText): SegmentText {
+  if (segment.text.normalize('NFKC') === segment.text) return segment;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let text = '';
+  for (const { segment: grapheme, index } of graphemes.segment(segment.text)) {
+    const normal = grapheme.normalize('NFKC');
+    for (let k = 0; k < normal.length; k++) {
+      starts.push(segment.starts[index]!);
+      ends.push(segment.ends[index + grapheme.length - 1]!);
+    }
+    text += normal;
+  }
+  starts.push(segment.starts[segment.text.length]!);
+  return { ...segment, text, starts, ends };
+}

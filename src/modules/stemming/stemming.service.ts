@@ -78,6 +78,7 @@ interface SettingRow {
   protected_words: string[];
   overrides: Record<string, string>;
   version: number;
+  acronym_case: 'exact' | 'fold';
 }
 
 const settingOf = (row: SettingRow): StemmingSetting => ({
@@ -85,6 +86,7 @@ const settingOf = (row: SettingRow): StemmingSetting => ({
   algorithm: row.algorithm,
   protectedWords: row.protected_words,
   overrides: row.overrides,
+  acronymCase: row.acronym_case,
   version: row.version,
 });
 
@@ -92,7 +94,7 @@ const settingOf = (row: SettingRow): StemmingSetting => ({
 export async function stemmingSettings(scope: Scope, dictionaryId: number): Promise<StemmingSetting[]> {
   await readableDictionary(scope, dictionaryId);
   const rows = await boundRows<SettingRow>(scope.em, {
-    text: `select language_code, algorithm, protected_words, overrides, version
+    text: `select language_code, algorithm, protected_words, overrides, acronym_case, version
              from stemming_settings where dictionary_id = ? order by language_code`,
     params: [dictionaryId],
   });
@@ -147,8 +149,8 @@ export async function copyStemmingSettings(
   actorId: number | null,
 ): Promise<void> {
   await em.execute(
-    `insert into stemming_settings (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id)
-     select s.client_id, ?, s.language_code, s.algorithm, s.protected_words, s.overrides, ?
+    `insert into stemming_settings (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, acronym_case, changed_by_id)
+     select s.client_id, ?, s.language_code, s.algorithm, s.protected_words, s.overrides, s.acronym_case, ?
        from stemming_settings s where s.dictionary_id = ?`,
     [targetId, actorId, sourceId],
   );
@@ -171,14 +173,14 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
   // Words are kept folded (keys are folded, so "Mice" and "mice" are one override); what an override
   // stands for is kept in lower case, since the stemmer reads it with its accents.
   await boundRows(scope.em, {
-    text: `insert into stemming_settings as s (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id)
+    text: `insert into stemming_settings as s (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id, acronym_case)
            values (?, ?, ?, ?,
                    array(select distinct public.polyterm_fold(w) from unnest(?::text[]) w order by 1),
                    (select coalesce(jsonb_object_agg(public.polyterm_fold(k), public.polyterm_lower(v)), '{}'::jsonb)
                       from jsonb_each_text(?::jsonb) e(k, v)),
-                   ?)
+                   ?, ?)
            on conflict (dictionary_id, language_code) do update
-              set algorithm = excluded.algorithm, protected_words = excluded.protected_words,
+              set algorithm = excluded.algorithm, acronym_case = excluded.acronym_case, protected_words = excluded.protected_words,
                   overrides = excluded.overrides, changed_by_id = excluded.changed_by_id,
                   changed_at = now(), version = s.version + 1
            returning id`,
@@ -190,6 +192,7 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
       input.protectedWords ?? [],
       JSON.stringify(input.overrides ?? {}),
       scope.actor.userId ?? null,
+      input.acronymCase ?? 'exact',
     ],
   });
   return runAsJob(scope, 'stemming.rebuild', (em, progress) =>
