@@ -16,6 +16,7 @@ import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.j
 import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms, type TermRow } from './candidate-lookup.js';
+import { inTurns } from './cpu-turns.js';
 import { decoratedSegment } from './decorated-output.js';
 import {
   DEFAULT_KINDS,
@@ -45,6 +46,9 @@ import {
   termsByConcept,
 } from './match-building.js';
 import { piecesOf, type Span, spanStemKey, spansOf } from './text-spans.js';
+
+/** Words starting spans per slice of matching (see cpu-turns.ts). */
+const WORDS_PER_SLICE = 200;
 
 /** Per call (docs/decoration.md): more is 413. */
 export const MAX_SEGMENTS = 100;
@@ -224,9 +228,19 @@ export async function lookUpSegments(
   const sourceLang = request.sourceLang.toLowerCase();
   const named = request.dictionaryIds !== undefined;
   const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
-  const segments: PreparedSegment[] = request.segments.map((segment) => {
-    const text = normalizedText(segmentText(segment.text, segment.format));
-    return { id: segment.id, format: segment.format, text, tokens: wordTokens(text.text, sourceLang) };
+  const segments = await inTurns(async (pace) => {
+    const prepared: PreparedSegment[] = [];
+    for (const segment of request.segments) {
+      const text = normalizedText(segmentText(segment.text, segment.format));
+      prepared.push({
+        id: segment.id,
+        format: segment.format,
+        text,
+        tokens: wordTokens(text.text, sourceLang),
+      });
+      await pace();
+    }
+    return prepared;
   });
   const emptyOver = (dictionaryIds: number[]): Lookup => ({
     sourceLang,
@@ -247,30 +261,36 @@ export async function lookUpSegments(
   // Folding may lengthen a text (ß -> ss, æ -> ae): spans get room beyond the longest folded name.
   const maxLength = 2 * keys.maxChars + 16;
   const stemSets = keys.stems.all();
-  const perSegment = segments.map((segment) => {
-    // Fuzzy matches need every word's one-word span, whatever terms start with it.
-    const wordsFrom = kinds.has('fuzzy')
-      ? (word: string) => Math.max(1, keys.wordsFrom(word))
-      : keys.wordsFrom;
-    const spans = spansOf(segment.text.text, segment.tokens, keys.fold, wordsFrom, maxLength);
-    const wordStems = stemSets.map((set) =>
-      segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
-    );
-    const stemKeys = spans.map((span) =>
-      stemSets.map((_, index) =>
-        span.attached ? '' : spanStemKey(segment.text.text, segment.tokens, wordStems[index]!, span),
-      ),
-    );
-    return { segment, spans, stemKeys };
-  });
+  // Fuzzy matches need every word's one-word span, whatever terms start with it.
+  const wordsFrom = kinds.has('fuzzy') ? (word: string) => Math.max(1, keys.wordsFrom(word)) : keys.wordsFrom;
   const folded = new Set<string>();
   const stemmed = new Set<string>();
-  for (const { spans, stemKeys } of perSegment) {
-    spans.forEach((span, index) => {
-      folded.add(span.folded);
-      for (const key of stemKeys[index]!) if (key) stemmed.add(key);
-    });
-  }
+  const perSegment = await inTurns(async (pace) => {
+    const all: { segment: PreparedSegment; spans: Span[]; stemKeys: string[][] }[] = [];
+    for (const segment of segments) {
+      const { text } = segment.text;
+      const wordStems = stemSets.map((set) =>
+        segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
+      );
+      const spans: Span[] = [];
+      const stemKeys: string[][] = [];
+      for (let from = 0; from < segment.tokens.length; from += WORDS_PER_SLICE) {
+        const range = { from, to: from + WORDS_PER_SLICE };
+        for (const span of spansOf(text, segment.tokens, keys.fold, wordsFrom, maxLength, range)) {
+          const spanKeys = stemSets.map((_, index) =>
+            span.attached ? '' : spanStemKey(text, segment.tokens, wordStems[index]!, span),
+          );
+          spans.push(span);
+          stemKeys.push(spanKeys);
+          folded.add(span.folded);
+          for (const key of spanKeys) if (key) stemmed.add(key);
+        }
+        await pace();
+      }
+      all.push({ segment, spans, stemKeys });
+    }
+    return all;
+  });
   const fuzzyWords = kinds.has('fuzzy') ? fuzzyWordsOf(perSegment.flatMap((s) => s.spans)) : [];
   // A word's shorter forms are plain keys; its longer forms, prefixes.
   for (const word of fuzzyWords) for (const shorter of shorterForms(word)) folded.add(shorter);
@@ -303,38 +323,47 @@ export async function lookUpSegments(
     sourceLang,
     dictionaryIds,
     byConcept: termsByConcept(rows),
-    segments: perSegment.map(({ segment, spans, stemKeys }) => {
-      const candidates: Candidate[] = [];
-      spans.forEach((span, index) => {
-        for (const term of byFolded.get(span.folded) ?? []) {
-          const candidate = foldedCandidate(span, term);
-          if (candidate) candidates.push(candidate);
-        }
-        stemSets.forEach((set, setIndex) => {
-          const key = stemKeys[index]![setIndex];
-          if (!key) return;
-          for (const term of byStem.get(key) ?? []) {
-            // The key was made under this term's dictionary's settings, and no folded match says more.
-            if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
-            const candidate = stemmedCandidate(span, term);
-            if (candidate) candidates.push(candidate);
-          }
-        });
-      });
-      if (kinds.has('fuzzy')) {
-        for (const span of spans) {
-          if (span.firstToken !== span.lastToken || span.attached) continue;
-          const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
-          for (const term of byStart.get(start) ?? []) {
-            const candidate = fuzzyCandidate(span, term);
-            if (candidate) candidates.push(candidate);
-          }
-        }
+    segments: await inTurns(async (pace) => {
+      const matched: SegmentMatches[] = [];
+      for (const { segment, spans, stemKeys } of perSegment) {
+        matched.push(matchSegment(segment, spans, stemKeys));
+        await pace();
       }
-      const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
-      return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
+      return matched;
     }),
   };
+
+  function matchSegment(segment: PreparedSegment, spans: Span[], stemKeys: string[][]): SegmentMatches {
+    const candidates: Candidate[] = [];
+    spans.forEach((span, index) => {
+      for (const term of byFolded.get(span.folded) ?? []) {
+        const candidate = foldedCandidate(span, term);
+        if (candidate) candidates.push(candidate);
+      }
+      stemSets.forEach((set, setIndex) => {
+        const key = stemKeys[index]![setIndex];
+        if (!key) return;
+        for (const term of byStem.get(key) ?? []) {
+          // The key was made under this term's dictionary's settings, and no folded match says more.
+          if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
+          const candidate = stemmedCandidate(span, term);
+          if (candidate) candidates.push(candidate);
+        }
+      });
+    });
+    if (kinds.has('fuzzy')) {
+      for (const span of spans) {
+        if (span.firstToken !== span.lastToken || span.attached) continue;
+        const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
+        for (const term of byStart.get(start) ?? []) {
+          const candidate = fuzzyCandidate(span, term);
+          if (candidate) candidates.push(candidate);
+        }
+      }
+    }
+    const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
+    return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
+  }
 }
 
 /** The folded one-word spans long enough for fuzzy matches. */
@@ -414,20 +443,24 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
     minScore: input.minScore ?? 0,
     overlap: input.overlap ?? 'longest',
   });
-  return {
-    sourceLang: lookup.sourceLang,
-    dictionaryIds: lookup.dictionaryIds,
-    segments: lookup.segments.map(({ segment, spans }) => {
+  const answered = await inTurns(async (pace) => {
+    const shaped: DecorationResponse['segments'] = [];
+    for (const { segment, spans } of lookup.segments) {
       const matches = spans.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-      if (output === 'matches') return { id: segment.id, matches };
-      // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
-      const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
-      const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-      return {
-        id: segment.id,
-        matches,
-        decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
-      };
-    }),
-  };
+      if (output === 'matches') shaped.push({ id: segment.id, matches });
+      else {
+        // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
+        const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
+        const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
+        shaped.push({
+          id: segment.id,
+          matches,
+          decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
+        });
+      }
+      await pace();
+    }
+    return shaped;
+  });
+  return { sourceLang: lookup.sourceLang, dictionaryIds: lookup.dictionaryIds, segments: answered };
 }

@@ -77,9 +77,11 @@ export function spansOf(
   fold: (piece: string) => string,
   maxWordsFrom: (word: string) => number,
   maxLength: number,
+  /** The first words of the spans wanted (a range, so that long texts are matched in slices). */
+  firstWords: { from: number; to: number } = { from: 0, to: tokens.length },
 ): Span[] {
   const spans: Span[] = [];
-  for (let first = 0; first < tokens.length; first++) {
+  for (let first = firstWords.from; first < Math.min(firstWords.to, tokens.length); first++) {
     const maxWords = maxWordsFrom(tokens[first]!.surface);
     if (maxWords < 1) continue;
     let words = 1;
