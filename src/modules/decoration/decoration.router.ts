@@ -35,6 +35,8 @@ export const decorationRouter = router({
             'Matches with UTF-16 offsets in the original segments, kind (exact, case-folded, accent-folded, stemmed) and score, status, preferred terms, translations and homonyms; optionally each segment decorated (HTML spans or XLIFF 2 <mrk type="term">). More than 100 segments or 64 KB of text: 413.',
           errorResponses: [400, 401, 404, 413],
         },
+        // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
+        directRest: true,
       })
       .input(DecorationInputSchema)
       .mutation(({ ctx, input }) => decorate(ctx.scope, input)),
@@ -52,6 +54,8 @@ export const decorationRouter = router({
           'Forbidden and deprecated terms used (with replacements), source terms whose approved translations are missing from the target, and source terms without an equivalent in the target language.',
         errorResponses: [400, 401, 404, 413],
       },
+      // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
+      directRest: true,
     })
     .input(TermCheckInputSchema)
     .output(TermCheckResponseSchema)

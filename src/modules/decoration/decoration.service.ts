@@ -12,6 +12,7 @@ import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
 import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
+import { checkLanguageCodes } from '../stemming/language-codes.js';
 import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
 import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
@@ -250,6 +251,7 @@ export async function lookUpSegments(
   });
   if (!requestedIds.length) return emptyOver(requestedIds);
   const { dictionaryIds, plan } = await accessPlan(scope, requestedIds, sourceLang, !named);
+  await checkLanguageCodes(scope, 'targetLangs', request.targetLangs, dictionaryIds);
   const empty = emptyOver(dictionaryIds);
 
   if (!plan || segments.every((s) => !s.tokens.length)) return empty;

@@ -42,6 +42,11 @@ const HTML_VOID = new Set([
   'track',
   'wbr',
 ]);
+/** HTML elements whose content is not text (scripts, style sheets). */
+const RAW_TEXT = new Set(['script', 'style']);
+/** An attribute value without quotes (`a=b`), which XML does not allow. */
+const UNQUOTED_VALUE = /=\s*[^\s"']/;
+const QUOTED = /"[^"]*"|'[^']*'/g;
 /** XLIFF 2 inline elements standing for content (a placeholder), not wrapping it. */
 const XLIFF_STANDALONE = new Set(['ph', 'x', 'bx', 'ex', 'sc', 'ec', 'sm', 'em', 'cp']);
 const NAMED_ENTITIES: Record<string, string> = {
@@ -117,6 +122,10 @@ export function segmentText(original: string, format: SegmentFormat): SegmentTex
       }
       const name = match[2]!.toLowerCase();
       const end = i + match[0].length;
+      // XML wants every attribute value quoted (HTML does not).
+      if (format === 'xliff' && UNQUOTED_VALUE.test(match[3]!.replace(QUOTED, '""'))) {
+        throw bad(format, `an attribute of <${match[2]}> at ${i} has no quoted value`);
+      }
       const kind = match[1]
         ? 'close'
         : match[4] || (format === 'html' && HTML_VOID.has(name))
@@ -132,6 +141,13 @@ export function segmentText(original: string, format: SegmentFormat): SegmentTex
         push(OBJECT_REPLACEMENT, i, end);
       }
       i = end;
+      // The content of <script> and <style> is code, not text: nothing in it is decorated.
+      if (format === 'html' && kind === 'open' && RAW_TEXT.has(name)) {
+        const close = original.toLowerCase().indexOf(`</${name}`, end);
+        const to = close < 0 ? original.length : close;
+        if (to > end) push(OBJECT_REPLACEMENT, end, to);
+        i = to;
+      }
       continue;
     }
     if (char === '&') {

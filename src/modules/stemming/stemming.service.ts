@@ -9,6 +9,7 @@ import type { Scope } from '../../shared/scope.js';
 import { boundRows, selectEach } from '../../shared/sql.js';
 import { administrableDictionary, readableDictionary } from '../dictionary/dictionary-access.js';
 import { type JobProgress, runAsJob } from '../jobs/job-runner.js';
+import { checkLanguageCodes } from './language-codes.js';
 import { foldedTextsSql, StemKeys, stemKeysSql } from './stem-keys.js';
 import type {
   AnalyzeInput,
@@ -46,6 +47,7 @@ const algorithmSql = (dictionaryId: number | null, language: string) => ({
 export async function analyze(scope: Scope, input: AnalyzeInput): Promise<AnalyzeResponse> {
   if (input.dictionaryId !== undefined) await readableDictionary(scope, input.dictionaryId);
   const dictionaryId = input.dictionaryId ?? null;
+  await checkLanguageCodes(scope, 'langCode', [input.langCode], dictionaryId === null ? [] : [dictionaryId]);
   const tokens = wordTokens(input.text, input.langCode);
   const surfaces = tokens.map((token) => token.surface);
   const [row] = await boundRows<{
