@@ -1,7 +1,8 @@
 /**
  * The smaller input rules of issue 38: XLIFF attributes must be quoted, HTML script and style content
- * is not text, unknown language codes are 400 (decoration's targetLangs, the analyze endpoint), and a
- * dictionary id given as a string is 400.
+ * is not text, unknown language codes are 400 (decoration's targetLangs, the analyze endpoint), a
+ * dictionary id given as a string is 400, and another tenant's dictionary is 404 to a system
+ * administrator in stemming settings as in decoration.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../concepts/concept-helpers.js';
@@ -81,5 +82,25 @@ describe('decoration input rules', () => {
       dictionaryId: String(base.dictionary.id),
     });
     expect(analyze.status).toBe(400);
+  });
+
+  it("answers 404 for another tenant's dictionary to a system administrator, in stemming as in decoration", async () => {
+    const sysadmin = server.api(server.sysadmin);
+    const id = base.dictionary.id;
+    const put = await sysadmin.call('PUT', `/dictionaries/${id}/stemming`, {
+      langCode: 'eng',
+      algorithm: 'none',
+    });
+    expect(put.status).toBe(404);
+    expect((await sysadmin.call('GET', `/dictionaries/${id}/stemming`)).status).toBe(404);
+    expect((await sysadmin.call('POST', `/dictionaries/${id}/stemming/rebuild`)).status).toBe(404);
+    const decoration = await sysadmin.post('/term-decoration', {
+      sourceLang: 'eng',
+      dictionaryIds: [id],
+      segments: [{ text: 'pump' }],
+    });
+    expect(decoration.status).toBe(404);
+    // The tenant's own administrator still may.
+    expect((await base.admin.call('GET', `/dictionaries/${id}/stemming`)).status).toBe(200);
   });
 });

@@ -4,9 +4,10 @@
  * language change how keys are made, and a rebuild job recomputes the keys of the terms concerned.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { boundRows, selectEach } from '../../shared/sql.js';
+import type { Dictionary } from '../dictionary/dictionary.entity.js';
 import { administrableDictionary, readableDictionary } from '../dictionary/dictionary-access.js';
 import { type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { checkLanguageCodes } from './language-codes.js';
@@ -19,6 +20,16 @@ import type {
   StemmingSettingsInput,
 } from './stemming.schema.js';
 import { wordTokens } from './text-tokens.js';
+
+/**
+ * One rule with decoration and term search: a dictionary of another tenant is 404, a system
+ * administrator's call included (an administrator works in a tenant through its own account).
+ */
+async function ownTenant(scope: Scope, dictionary: Promise<Dictionary>): Promise<Dictionary> {
+  const found = await dictionary;
+  if (found.client.id !== scope.actor.clientId) throw notFound('Dictionary', found.id);
+  return found;
+}
 
 /** The stemmers this server's PostgreSQL has, with the language codes that use them. */
 export async function stemmingLanguages(scope: Scope): Promise<StemmingLanguages> {
@@ -45,7 +56,7 @@ const algorithmSql = (dictionaryId: number | null, language: string) => ({
 
 /** The words of a text with their offsets, folded forms and stem keys. */
 export async function analyze(scope: Scope, input: AnalyzeInput): Promise<AnalyzeResponse> {
-  if (input.dictionaryId !== undefined) await readableDictionary(scope, input.dictionaryId);
+  if (input.dictionaryId !== undefined) await ownTenant(scope, readableDictionary(scope, input.dictionaryId));
   const dictionaryId = input.dictionaryId ?? null;
   await checkLanguageCodes(scope, 'langCode', [input.langCode], dictionaryId === null ? [] : [dictionaryId]);
   const tokens = wordTokens(input.text, input.langCode);
@@ -94,7 +105,7 @@ const settingOf = (row: SettingRow): StemmingSetting => ({
 
 /** A dictionary's stemming settings, one per language that has any. */
 export async function stemmingSettings(scope: Scope, dictionaryId: number): Promise<StemmingSetting[]> {
-  await readableDictionary(scope, dictionaryId);
+  await ownTenant(scope, readableDictionary(scope, dictionaryId));
   const rows = await boundRows<SettingRow>(scope.em, {
     text: `select language_code, algorithm, protected_words, overrides, acronym_case, version
              from stemming_settings where dictionary_id = ? order by language_code`,
@@ -160,7 +171,7 @@ export async function copyStemmingSettings(
 
 /** Saves one language's settings of a dictionary and starts the rebuild of its terms' stem keys. */
 export async function putStemmingSettings(scope: Scope, input: StemmingSettingsInput) {
-  const dictionary = await administrableDictionary(scope, input.id);
+  const dictionary = await ownTenant(scope, administrableDictionary(scope, input.id));
   const language = input.langCode.toLowerCase();
   const algorithm = input.algorithm?.toLowerCase() ?? null;
   if (algorithm !== null && algorithm !== 'none') {
@@ -204,7 +215,7 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
 
 /** Recomputes every stem key of a dictionary (after a PostgreSQL upgrade changed its stemmers). */
 export async function rebuildDictionaryStemKeys(scope: Scope, dictionaryId: number) {
-  const dictionary = await administrableDictionary(scope, dictionaryId);
+  const dictionary = await ownTenant(scope, administrableDictionary(scope, dictionaryId));
   return runAsJob(scope, 'stemming.rebuild', (em, progress) =>
     rebuildStemKeys(em, dictionary.id, null, progress),
   );
