@@ -74,7 +74,7 @@ describe('term decoration evaluation set', () => {
     for (const { server } of setups) await server.close();
   });
 
-  it('holds precision and recall per language on both engines, with the same answers', async () => {
+  it('holds precision and F1 per language on both engines, with the same answers', async () => {
     const report: Record<string, Partial<Record<EngineName, Score>>> = {};
     for (const { engine, base, icelandicDictionaryId } of setups) {
       for (const [lang, language] of Object.entries(evalSet.languages)) {

@@ -49,7 +49,7 @@ export interface Score {
   f1: number;
   expected: number;
   found: number;
-  /** Every match, in order: what the answer found (to compare engines). */
+  /** Every match, in order, by term name (the engines' databases number terms apart): to compare engines. */
   answers: string[];
   misses: string[];
 }
@@ -68,7 +68,7 @@ export function score(label: string, texts: readonly string[], answer: Decoratio
         [m.term, ...m.homonyms.map((h) => h.term)].map((term) => keyOf({ start: m.start, end: m.end, term })),
       ),
     );
-    for (const m of segment.matches) answers.push(`${index} ${m.start}-${m.end} ${m.termId} ${m.kind}`);
+    for (const m of segment.matches) answers.push(`${index} ${m.start}-${m.end} ${m.term} ${m.kind}`);
     expectedCount += expected.size;
     found += got.size;
     for (const key of got) {
