@@ -11,7 +11,8 @@
  * vocabulary (real terms, their words and common English words), so they hold many terms.
  * Figures: latency p50/p99 of a 20-segment request of about 300 words (BENCH_REQUESTS requests, one at
  * a time, rotating texts), and throughput in words per second for a 10,000-word document sent as
- * requests of 50 segments, BENCH_CONCURRENCY (2) at a time. BENCH_ENGINES=postgresql leaves
+ * requests of 50 segments, BENCH_CONCURRENCY (2) at a time; and GET /ready's p50/p99 (polled every 20 ms)
+ * while both run. BENCH_ENGINES=postgresql leaves
  * Elasticsearch out (its loading takes the longest at 1,000,000 terms).
  */
 import { rm } from 'node:fs/promises';
@@ -45,7 +46,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 /** BENCH_ENGINES=postgresql measures the PostgreSQL engine only (no Elasticsearch loading). */
 const ELASTICSEARCH = (process.env.BENCH_ENGINES ?? 'postgresql,elasticsearch').includes('elasticsearch');
-const TARGETS = { p50: 50, wordsPerSecond: 20_000 };
+const TARGETS = { p50: 50, wordsPerSecond: 20_000, readyP99: 100 };
 const FILLER =
   'the of and to a in is for on with that by this be are from at as it or an was which can'.split(' ');
 
@@ -105,6 +106,28 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
 
+/** Polls GET /ready every 20 ms until stopped: how long the server keeps a health check waiting. */
+function pollReady(server: BenchServer) {
+  const times: number[] = [];
+  let running = true;
+  const polling = (async () => {
+    while (running) {
+      const at = performance.now();
+      const response = await fetch(`${server.url}/ready`);
+      await response.arrayBuffer();
+      times.push(performance.now() - at);
+      await sleep(20);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await polling;
+      return times;
+    },
+  };
+}
+
 async function measure(
   label: string,
   server: BenchServer,
@@ -118,6 +141,7 @@ async function measure(
   );
   // Warm-up: plans, connections, caches.
   for (const texts of requests.slice(0, 5)) await decorate(server, headers, dictionaryId, texts);
+  const ready = pollReady(server);
   const times: number[] = [];
   let matches = 0;
   for (let i = 0; i < REQUESTS; i++) {
@@ -153,6 +177,11 @@ async function measure(
   const rate = wordCount(document) / seconds;
   console.log(
     `${label}: document of ${wordCount(document)} words (${chunks.length} requests of 50 segments, ${CONCURRENCY} at a time, ${documentMatches} matches): ${seconds.toFixed(2)} s, ${Math.round(rate)} words/s [${verdict(rate >= TARGETS.wordsPerSecond)} for ${TARGETS.wordsPerSecond} words/s]`,
+  );
+  const readyTimes = await ready.stop();
+  const readyP99 = quantile(readyTimes, 0.99);
+  console.log(
+    `${label}: GET /ready while decorating: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${readyP99.toFixed(1)} ms [${verdict(readyP99 < TARGETS.readyP99)} for p99 < ${TARGETS.readyP99} ms]`,
   );
 }
 

@@ -25,6 +25,8 @@ export interface TermRow {
   usage: string[];
   /** The category of the term's workflow state, where a workflow governs its dictionary. */
   workflowCategory?: string | null;
+  /** The dictionary lets acronyms match any case (its `acronymCase` is 'fold'). */
+  acronymFolds?: boolean;
 }
 
 export interface LookupKeys {

@@ -12,10 +12,12 @@ import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
 import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
+import { checkLanguageCodes } from '../stemming/language-codes.js';
 import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
-import { type TextToken, wordTokens } from '../stemming/text-tokens.js';
+import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms, type TermRow } from './candidate-lookup.js';
+import { inTurns } from './cpu-turns.js';
 import { decoratedSegment } from './decorated-output.js';
 import {
   DEFAULT_KINDS,
@@ -24,7 +26,13 @@ import {
   type Match,
   type MatchKind,
 } from './decoration.schema.js';
-import { originalRange, type SegmentFormat, type SegmentText, segmentText } from './inline-markup.js';
+import {
+  normalizedText,
+  originalRange,
+  type SegmentFormat,
+  type SegmentText,
+  segmentText,
+} from './inline-markup.js';
 import {
   type Candidate,
   chooseSpans,
@@ -39,6 +47,9 @@ import {
   termsByConcept,
 } from './match-building.js';
 import { piecesOf, type Span, spanStemKey, spansOf } from './text-spans.js';
+
+/** Words starting spans per slice of matching (see cpu-turns.ts). */
+const WORDS_PER_SLICE = 200;
 
 /** Per call (docs/decoration.md): more is 413. */
 export const MAX_SEGMENTS = 100;
@@ -111,6 +122,10 @@ interface KeyRow {
   /** The most words of a term whose stem key starts with the word, by first word. */
   starts: Record<string, number>;
   bounds: { words: number; chars: number } | null;
+  /** Of the first characters of the words (languages without spaces), those some term's folded name starts with. */
+  firsts: string[];
+  /** Dictionaries whose acronyms match any case (stemming settings' acronymCase 'fold'). */
+  acronymFolds: number[];
 }
 
 /**
@@ -119,6 +134,14 @@ interface KeyRow {
  * (for scripts without spaces, whose words do not bound a term).
  */
 async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly PreparedSegment[]) {
+  const characters = isCharacterLanguage(plan.languageCode);
+  const firstChars = characters
+    ? [
+        ...new Set(
+          segments.flatMap((s) => s.tokens.map((t) => String.fromCodePoint(t.surface.codePointAt(0)!))),
+        ),
+      ]
+    : [];
   const pieces = [...new Set(segments.flatMap((s) => piecesOf(s.text.text, s.tokens)))];
   const words = [...new Set(segments.flatMap((s) => s.tokens.map((t) => t.surface)))];
   const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
@@ -137,7 +160,13 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
                 cross join lateral (select stem_words as w from terms where dictionary_id = d and language_code = ?
                                        and not deleted and stem_words is not null order by stem_words desc limit 1) a
                 cross join lateral (select char_length(name_folded) as ch from terms where dictionary_id = d
-                                       and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b) as bounds`,
+                                       and language_code = ? and not deleted order by char_length(name_folded) desc limit 1) b) as bounds,
+             (select coalesce(array_agg(c), '{}') from unnest(?::text[]) c
+               where exists (select 1 from terms t where t.dictionary_id = any(?::int[]) and t.language_code = ?
+                                and not t.deleted and t.name_folded >= public.polyterm_fold(c) collate "C"
+                                and t.name_folded < (public.polyterm_fold(c) || chr(1114111)) collate "C")) as firsts,
+             (select coalesce(array_agg(s.dictionary_id), '{}') from stemming_settings s
+               where s.dictionary_id = any(?::int[]) and s.language_code = lower(?) and s.acronym_case = 'fold') as "acronymFolds"`,
     params: [
       ...groups.params,
       ...folded.params,
@@ -146,14 +175,22 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
       plan.dictionaryIds,
       plan.languageCode,
       plan.languageCode,
+      firstChars,
+      plan.dictionaryIds,
+      plan.languageCode,
+      plan.dictionaryIds,
+      plan.languageCode,
     ],
   });
+  const firsts = new Set(row!.firsts);
   const foldedOf = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
   const wordIndex = new Map(words.map((word, index) => [word, index]));
   const stems = new StemKeys(row!.stems);
   const maxWords = row!.bounds?.words ?? 0;
   /** The most words a span starting with this word may have (the longest term starting with it). */
   const wordsFrom = (word: string): number => {
+    // Without spaces, a term may start at any character (経済 in 経済学) some term starts with.
+    if (characters) return firsts.has(String.fromCodePoint(word.codePointAt(0)!)) ? maxWords : 0;
     if (NO_SPACES.test(word)) return maxWords;
     const index = wordIndex.get(word)!;
     let most = 0;
@@ -167,6 +204,7 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
     wordsFrom,
     maxWords,
     maxChars: row!.bounds?.chars ?? 0,
+    acronymFolds: new Set(row!.acronymFolds),
   };
 }
 
@@ -191,9 +229,19 @@ export async function lookUpSegments(
   const sourceLang = request.sourceLang.toLowerCase();
   const named = request.dictionaryIds !== undefined;
   const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
-  const segments: PreparedSegment[] = request.segments.map((segment) => {
-    const text = segmentText(segment.text, segment.format);
-    return { id: segment.id, format: segment.format, text, tokens: wordTokens(text.text, sourceLang) };
+  const segments = await inTurns(async (pace) => {
+    const prepared: PreparedSegment[] = [];
+    for (const segment of request.segments) {
+      const text = normalizedText(segmentText(segment.text, segment.format));
+      prepared.push({
+        id: segment.id,
+        format: segment.format,
+        text,
+        tokens: wordTokens(text.text, sourceLang),
+      });
+      await pace();
+    }
+    return prepared;
   });
   const emptyOver = (dictionaryIds: number[]): Lookup => ({
     sourceLang,
@@ -203,6 +251,7 @@ export async function lookUpSegments(
   });
   if (!requestedIds.length) return emptyOver(requestedIds);
   const { dictionaryIds, plan } = await accessPlan(scope, requestedIds, sourceLang, !named);
+  await checkLanguageCodes(scope, 'targetLangs', request.targetLangs, dictionaryIds);
   const empty = emptyOver(dictionaryIds);
 
   if (!plan || segments.every((s) => !s.tokens.length)) return empty;
@@ -214,30 +263,36 @@ export async function lookUpSegments(
   // Folding may lengthen a text (ß -> ss, æ -> ae): spans get room beyond the longest folded name.
   const maxLength = 2 * keys.maxChars + 16;
   const stemSets = keys.stems.all();
-  const perSegment = segments.map((segment) => {
-    // Fuzzy matches need every word's one-word span, whatever terms start with it.
-    const wordsFrom = kinds.has('fuzzy')
-      ? (word: string) => Math.max(1, keys.wordsFrom(word))
-      : keys.wordsFrom;
-    const spans = spansOf(segment.text.text, segment.tokens, keys.fold, wordsFrom, maxLength);
-    const wordStems = stemSets.map((set) =>
-      segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
-    );
-    const stemKeys = spans.map((span) =>
-      stemSets.map((_, index) =>
-        span.attached ? '' : spanStemKey(segment.text.text, segment.tokens, wordStems[index]!, span),
-      ),
-    );
-    return { segment, spans, stemKeys };
-  });
+  // Fuzzy matches need every word's one-word span, whatever terms start with it.
+  const wordsFrom = kinds.has('fuzzy') ? (word: string) => Math.max(1, keys.wordsFrom(word)) : keys.wordsFrom;
   const folded = new Set<string>();
   const stemmed = new Set<string>();
-  for (const { spans, stemKeys } of perSegment) {
-    spans.forEach((span, index) => {
-      folded.add(span.folded);
-      for (const key of stemKeys[index]!) if (key) stemmed.add(key);
-    });
-  }
+  const perSegment = await inTurns(async (pace) => {
+    const all: { segment: PreparedSegment; spans: Span[]; stemKeys: string[][] }[] = [];
+    for (const segment of segments) {
+      const { text } = segment.text;
+      const wordStems = stemSets.map((set) =>
+        segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
+      );
+      const spans: Span[] = [];
+      const stemKeys: string[][] = [];
+      for (let from = 0; from < segment.tokens.length; from += WORDS_PER_SLICE) {
+        const range = { from, to: from + WORDS_PER_SLICE };
+        for (const span of spansOf(text, segment.tokens, keys.fold, wordsFrom, maxLength, range)) {
+          const spanKeys = stemSets.map((_, index) =>
+            span.attached ? '' : spanStemKey(text, segment.tokens, wordStems[index]!, span),
+          );
+          spans.push(span);
+          stemKeys.push(spanKeys);
+          folded.add(span.folded);
+          for (const key of spanKeys) if (key) stemmed.add(key);
+        }
+        await pace();
+      }
+      all.push({ segment, spans, stemKeys });
+    }
+    return all;
+  });
   const fuzzyWords = kinds.has('fuzzy') ? fuzzyWordsOf(perSegment.flatMap((s) => s.spans)) : [];
   // A word's shorter forms are plain keys; its longer forms, prefixes.
   for (const word of fuzzyWords) for (const shorter of shorterForms(word)) folded.add(shorter);
@@ -255,7 +310,9 @@ export async function lookUpSegments(
   const rows = (await visibleTermsWithStates(scope, found)).map(({ term, state }) =>
     state ? { ...term, workflowCategory: state.category } : term,
   );
-  const hits = rows.filter((row) => row.hit);
+  const hits = rows
+    .filter((row) => row.hit)
+    .map((row) => (keys.acronymFolds.has(row.dictionaryId) ? { ...row, acronymFolds: true } : row));
   const byFolded = groupRows(hits, (row) => row.folded);
   const byStem = groupRows(hits, (row) => row.stemKey ?? '');
   // Fuzzy candidates of a word: names that are one of its shorter forms, or start with it.
@@ -268,35 +325,47 @@ export async function lookUpSegments(
     sourceLang,
     dictionaryIds,
     byConcept: termsByConcept(rows),
-    segments: perSegment.map(({ segment, spans, stemKeys }) => {
-      const candidates: Candidate[] = [];
-      spans.forEach((span, index) => {
-        for (const term of byFolded.get(span.folded) ?? []) candidates.push(foldedCandidate(span, term));
-        stemSets.forEach((set, setIndex) => {
-          const key = stemKeys[index]![setIndex];
-          if (!key) return;
-          for (const term of byStem.get(key) ?? []) {
-            // The key was made under this term's dictionary's settings, and no folded match says more.
-            if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
-            const candidate = stemmedCandidate(span, term);
-            if (candidate) candidates.push(candidate);
-          }
-        });
-      });
-      if (kinds.has('fuzzy')) {
-        for (const span of spans) {
-          if (span.firstToken !== span.lastToken || span.attached) continue;
-          const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
-          for (const term of byStart.get(start) ?? []) {
-            const candidate = fuzzyCandidate(span, term);
-            if (candidate) candidates.push(candidate);
-          }
-        }
+    segments: await inTurns(async (pace) => {
+      const matched: SegmentMatches[] = [];
+      for (const { segment, spans, stemKeys } of perSegment) {
+        matched.push(matchSegment(segment, spans, stemKeys));
+        await pace();
       }
-      const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
-      return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
+      return matched;
     }),
   };
+
+  function matchSegment(segment: PreparedSegment, spans: Span[], stemKeys: string[][]): SegmentMatches {
+    const candidates: Candidate[] = [];
+    spans.forEach((span, index) => {
+      for (const term of byFolded.get(span.folded) ?? []) {
+        const candidate = foldedCandidate(span, term);
+        if (candidate) candidates.push(candidate);
+      }
+      stemSets.forEach((set, setIndex) => {
+        const key = stemKeys[index]![setIndex];
+        if (!key) return;
+        for (const term of byStem.get(key) ?? []) {
+          // The key was made under this term's dictionary's settings, and no folded match says more.
+          if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
+          const candidate = stemmedCandidate(span, term);
+          if (candidate) candidates.push(candidate);
+        }
+      });
+    });
+    if (kinds.has('fuzzy')) {
+      for (const span of spans) {
+        if (span.firstToken !== span.lastToken || span.attached) continue;
+        const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
+        for (const term of byStart.get(start) ?? []) {
+          const candidate = fuzzyCandidate(span, term);
+          if (candidate) candidates.push(candidate);
+        }
+      }
+    }
+    const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
+    return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
+  }
 }
 
 /** The folded one-word spans long enough for fuzzy matches. */
@@ -376,20 +445,24 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
     minScore: input.minScore ?? 0,
     overlap: input.overlap ?? 'longest',
   });
-  return {
-    sourceLang: lookup.sourceLang,
-    dictionaryIds: lookup.dictionaryIds,
-    segments: lookup.segments.map(({ segment, spans }) => {
+  const answered = await inTurns(async (pace) => {
+    const shaped: DecorationResponse['segments'] = [];
+    for (const { segment, spans } of lookup.segments) {
       const matches = spans.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-      if (output === 'matches') return { id: segment.id, matches };
-      // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
-      const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
-      const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-      return {
-        id: segment.id,
-        matches,
-        decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
-      };
-    }),
-  };
+      if (output === 'matches') shaped.push({ id: segment.id, matches });
+      else {
+        // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
+        const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
+        const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
+        shaped.push({
+          id: segment.id,
+          matches,
+          decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
+        });
+      }
+      await pace();
+    }
+    return shaped;
+  });
+  return { sourceLang: lookup.sourceLang, dictionaryIds: lookup.dictionaryIds, segments: answered };
 }

@@ -42,6 +42,11 @@ const HTML_VOID = new Set([
   'track',
   'wbr',
 ]);
+/** HTML elements whose content is not text (scripts, style sheets). */
+const RAW_TEXT = new Set(['script', 'style']);
+/** An attribute value without quotes (`a=b`), which XML does not allow. */
+const UNQUOTED_VALUE = /=\s*[^\s"']/;
+const QUOTED = /"[^"]*"|'[^']*'/g;
 /** XLIFF 2 inline elements standing for content (a placeholder), not wrapping it. */
 const XLIFF_STANDALONE = new Set(['ph', 'x', 'bx', 'ex', 'sc', 'ec', 'sm', 'em', 'cp']);
 const NAMED_ENTITIES: Record<string, string> = {
@@ -117,6 +122,10 @@ export function segmentText(original: string, format: SegmentFormat): SegmentTex
       }
       const name = match[2]!.toLowerCase();
       const end = i + match[0].length;
+      // XML wants every attribute value quoted (HTML does not).
+      if (format === 'xliff' && UNQUOTED_VALUE.test(match[3]!.replace(QUOTED, '""'))) {
+        throw bad(format, `an attribute of <${match[2]}> at ${i} has no quoted value`);
+      }
       const kind = match[1]
         ? 'close'
         : match[4] || (format === 'html' && HTML_VOID.has(name))
@@ -132,6 +141,13 @@ export function segmentText(original: string, format: SegmentFormat): SegmentTex
         push(OBJECT_REPLACEMENT, i, end);
       }
       i = end;
+      // The content of <script> and <style> is code, not text: nothing in it is decorated.
+      if (format === 'html' && kind === 'open' && RAW_TEXT.has(name)) {
+        const close = original.toLowerCase().indexOf(`</${name}`, end);
+        const to = close < 0 ? original.length : close;
+        if (to > end) push(OBJECT_REPLACEMENT, end, to);
+        i = to;
+      }
       continue;
     }
     if (char === '&') {
@@ -163,4 +179,28 @@ export function originalRange(
     start: segment.starts[start]!,
     end: end > start ? segment.ends[end - 1]! : segment.starts[start]!,
   };
+}
+
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * The text under Unicode NFKC (half-width katakana ｺﾝﾋﾟｭｰﾀ as コンピュータ, H₂O as H2O, decomposed
+ * accents composed), each unit of it mapped to the original range of the grapheme it came from, so
+ * matching runs on the normalized text and offsets still come back in the original.
+ */
+export function normalizedText(segment: SegmentText): SegmentText {
+  if (segment.text.normalize('NFKC') === segment.text) return segment;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let text = '';
+  for (const { segment: grapheme, index } of graphemes.segment(segment.text)) {
+    const normal = grapheme.normalize('NFKC');
+    for (let k = 0; k < normal.length; k++) {
+      starts.push(segment.starts[index]!);
+      ends.push(segment.ends[index + grapheme.length - 1]!);
+    }
+    text += normal;
+  }
+  starts.push(segment.starts[segment.text.length]!);
+  return { ...segment, text, starts, ends };
 }

@@ -60,6 +60,7 @@ export const FUZZY_MIN_LENGTH = 4;
 
 /** A fuzzy candidate (veira ~ veiran, tölvupóstur ~ tölvupóst), or null when the forms are too far apart. */
 export function fuzzyCandidate(span: Span, term: TermRow): Candidate | null {
+  if (!caseAllowed(span, term)) return null;
   if (span.attached || span.firstToken !== span.lastToken || term.folded.includes(' ')) return null;
   const [shorter, longer] =
     span.folded.length <= term.folded.length ? [span.folded, term.folded] : [term.folded, span.folded];
@@ -69,7 +70,26 @@ export function fuzzyCandidate(span: Span, term: TermRow): Candidate | null {
   return { span, term, kind: 'fuzzy', score: scoreBetween(span, term, 0.4, 0.2) };
 }
 
-export function foldedCandidate(span: Span, term: TermRow): Candidate {
+const LETTERS = /\p{L}/gu;
+const LOWER = /\p{Ll}/u;
+
+/** A name of two letters or more, all of them capitals ("IT", "AIDS", "ИИ"): an acronym. */
+export function isAcronym(name: string): boolean {
+  const letters = name.match(LETTERS) ?? [];
+  return letters.length >= 2 && !letters.some((letter) => LOWER.test(letter)) && /\p{Lu}/u.test(name);
+}
+
+/**
+ * An acronym matches only text written in capitals too (a plural s aside: "ATMs"), so "it" is not IT
+ * and "aids" not AIDS; the dictionary's `acronymCase: 'fold'` lets it match any case.
+ */
+function caseAllowed(span: Span, term: TermRow): boolean {
+  if (term.acronymFolds || !isAcronym(term.name)) return true;
+  return !LOWER.test(span.surface.replace(/s$/u, ''));
+}
+
+export function foldedCandidate(span: Span, term: TermRow): Candidate | null {
+  if (!caseAllowed(span, term)) return null;
   const kind = foldedKind(span, term);
   return { span, term, kind, score: FOLDED_SCORES[kind] };
 }
@@ -77,6 +97,7 @@ export function foldedCandidate(span: Span, term: TermRow): Candidate {
 /** A stemmed candidate, or null for names whose stem key does not stand for them. */
 export function stemmedCandidate(span: Span, term: TermRow): Candidate | null {
   if (span.attached || !term.stemKey || PUNCTUATION_AT_ENDS.test(term.name)) return null;
+  if (!caseAllowed(span, term)) return null;
   return { span, term, kind: 'stemmed', score: scoreBetween(span, term, 0.6, 0.2) };
 }
 
@@ -104,10 +125,15 @@ export function groupBySpan(candidates: readonly Candidate[]): SpanMatch[] {
     const current = perConcept.get(candidate.term.conceptId);
     if (!current || better(candidate, current) < 0) perConcept.set(candidate.term.conceptId, candidate);
   }
-  return [...bySpan].map(([key, perConcept]) => ({
-    span: spans.get(key)!,
-    candidates: [...perConcept.values()].sort(better),
-  }));
+  return [...bySpan].map(([key, perConcept]) => {
+    const candidates = [...perConcept.values()].sort(better);
+    // Another concept stands beside the match only when it matches as well (an exact match brings no
+    // concept whose term merely shares its stem).
+    return {
+      span: spans.get(key)!,
+      candidates: candidates.filter((candidate) => candidate.kind === candidates[0]!.kind),
+    };
+  });
 }
 
 /**

@@ -6,7 +6,8 @@
  * - stem: the words' stem keys joined by a space, or by nothing where no space or punctuation separates
  *   them (Japanese, Chinese, Thai words), as `stem_key` is made from the name.
  * A span has at most as many words as the longest term starting with its first word's stem (any term
- * it matches starts with that stem), so nothing a term could match is left out.
+ * it matches starts with that stem), so nothing a term could match is left out. A span never crosses
+ * strong punctuation (a sentence's end, ; or :): "clean. Water" is not "clean water".
  */
 import type { TextToken } from '../stemming/text-tokens.js';
 import { OBJECT_REPLACEMENT } from './inline-markup.js';
@@ -26,6 +27,10 @@ export interface Span {
 }
 
 const WHITE = /\s+/gu;
+/** Punctuation ending a sentence or clause: no span crosses it. */
+const STRONG_PUNCTUATION = /[.!?;:\u2026\u3002\uff01\uff1f\uff1b\uff1a\u061f\u06d4\u0964]/u;
+/** At most this many characters of punctuation attached to a span's ends ("C++", "C#", ".NET"). */
+const MAX_ATTACHED = 3;
 const LEADING_NON_SPACE = /^[^\s]+/u;
 const TRAILING_NON_SPACE = /[^\s]+$/u;
 
@@ -38,10 +43,8 @@ export function piecesOf(text: string, tokens: readonly TextToken[]): string[] {
     pieces.add(token.surface);
     const gap = gapAfter(text, tokens, index);
     if (gap) pieces.add(normalizeSpaces(gap));
-    const lead = leadOf(text, tokens, index);
-    if (lead) pieces.add(lead);
-    const trail = trailOf(text, tokens, index);
-    if (trail) pieces.add(trail);
+    for (const lead of suffixesOf(leadOf(text, tokens, index))) pieces.add(lead);
+    for (const trail of prefixesOf(trailOf(text, tokens, index))) pieces.add(trail);
   });
   return [...pieces];
 }
@@ -74,9 +77,11 @@ export function spansOf(
   fold: (piece: string) => string,
   maxWordsFrom: (word: string) => number,
   maxLength: number,
+  /** The first words of the spans wanted (a range, so that long texts are matched in slices). */
+  firstWords: { from: number; to: number } = { from: 0, to: tokens.length },
 ): Span[] {
   const spans: Span[] = [];
-  for (let first = 0; first < tokens.length; first++) {
+  for (let first = firstWords.from; first < Math.min(firstWords.to, tokens.length); first++) {
     const maxWords = maxWordsFrom(tokens[first]!.surface);
     if (maxWords < 1) continue;
     let words = 1;
@@ -86,7 +91,7 @@ export function spansOf(
       if (last > first) {
         const gap = gapAfter(text, tokens, last - 1);
         // A placeholder (an inline tag standing for content) ends every span.
-        if (gap.includes(OBJECT_REPLACEMENT)) break;
+        if (gap.includes(OBJECT_REPLACEMENT) || STRONG_PUNCTUATION.test(gap)) break;
         if (gap) words++;
         folded += (gap ? fold(normalizeSpaces(gap)) : '') + fold(tokens[last]!.surface);
       }
@@ -102,12 +107,11 @@ export function spansOf(
         folded,
         attached: false,
       });
-      const trail = trailOf(text, tokens, last);
-      const variants: [string, string][] = [];
-      if (lead) variants.push([lead, '']);
-      if (trail) variants.push(['', trail]);
-      if (lead && trail) variants.push([lead, trail]);
-      for (const [before, after] of variants) {
+      // Every part of the attached punctuation next to the word: "C++" in "C++," or "(C#)".
+      const befores = ['', ...suffixesOf(lead)];
+      const afters = ['', ...prefixesOf(trailOf(text, tokens, last))];
+      for (const [before, after] of befores.flatMap((b) => afters.map((a) => [b, a] as const))) {
+        if (!before && !after) continue;
         const from = start - before.length;
         const to = end + after.length;
         spans.push({
@@ -122,6 +126,18 @@ export function spansOf(
     }
   }
   return spans;
+}
+
+/** "++," as "+", "++", "++," (up to MAX_ATTACHED characters). */
+function prefixesOf(punctuation: string): string[] {
+  const chars = [...punctuation].slice(0, MAX_ATTACHED);
+  return chars.map((_, index) => chars.slice(0, index + 1).join(''));
+}
+
+/** "(." as ".", "(." (up to MAX_ATTACHED characters). */
+function suffixesOf(punctuation: string): string[] {
+  const chars = [...punctuation].slice(-MAX_ATTACHED);
+  return chars.map((_, index) => chars.slice(chars.length - index - 1).join(''));
 }
 
 /** The stem key of a span from its words' stem keys (see the module comment). */

@@ -52,6 +52,9 @@ const StemmingSettingRef = builder.objectRef<StemmingSetting>('StemmingSetting')
       description: "'none', an algorithm, or null: the default",
     }),
     protectedWords: t.exposeStringList('protectedWords'),
+    acronymCase: t.exposeString('acronymCase', {
+      description: 'exact: a term in capitals matches only text in capitals; fold: any case',
+    }),
     overrides: t.field({
       type: 'JSON',
       description: 'word -> the word it stands for',
@@ -75,6 +78,7 @@ const StemmingSettingInputRef = builder.inputType('StemmingSettingInput', {
     langCode: t.string({ required: true }),
     algorithm: t.string({ required: false }),
     protectedWords: t.stringList({ required: false }),
+    acronymCase: t.string({ required: false, description: 'exact (default) or fold' }),
     overrides: t.field({ type: 'JSON', required: false, description: 'word -> the word it stands for' }),
   }),
 });

@@ -41,6 +41,8 @@ export const stemmingRouter = router({
           "Words as term decoration cuts them (Intl.Segmenter, so Chinese, Japanese and Thai too); keys as terms' stem keys are made, under the dictionary's settings when dictionaryId is given.",
         errorResponses: [400, 401, 404],
       },
+      // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
+      directRest: true,
     })
     .input(AnalyzeInputSchema)
     .output(AnalyzeResponseSchema)

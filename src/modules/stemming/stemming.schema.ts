@@ -65,6 +65,11 @@ export const StemmingSettingSchema = z.object({
   overrides: z
     .record(WordSchema, WordSchema)
     .describe('word -> the word it stands for, stemmed in its place (e.g. mice -> mouse); compared folded'),
+  acronymCase: z
+    .enum(['exact', 'fold'])
+    .describe(
+      'exact (default): a term in capitals (IT, AIDS) matches only text in capitals in decoration; fold: any case',
+    ),
   version: z.number().int().describe('raised on every change'),
 });
 export type StemmingSetting = z.infer<typeof StemmingSettingSchema>;
@@ -77,5 +82,6 @@ export const StemmingSettingsInputSchema = z.object({
   overrides: StemmingSettingSchema.shape.overrides
     .refine((map) => Object.keys(map).length <= 2000, 'at most 2000 overrides')
     .optional(),
+  acronymCase: StemmingSettingSchema.shape.acronymCase.optional(),
 });
 export type StemmingSettingsInput = z.infer<typeof StemmingSettingsInputSchema>;

@@ -4,11 +4,13 @@
  * language change how keys are made, and a rebuild job recomputes the keys of the terms concerned.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { boundRows, selectEach } from '../../shared/sql.js';
+import type { Dictionary } from '../dictionary/dictionary.entity.js';
 import { administrableDictionary, readableDictionary } from '../dictionary/dictionary-access.js';
 import { type JobProgress, runAsJob } from '../jobs/job-runner.js';
+import { checkLanguageCodes } from './language-codes.js';
 import { foldedTextsSql, StemKeys, stemKeysSql } from './stem-keys.js';
 import type {
   AnalyzeInput,
@@ -18,6 +20,16 @@ import type {
   StemmingSettingsInput,
 } from './stemming.schema.js';
 import { wordTokens } from './text-tokens.js';
+
+/**
+ * One rule with decoration and term search: a dictionary of another tenant is 404, a system
+ * administrator's call included (an administrator works in a tenant through its own account).
+ */
+async function ownTenant(scope: Scope, dictionary: Promise<Dictionary>): Promise<Dictionary> {
+  const found = await dictionary;
+  if (found.client.id !== scope.actor.clientId) throw notFound('Dictionary', found.id);
+  return found;
+}
 
 /** The stemmers this server's PostgreSQL has, with the language codes that use them. */
 export async function stemmingLanguages(scope: Scope): Promise<StemmingLanguages> {
@@ -44,8 +56,9 @@ const algorithmSql = (dictionaryId: number | null, language: string) => ({
 
 /** The words of a text with their offsets, folded forms and stem keys. */
 export async function analyze(scope: Scope, input: AnalyzeInput): Promise<AnalyzeResponse> {
-  if (input.dictionaryId !== undefined) await readableDictionary(scope, input.dictionaryId);
+  if (input.dictionaryId !== undefined) await ownTenant(scope, readableDictionary(scope, input.dictionaryId));
   const dictionaryId = input.dictionaryId ?? null;
+  await checkLanguageCodes(scope, 'langCode', [input.langCode], dictionaryId === null ? [] : [dictionaryId]);
   const tokens = wordTokens(input.text, input.langCode);
   const surfaces = tokens.map((token) => token.surface);
   const [row] = await boundRows<{
@@ -78,6 +91,7 @@ interface SettingRow {
   protected_words: string[];
   overrides: Record<string, string>;
   version: number;
+  acronym_case: 'exact' | 'fold';
 }
 
 const settingOf = (row: SettingRow): StemmingSetting => ({
@@ -85,14 +99,15 @@ const settingOf = (row: SettingRow): StemmingSetting => ({
   algorithm: row.algorithm,
   protectedWords: row.protected_words,
   overrides: row.overrides,
+  acronymCase: row.acronym_case,
   version: row.version,
 });
 
 /** A dictionary's stemming settings, one per language that has any. */
 export async function stemmingSettings(scope: Scope, dictionaryId: number): Promise<StemmingSetting[]> {
-  await readableDictionary(scope, dictionaryId);
+  await ownTenant(scope, readableDictionary(scope, dictionaryId));
   const rows = await boundRows<SettingRow>(scope.em, {
-    text: `select language_code, algorithm, protected_words, overrides, version
+    text: `select language_code, algorithm, protected_words, overrides, acronym_case, version
              from stemming_settings where dictionary_id = ? order by language_code`,
     params: [dictionaryId],
   });
@@ -147,8 +162,8 @@ export async function copyStemmingSettings(
   actorId: number | null,
 ): Promise<void> {
   await em.execute(
-    `insert into stemming_settings (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id)
-     select s.client_id, ?, s.language_code, s.algorithm, s.protected_words, s.overrides, ?
+    `insert into stemming_settings (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, acronym_case, changed_by_id)
+     select s.client_id, ?, s.language_code, s.algorithm, s.protected_words, s.overrides, s.acronym_case, ?
        from stemming_settings s where s.dictionary_id = ?`,
     [targetId, actorId, sourceId],
   );
@@ -156,7 +171,7 @@ export async function copyStemmingSettings(
 
 /** Saves one language's settings of a dictionary and starts the rebuild of its terms' stem keys. */
 export async function putStemmingSettings(scope: Scope, input: StemmingSettingsInput) {
-  const dictionary = await administrableDictionary(scope, input.id);
+  const dictionary = await ownTenant(scope, administrableDictionary(scope, input.id));
   const language = input.langCode.toLowerCase();
   const algorithm = input.algorithm?.toLowerCase() ?? null;
   if (algorithm !== null && algorithm !== 'none') {
@@ -171,14 +186,14 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
   // Words are kept folded (keys are folded, so "Mice" and "mice" are one override); what an override
   // stands for is kept in lower case, since the stemmer reads it with its accents.
   await boundRows(scope.em, {
-    text: `insert into stemming_settings as s (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id)
+    text: `insert into stemming_settings as s (client_id, dictionary_id, language_code, algorithm, protected_words, overrides, changed_by_id, acronym_case)
            values (?, ?, ?, ?,
                    array(select distinct public.polyterm_fold(w) from unnest(?::text[]) w order by 1),
                    (select coalesce(jsonb_object_agg(public.polyterm_fold(k), public.polyterm_lower(v)), '{}'::jsonb)
                       from jsonb_each_text(?::jsonb) e(k, v)),
-                   ?)
+                   ?, ?)
            on conflict (dictionary_id, language_code) do update
-              set algorithm = excluded.algorithm, protected_words = excluded.protected_words,
+              set algorithm = excluded.algorithm, acronym_case = excluded.acronym_case, protected_words = excluded.protected_words,
                   overrides = excluded.overrides, changed_by_id = excluded.changed_by_id,
                   changed_at = now(), version = s.version + 1
            returning id`,
@@ -190,6 +205,7 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
       input.protectedWords ?? [],
       JSON.stringify(input.overrides ?? {}),
       scope.actor.userId ?? null,
+      input.acronymCase ?? 'exact',
     ],
   });
   return runAsJob(scope, 'stemming.rebuild', (em, progress) =>
@@ -199,7 +215,7 @@ export async function putStemmingSettings(scope: Scope, input: StemmingSettingsI
 
 /** Recomputes every stem key of a dictionary (after a PostgreSQL upgrade changed its stemmers). */
 export async function rebuildDictionaryStemKeys(scope: Scope, dictionaryId: number) {
-  const dictionary = await administrableDictionary(scope, dictionaryId);
+  const dictionary = await ownTenant(scope, administrableDictionary(scope, dictionaryId));
   return runAsJob(scope, 'stemming.rebuild', (em, progress) =>
     rebuildStemKeys(em, dictionary.id, null, progress),
   );

@@ -1,7 +1,15 @@
 /**
  * Words of a text with their UTF-16 offsets, by Intl.Segmenter (Node's full ICU): dictionary-based
  * segmentation for Chinese, Japanese and Thai, UAX #29 elsewhere. Decoration and the analyze endpoint
- * both cut texts here, so the tokens they stem are the same.
+ * both cut texts here, so the tokens they stem are the same. On top of UAX #29:
+ * - spaces inside a word are cut out (U+202F, the narrow no-break space of French before ; ! ?, is an
+ *   ExtendNumLet to UAX #29 and would join "énergie" to what follows);
+ * - elided articles and pronouns (French l' d' j' qu'..., Italian and Catalan alike, with ' or ’) are
+ *   left out of the word they precede, as Lucene's ElisionFilter does ("l’école" is the word "école");
+ *   polyterm_stem_keys drops them from term names the same way (Migration20261220090000);
+ * - English possessives ('s, ’s) are left out ("the committee’s" is the word "committee");
+ * - in Japanese and Chinese, words of Han and kana are cut into characters, so that a term can be found
+ *   inside a longer word (経済 in 経済学); which characters start a span is the dictionary's to say.
  */
 
 export interface TextToken {
@@ -27,16 +35,99 @@ function segmenterFor(language: string): Intl.Segmenter {
   return segmenter;
 }
 
+/** Elided words per language (ISO 639-1 and 639-2 codes), as Lucene's French, Italian and Catalan analysers list them. */
+const FRENCH_ELISION = ['l', 'm', 't', 'qu', 'n', 's', 'j', 'd', 'c', 'jusqu', 'quoiqu', 'lorsqu', 'puisqu'];
+const ITALIAN_ELISION = [
+  'c',
+  'l',
+  'all',
+  'dall',
+  'dell',
+  'nell',
+  'sull',
+  'coll',
+  'pell',
+  'gl',
+  'agl',
+  'dagl',
+  'degl',
+  'negl',
+  'sugl',
+  'un',
+  'm',
+  't',
+  's',
+  'v',
+  'd',
+];
+const CATALAN_ELISION = ['d', 'l', 'm', 'n', 's', 't'];
+const ELISION_BY_LANGUAGE: Record<string, readonly string[]> = {
+  fr: FRENCH_ELISION,
+  fra: FRENCH_ELISION,
+  fre: FRENCH_ELISION,
+  it: ITALIAN_ELISION,
+  ita: ITALIAN_ELISION,
+  ca: CATALAN_ELISION,
+  cat: CATALAN_ELISION,
+};
+const elisionPatterns = new Map<string, RegExp>();
+
+/** The elided prefix of a word ("l'", "qu’") in this language, as a pattern; null where there is none. */
+export function elisionPattern(language: string): RegExp | null {
+  const code = language.toLowerCase();
+  const words = ELISION_BY_LANGUAGE[code];
+  if (!words) return null;
+  let pattern = elisionPatterns.get(code);
+  if (!pattern) {
+    pattern = new RegExp(`^(?:${words.join('|')})['\u2019]`, 'iu');
+    elisionPatterns.set(code, pattern);
+  }
+  return pattern;
+}
+
+const ENGLISH = new Set(['en', 'eng']);
+const POSSESSIVE = /['\u2019]s$/iu;
+/** Languages whose Han and kana words are cut into characters. */
+const CHARACTER_LANGUAGES = new Set(['ja', 'jpn', 'zh', 'zho', 'chi']);
+const HAN_OR_KANA = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+$/u;
+const INNER_SPACE = /\p{Zs}+/gu;
+
+/** Languages written without spaces between words, whose characters (not words) bound a term. */
+export const isCharacterLanguage = (language: string) => CHARACTER_LANGUAGES.has(language.toLowerCase());
+
+function push(tokens: TextToken[], surface: string, start: number) {
+  if (surface) tokens.push({ surface, start, end: start + surface.length });
+}
+
 /** The word-like segments of `text` (letters, digits, ideographs), in order. */
 export function wordTokens(text: string, language: string): TextToken[] {
   const tokens: TextToken[] = [];
+  const elision = elisionPattern(language);
+  const possessive = ENGLISH.has(language.toLowerCase());
+  const characters = isCharacterLanguage(language);
   for (const segment of segmenterFor(language).segment(text)) {
     if (!segment.isWordLike) continue;
-    tokens.push({
-      surface: segment.segment,
-      start: segment.index,
-      end: segment.index + segment.segment.length,
-    });
+    // Spaces inside a segment (U+202F) cut it.
+    let offset = segment.index;
+    for (const piece of segment.segment.split(INNER_SPACE)) {
+      const start = text.indexOf(piece, offset);
+      offset = start + piece.length;
+      let word = piece;
+      let from = start;
+      const elided = elision?.exec(word);
+      if (elided && elided[0].length < word.length) {
+        from += elided[0].length;
+        word = word.slice(elided[0].length);
+      }
+      if (possessive && POSSESSIVE.test(word) && word.length > 2) word = word.slice(0, -2);
+      if (characters && HAN_OR_KANA.test(word)) {
+        let at = from;
+        for (const char of word) {
+          push(tokens, char, at);
+          at += char.length;
+        }
+      } else push(tokens, word, from);
+    }
   }
   return tokens;
 }

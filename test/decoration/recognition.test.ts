@@ -1,0 +1,132 @@
+/**
+ * Term recognition defects of issue 38, one segment each (PostgreSQL engine; the evaluation set checks
+ * both engines answer alike): acronym case (and the dictionary's acronymCase), elision and English
+ * possessives, punctuation at a term's ends, accent-less spelling, Japanese mixed scripts, inner words
+ * and NFKC forms with original offsets, U+202F, sentence boundaries and stem-only homonyms.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from '../concepts/concept-helpers.js';
+import { startEngineServer } from '../search/search-helpers.js';
+import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
+
+describe('term recognition', () => {
+  let server: Server;
+  let base: Termbase;
+  const matchesOf = async (sourceLang: string, text: string): Promise<MatchBody[]> =>
+    (await decorate(base.admin, { sourceLang, dictionaryIds: [base.dictionary.id], segments: [{ text }] }))
+      .segments[0]!.matches;
+  const brief = (matches: MatchBody[]) => matches.map((m) => [m.start, m.end, m.text, m.term, m.kind]);
+
+  beforeAll(async () => {
+    server = await startEngineServer('postgresql');
+    base = await termbase(server, ['eng', 'fra', 'ita', 'spa', 'rus', 'jpn']);
+    const names: [string, string][] = [
+      ['IT', 'eng'],
+      ['AIDS', 'eng'],
+      ['committee', 'eng'],
+      ['officer', 'eng'],
+      ['C++', 'eng'],
+      ['C#', 'eng'],
+      ['clean water', 'eng'],
+      ['nation', 'eng'],
+      ['national', 'eng'],
+      ['ИИ', 'rus'],
+      ['école', 'fra'],
+      ['électricité', 'fra'],
+      ['mot de passe', 'fra'],
+      ['bougie d’allumage', 'fra'],
+      ['acqua', 'ita'],
+      ['educación', 'spa'],
+      ['Tシャツ', 'jpn'],
+      ['3D映像', 'jpn'],
+      ['経済', 'jpn'],
+      ['コンピュータ', 'jpn'],
+      ['H2O', 'jpn'],
+    ];
+    for (const [name, lang] of names) await concept(base, [{ name, lang }]);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('matches a term in capitals only where the text has capitals, unless the dictionary folds them', async () => {
+    expect(brief(await matchesOf('eng', 'Give it to IT; its staff and the AIDS clinic aids'))).toEqual([
+      [11, 13, 'IT', 'IT', 'exact'],
+      [33, 37, 'AIDS', 'AIDS', 'exact'],
+    ]);
+    expect(brief(await matchesOf('rus', 'ИИ и роботы'))).toEqual([[0, 2, 'ИИ', 'ИИ', 'exact']]);
+    const put = await base.admin.call('PUT', `/dictionaries/${base.dictionary.id}/stemming`, {
+      langCode: 'eng',
+      acronymCase: 'fold',
+    });
+    expect(put.status, put.text).toBe(200);
+    const settings = await base.admin.call<{ acronymCase: string }[]>(
+      'GET',
+      `/dictionaries/${base.dictionary.id}/stemming`,
+    );
+    expect(settings.body).toMatchObject([{ langCode: 'eng', acronymCase: 'fold' }]);
+    expect((await matchesOf('eng', 'Give it to IT')).map((m) => m.text)).toEqual(['it', 'IT']);
+    await base.admin.call('PUT', `/dictionaries/${base.dictionary.id}/stemming`, { langCode: 'eng' });
+    expect((await matchesOf('eng', 'Give it to IT')).map((m) => m.text)).toEqual(['IT']);
+  });
+
+  it('separates elided articles (both apostrophes) and keeps English possessives matching', async () => {
+    expect(brief(await matchesOf('fra', "L'école et l’école, d’électricité"))).toEqual([
+      [2, 7, 'école', 'école', 'exact'],
+      [13, 18, 'école', 'école', 'exact'],
+      [22, 33, 'électricité', 'électricité', 'exact'],
+    ]);
+    expect(brief(await matchesOf('fra', "Deux bougies d'allumage")).map((m) => m[3])).toEqual([
+      'bougie d’allumage',
+    ]);
+    expect(brief(await matchesOf('ita', "Bevo l'acqua"))).toEqual([[7, 12, 'acqua', 'acqua', 'exact']]);
+    expect(brief(await matchesOf('eng', "the committee’s and the officer's"))).toEqual([
+      [4, 13, 'committee', 'committee', 'exact'],
+      [24, 31, 'officer', 'officer', 'exact'],
+    ]);
+  });
+
+  it('finds terms ending in punctuation before more punctuation', async () => {
+    expect(brief(await matchesOf('eng', 'C++, C#; (C#) and C++.'))).toEqual([
+      [0, 3, 'C++', 'C++', 'exact'],
+      [5, 7, 'C#', 'C#', 'exact'],
+      [10, 12, 'C#', 'C#', 'exact'],
+      [18, 21, 'C++', 'C++', 'exact'],
+    ]);
+  });
+
+  it('folds before stemming: an accent-less spelling finds the term', async () => {
+    expect(brief(await matchesOf('spa', 'la educacion'))).toEqual([
+      [3, 12, 'educacion', 'educación', 'accent-folded'],
+    ]);
+    expect((await matchesOf('fra', 'les electricites')).map((m) => [m.term, m.kind])).toEqual([
+      ['électricité', 'stemmed'],
+    ]);
+  });
+
+  it('finds Japanese terms of mixed scripts, inside longer words and in compatibility forms', async () => {
+    expect(brief(await matchesOf('jpn', 'Tシャツ'))).toEqual([[0, 4, 'Tシャツ', 'Tシャツ', 'exact']]);
+    expect(brief(await matchesOf('jpn', '3D映像を見た'))).toEqual([[0, 4, '3D映像', '3D映像', 'exact']]);
+    expect(brief(await matchesOf('jpn', '経済学を学ぶ'))).toEqual([[0, 2, '経済', '経済', 'exact']]);
+    // Half-width katakana (7 units in the original, 6 once normalized: ﾋﾟ is ピ) and H₂O, offsets in the original.
+    const [computer] = await matchesOf('jpn', 'ｺﾝﾋﾟｭｰﾀが');
+    expect([computer!.start, computer!.end, computer!.term]).toEqual([0, 7, 'コンピュータ']);
+    const [water] = await matchesOf('jpn', '水はH₂Oです');
+    expect([water!.start, water!.end, water!.term]).toEqual([2, 5, 'H2O']);
+  });
+
+  it('leaves a narrow no-break space out of a match', async () => {
+    expect(brief(await matchesOf('fra', 'Quel mot de passe\u202f?'))).toEqual([
+      [5, 17, 'mot de passe', 'mot de passe', 'exact'],
+    ]);
+  });
+
+  it('matches no multiword term across a sentence end or strong punctuation', async () => {
+    expect(await matchesOf('eng', 'The river stayed clean. Water levels rose.')).toEqual([]);
+    expect(await matchesOf('eng', 'clean; water')).toEqual([]);
+    expect((await matchesOf('eng', 'Clean water')).map((m) => m.term)).toEqual(['clean water']);
+  });
+
+  it('adds a homonym only when it matches as well as the match', async () => {
+    const [nation] = await matchesOf('eng', 'every nation');
+    expect([nation!.term, nation!.kind, nation!.homonyms]).toEqual(['nation', 'exact', []]);
+  });
+});
