@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { parse } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { databaseOutageError } from '../db/errors.js';
+import { apiErrorCode } from '../shared/errors.js';
 import { jsonNestingExceeds, MAX_GRAPHQL_TOKENS, MAX_JSON_DEPTH } from '../shared/input-limits.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -12,7 +13,6 @@ import type { GraphQLContext } from './builder.js';
 import { schema } from './schema.js';
 
 const createCaller = createCallerFactory(appRouter);
-const ourCode: Record<string, string> = { UNPROCESSABLE_CONTENT: 'UNPROCESSABLE' };
 
 interface GraphQLErrorLike {
   message: string;
@@ -44,7 +44,7 @@ export const maskErrorWith =
         : original.message;
       return createGraphQLError(message, {
         ...(path ? { path } : {}),
-        extensions: { code: ourCode[original.code] ?? original.code },
+        extensions: { code: apiErrorCode(original.code) },
       });
     }
     const outage = databaseOutageError(original);
