@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from 'trpc-to-openapi';
+import { ALIAS_OF } from '../shared/openapi-alias.js';
 
 /**
  * Corrections of the generated OpenAPI document, so that generators (openapi-typescript, openapi-generator)
@@ -175,6 +176,14 @@ function dropUnusedComponents(document: OpenAPIObject): void {
   }
 }
 
+/** Parameters that only repeat another under an older spelling are accepted but not declared (one name each). */
+function dropAliasParameters(operation: Operation): void {
+  if (!operation.parameters) return;
+  operation.parameters = operation.parameters.filter(
+    (parameter) => parameter.schema?.[ALIAS_OF] === undefined,
+  );
+}
+
 export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   document.info = { ...document.info, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } };
   for (const [method, path, operation] of operations(document)) {
@@ -182,6 +191,7 @@ export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
     if (operation.security === undefined) operation.security = [];
     if (!operation.operationId) operation.operationId = operationIdOf(method, path);
     if (method === 'post' || method === 'put') queryMembersAsParameters(operation);
+    dropAliasParameters(operation);
     const extra = EXTRA_STATUSES[`${method} ${path}`];
     const responses = operation.responses;
     if (extra && responses) {
@@ -197,6 +207,7 @@ export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   }
   walkSchemas(document.paths, (schema) => {
     dropSafeIntegerBounds(schema);
+    delete schema[ALIAS_OF];
     declareEnumKeys(schema);
   });
   walkSchemas(document.components, (schema) => {

@@ -159,6 +159,35 @@ describe('the OpenAPI document', () => {
     expect([...tags].filter((tag) => tag.includes(','))).toEqual([]);
   });
 
+  it('declares one name per parameter: none differ only by case or separator (orval would declare both)', () => {
+    const wordsOf = (name: string) => name.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+    const twice = allOperations.flatMap(({ method, path, op }) => {
+      const names = (op.parameters ?? []).map((parameter) => `${parameter.in}:${wordsOf(parameter.name)}`);
+      return names
+        .filter((name, index) => names.indexOf(name) !== index)
+        .map((name) => `${method} ${path} ${name}`);
+    });
+    expect(twice).toEqual([]);
+  });
+
+  it('gives generated types distinct names, as orval makes them from operation ids and schema names', () => {
+    // orval names an operation's types <OperationId>Params and <OperationId>Body, beside the component schemas.
+    const pascal = (name: string) =>
+      name
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join('');
+    const names = [
+      ...Object.keys(document.components.schemas).map(pascal),
+      ...allOperations.flatMap(({ op }) => [
+        `${pascal(op.operationId ?? '')}Params`,
+        `${pascal(op.operationId ?? '')}Body`,
+      ]),
+    ];
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
   it('answers a job-capable call with a required result (200) or a required jobTaskId (202)', () => {
     const schemas = document.components.schemas as Record<string, { required?: string[] }>;
     expect(schemas.InvocationDone?.required).toEqual(['result']);
