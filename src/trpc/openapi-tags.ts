@@ -5,7 +5,7 @@
 export const openApiTags = [
   {
     name: 'authentication',
-    description: 'Sign in and out, check and extend a token, reset a password (docs/clients.md#signing-in)',
+    description: 'Sign in and out, check and extend a token, reset a password',
   },
   { name: 'system', description: 'Features, licence and what the server offers before and after sign-in' },
   { name: 'clients', description: 'Tenants: their limits and API keys (system administrators)' },
