@@ -56,6 +56,11 @@ const codeForStatus: Record<number, string> = {
   422: 'UNPROCESSABLE',
 };
 
+/** Fastify says only "Unsupported Media Type": name what was sent and what is read instead. */
+const unsupportedMediaType = (contentType: string | undefined) =>
+  `Unsupported Media Type ${contentType?.split(';')[0]?.trim() || '(none)'}: send application/json` +
+  ' (login also takes a form; uploads take multipart/form-data)';
+
 /** OpenAPI entries of the REST-only routes; static, so the committed document is generated without a server. */
 export const rawRoutePaths = {
   ...featuresScriptPaths,
@@ -126,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     return sendSurfaceError(request, reply, status, {
       code: codeForStatus[status] ?? 'BAD_REQUEST',
-      message: error.message,
+      message: status === 415 ? unsupportedMediaType(request.headers['content-type']) : error.message,
     });
   });
   app.setNotFoundHandler((request, reply) =>

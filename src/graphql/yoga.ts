@@ -6,6 +6,7 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import { databaseOutageError } from '../db/errors.js';
 import { readToken } from '../modules/auth/auth.service.js';
 import { sendSurfaceError } from '../rest/error-body.js';
+import { apiErrorCode } from '../shared/errors.js';
 import { jsonNestingExceeds, MAX_GRAPHQL_TOKENS, MAX_JSON_DEPTH } from '../shared/input-limits.js';
 import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
@@ -15,7 +16,6 @@ import { CallerDocuments, DOCUMENTS_AT_ONCE } from './pool-share.js';
 import { schema } from './schema.js';
 
 const createCaller = createCallerFactory(appRouter);
-const ourCode: Record<string, string> = { UNPROCESSABLE_CONTENT: 'UNPROCESSABLE' };
 
 interface GraphQLErrorLike {
   message: string;
@@ -47,7 +47,7 @@ export const maskErrorWith =
         : original.message;
       return createGraphQLError(message, {
         ...(path ? { path } : {}),
-        extensions: { code: ourCode[original.code] ?? original.code },
+        extensions: { code: apiErrorCode(original.code) },
       });
     }
     const outage = databaseOutageError(original);

@@ -6,7 +6,12 @@ import type { FastifyInstance } from 'fastify';
  * them into its initializer script with Function.prototype.toString, so they may use only browser globals
  * and must not refer to anything of this module.
  */
-declare const window: { polytermDocs?: { preauthorizeApiKey(name: string, value: string): void } };
+declare const window: {
+  polytermDocs?: {
+    preauthorizeApiKey(name: string, value: string): void;
+    authActions: { persistAuthorizationIfNeeded(): void };
+  };
+};
 declare const SwaggerUIBundle: { plugins: { DownloadUrl(system: unknown): unknown } };
 
 /** Swagger UI's own plugin that its standalone layout needs; listed again because `plugins` replaces the list. */
@@ -33,6 +38,9 @@ function takeTokenOfLogin(response: {
   const token = response.body?.token?.token;
   if (response.ok && /\/api\/v4\/login$/.test(path) && token && window.polytermDocs) {
     window.polytermDocs.preauthorizeApiKey('XAuthToken', token);
+    // preauthorizeApiKey only authorizes; the Authorize dialog also stores the token (persistAuthorization),
+    // which is what lets it survive a reload.
+    window.polytermDocs.authActions.persistAuthorizationIfNeeded();
   }
   return response;
 }

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiErrorCode } from '../shared/errors.js';
 
 export interface ErrorIssue {
   path: string;
@@ -11,12 +12,6 @@ export interface ErrorBody {
   message: string;
   issues?: ErrorIssue[];
 }
-
-/** tRPC's names for the codes where ours differ. */
-const ourCode: Record<string, string> = {
-  UNPROCESSABLE_CONTENT: 'UNPROCESSABLE',
-  PARSE_ERROR: 'BAD_REQUEST',
-};
 
 /**
  * Server errors whose message callers may see, nothing about the server's inside: 503 says "retry",
@@ -73,7 +68,7 @@ interface TrpcErrorJson {
 export function toErrorBody(status: number, json: TrpcErrorJson): ErrorBody {
   if (status >= 500 && !shownServerStatuses.has(status))
     return { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' };
-  const code = json.code ? (ourCode[json.code] ?? json.code) : 'BAD_REQUEST';
+  const code = json.code ? apiErrorCode(json.code) : 'BAD_REQUEST';
   if (json.issues?.length) {
     const issues = json.issues.map((issue) => ({
       path: (issue.path ?? []).map(String).join('.'),

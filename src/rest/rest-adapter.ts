@@ -105,6 +105,9 @@ function prepareBody(request: FastifyRequest): void {
 export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: FastifyInstance, options) => {
   await app.register(formbody);
   registerJsonBodyParser(app);
+  // Fastify reads text/plain as a string by default, which every procedure then found empty (400 with each
+  // member missing); a body is JSON or a form here, anything else is 415 like XML.
+  app.removeContentTypeParser('text/plain');
 
   const routes = buildRouteTable(options.router);
   // Before any route: a missing token is answered before a body is read.

@@ -1,3 +1,5 @@
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+
 /** The error codes domain code may throw; each surface maps them once (REST status, tRPC code, GraphQL extension). */
 export const AppErrorCodes = [
   'BAD_REQUEST',
@@ -27,6 +29,20 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
   GATEWAY_TIMEOUT: 504,
 };
+
+/** tRPC's names for the codes the API names otherwise (api-conventions.md): REST, tRPC and GraphQL say ours. */
+const apiNameOfTrpcCode = { UNPROCESSABLE_CONTENT: 'UNPROCESSABLE', PARSE_ERROR: 'BAD_REQUEST' } as const;
+type RenamedTrpcCode = keyof typeof apiNameOfTrpcCode;
+export type ApiErrorCode =
+  | Exclude<TRPC_ERROR_CODE_KEY, RenamedTrpcCode>
+  | (typeof apiNameOfTrpcCode)[RenamedTrpcCode];
+
+/** The code callers read for a tRPC error code (tRPC says UNPROCESSABLE_CONTENT where the API says UNPROCESSABLE). */
+export function apiErrorCode(code: TRPC_ERROR_CODE_KEY): ApiErrorCode;
+export function apiErrorCode(code: string): string;
+export function apiErrorCode(code: string): string {
+  return Object.hasOwn(apiNameOfTrpcCode, code) ? apiNameOfTrpcCode[code as RenamedTrpcCode] : code;
+}
 
 /** The one error type domain code throws. */
 export class AppError extends Error {

@@ -56,6 +56,21 @@ export function answerAsync(ctx: { response: { status?: number } }, outcome: Asy
   return outcome.body;
 }
 
+/** What the generic calls of one resource do, as the OpenAPI document says it (api-conventions.md). */
+function crudDescriptions(path: string, noun: string) {
+  const plural = path.slice(1);
+  const unknown = `404 when no ${noun} has the id, or it belongs to another client.`;
+  return {
+    list: `A page of the ${plural} the caller may see (a Page: content, totalElements, totalPages...). \`page\` (from 0) and \`size\` page through them; \`sort\` names an attribute and direction (name,DESC); \`name\` keeps those whose name starts with it, \`name-eq\` those named so, ignoring case; \`format\` chooses the members of each (ID, SHORT, FULL, EDIT).`,
+    rownum: `The 0-based position of the ${noun} in the list GET ${path} answers for the same filters and sort, so a client can open the page that holds it; 0 when it is not in that list.`,
+    get: `The ${noun} with its members as \`format\` asks (FULL by default). A deleted one only with \`include-deleted\`, for administrators. ${unknown}`,
+    create: `Creates a ${noun} from the body and answers it (201). 400 for a member that is missing or not valid (the body's issues name it), 403 without the right to, 422 when an equal ${noun} exists.`,
+    update: `Replaces the ${noun}'s attributes with the body: members left out get their default (PUT ${path}/partial/{id} changes only what is sent). \`version\` must be the stored one: 409 otherwise, and nothing changes. ${unknown}`,
+    patch: `Changes only the members sent; the others keep their value. \`version\` must be the stored one: 409 otherwise, and nothing changes. ${unknown}`,
+    delete: `Deletes the ${noun}: 204 with an empty text/plain body. ${unknown}`,
+  };
+}
+
 /**
  * The spec's generic calls (find, rownum, get, create, full and partial update, delete, async delete)
  * of one resource, as tRPC procedures published under `/api/v4{path}`. Spread the result into a router
@@ -72,23 +87,46 @@ export function crudProcedures<
   const { path, noun, tags, schemas, service } = spec;
   const plural = path.slice(1);
   const writer = spec.writeProcedure ?? authedProcedure;
+  const descriptions = crudDescriptions(path, noun);
   return {
     list: authedProcedure
-      .meta({ openapi: { method: 'GET', path, tags, summary: spec.summaries?.list ?? `Find ${plural}` } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path,
+          tags,
+          summary: spec.summaries?.list ?? `Find ${plural}`,
+          description: descriptions.list,
+        },
+      })
       .input(schemas.list)
       .output(schemas.page)
       .query(({ ctx, input }) => checkedByOutputSchema(service.list(ctx.scope, input as z.output<L>))),
 
     rownum: authedProcedure
       .meta({
-        openapi: { method: 'GET', path: `${path}/rownum/{id}`, tags, summary: `Row position of a ${noun}` },
+        openapi: {
+          method: 'GET',
+          path: `${path}/rownum/{id}`,
+          tags,
+          summary: `Row position of a ${noun}`,
+          description: descriptions.rownum,
+        },
       })
       .input(schemas.list.extend(IdInput.shape))
       .output(z.number().int())
       .query(({ ctx, input }) => service.rownum(ctx.scope, input.id as number, input as z.output<L>)),
 
     get: authedProcedure
-      .meta({ openapi: { method: 'GET', path: `${path}/{id}`, tags, summary: `Get a ${noun}` } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: `${path}/{id}`,
+          tags,
+          summary: `Get a ${noun}`,
+          description: descriptions.get,
+        },
+      })
       .input(IdInput.extend({ format: FormatSchema, 'include-deleted': queryBoolean().default(false) }))
       .output(schemas.output)
       .query(({ ctx, input }) =>
@@ -102,6 +140,7 @@ export function crudProcedures<
           path,
           tags,
           summary: spec.summaries?.create ?? `Create a ${noun}`,
+          description: descriptions.create,
           errorResponses: [400, 401, 403, 404, 409, 422],
         },
         successStatus: 201,
@@ -117,6 +156,7 @@ export function crudProcedures<
           path: `${path}/{id}`,
           tags,
           summary: spec.summaries?.update ?? `Update a ${noun}`,
+          description: descriptions.update,
           errorResponses: writeErrors,
         },
       })
@@ -134,6 +174,7 @@ export function crudProcedures<
           path: `${path}/partial/{id}`,
           tags,
           summary: spec.summaries?.patch ?? `Change some attributes of a ${noun}`,
+          description: descriptions.patch,
           errorResponses: writeErrors,
         },
       })
@@ -150,6 +191,7 @@ export function crudProcedures<
           path: `${path}/{id}`,
           tags,
           summary: spec.summaries?.delete ?? `Delete a ${noun}`,
+          description: descriptions.delete,
         },
         successStatus: 204,
       })

@@ -1,4 +1,7 @@
 import type { OpenAPIObject } from 'trpc-to-openapi';
+import { ALIAS_OF } from '../shared/openapi-alias.js';
+import { operationDescriptions } from './openapi-descriptions.js';
+import { requestExamples } from './openapi-examples.js';
 
 /**
  * Corrections of the generated OpenAPI document, so that generators (openapi-typescript, openapi-generator)
@@ -16,6 +19,7 @@ interface Parameter {
 }
 interface Operation {
   operationId?: string;
+  description?: string;
   tags?: string[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Json }> };
@@ -112,20 +116,6 @@ function queryMembersAsParameters(operation: Operation): void {
   if (moved.size) operation.parameters = [...(operation.parameters ?? []), ...moved.values()];
 }
 
-/**
- * operationId for the REST-only routes, from method and path: GET /users/export is getUsersExport,
- * GET /concepts/{id}/print-as-html getConceptsByIdPrintAsHtml.
- */
-const operationIdOf = (method: string, path: string): string =>
-  method +
-  path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => (segment.startsWith('{') ? `by-${segment.slice(1, -1)}` : segment))
-    .flatMap((segment) => segment.split(/[^A-Za-z0-9]+/))
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
-
 const ref = (name: string) => `#/components/schemas/${name}`;
 
 /**
@@ -175,13 +165,27 @@ function dropUnusedComponents(document: OpenAPIObject): void {
   }
 }
 
+/** Parameters that only repeat another under an older spelling are accepted but not declared (one name each). */
+function dropAliasParameters(operation: Operation): void {
+  if (!operation.parameters) return;
+  operation.parameters = operation.parameters.filter(
+    (parameter) => parameter.schema?.[ALIAS_OF] === undefined,
+  );
+}
+
 export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   document.info = { ...document.info, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } };
   for (const [method, path, operation] of operations(document)) {
     // Procedures on the public tier (login, features, password reset) are open: say so explicitly.
     if (operation.security === undefined) operation.security = [];
-    if (!operation.operationId) operation.operationId = operationIdOf(method, path);
+    // Procedures are named <router>-<procedure> by trpc-to-openapi; REST-only routes name theirs alike.
+    if (!operation.operationId) throw new Error(`${method} ${path} has no operationId`);
+    operation.description ??= operationDescriptions[operation.operationId];
+    const example = requestExamples[operation.operationId];
+    const json = operation.requestBody?.content?.['application/json'];
+    if (example !== undefined && json) (json as { example?: unknown }).example = example;
     if (method === 'post' || method === 'put') queryMembersAsParameters(operation);
+    dropAliasParameters(operation);
     const extra = EXTRA_STATUSES[`${method} ${path}`];
     const responses = operation.responses;
     if (extra && responses) {
@@ -197,6 +201,7 @@ export function polishOpenApiDocument(document: OpenAPIObject): OpenAPIObject {
   }
   walkSchemas(document.paths, (schema) => {
     dropSafeIntegerBounds(schema);
+    delete schema[ALIAS_OF];
     declareEnumKeys(schema);
   });
   walkSchemas(document.components, (schema) => {

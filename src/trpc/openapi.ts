@@ -4,6 +4,7 @@ import { buildRouteTable } from '../rest/route-table.js';
 import { VERSION } from '../version.js';
 import { openApiComponents } from './openapi-components.js';
 import { polishOpenApiDocument } from './openapi-polish.js';
+import { openApiTags } from './openapi-tags.js';
 import { appRouter } from './router.js';
 
 type Operation = {
@@ -21,8 +22,10 @@ const errorStatuses: Record<string, string> = {
   '404': 'Not found (also hides objects the caller may not see)',
   '405': 'Method not supported on this path',
   '409': 'Version missing or stale',
+  '413': 'Body or file larger than allowed',
   '422': 'An equal object already exists',
   '429': 'Too many attempts: wait the seconds of Retry-After',
+  '500': 'Internal server error (the body says no more)',
 };
 
 const retryAfterHeader = {
@@ -95,5 +98,6 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
       };
     }
   }
+  document.tags = openApiTags.map((tag) => ({ ...tag }));
   return polishOpenApiDocument(document);
 }

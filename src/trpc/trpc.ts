@@ -6,7 +6,7 @@ import { databaseErrorToAppError } from '../db/errors.js';
 import { authenticate, LoginRefused, readToken } from '../modules/auth/auth.service.js';
 import { idempotencyKeyOf, idempotentCall } from '../modules/idempotency/idempotent-call.js';
 import { searchRuntimeOf } from '../modules/search/search-runtime.js';
-import { AppError, type AppErrorCode } from '../shared/errors.js';
+import { AppError, type AppErrorCode, apiErrorCode } from '../shared/errors.js';
 import { findUnstorableText, unstorableTextError } from '../shared/input-limits.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../shared/scope.js';
 import type { Context } from './context.js';
@@ -52,7 +52,9 @@ const t = initTRPC
       // A refused login carries the members of the REST body (token: null, errorMessage) in its data.
       const login: { token?: null; errorMessage?: string } =
         error.cause instanceof LoginRefused ? { token: null, errorMessage: error.message } : {};
-      return { ...shape, data: { ...shape.data, ...login, stack: undefined } };
+      // data.code in the API's names (UNPROCESSABLE, not tRPC's UNPROCESSABLE_CONTENT), as REST and GraphQL.
+      const code = apiErrorCode(shape.data.code);
+      return { ...shape, data: { ...shape.data, code, ...login, stack: undefined } };
     },
   });
 

@@ -47,12 +47,33 @@ async function consumerProject(tarball: string): Promise<string> {
   for (const name of ['@trpc/client', '@trpc/server', 'openapi-fetch']) {
     await symlink(join(ROOT, 'node_modules', name), join(modules, name), 'dir');
   }
+  // The server's own package beside it, as a workspace links it: each of its exports must compile too.
+  await symlink(ROOT, join(modules, 'polyterm'), 'dir');
+  await writeFile(join(dir, 'server-exports.ts'), await serverExportsModule());
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   await run(process.execPath, [tsc, '--init'], { cwd: dir });
   for (const file of await readdir(EXAMPLES)) await copyFile(join(EXAMPLES, file), join(dir, file));
   const ast = await openapiTS(buildOpenApiDocument(rawRoutePaths) as never);
   await writeFile(join(dir, 'polyterm-api.ts'), astToString(ast));
   return dir;
+}
+
+/** A module that uses every export of the server's package.json (`polyterm/router` is the router's type). */
+async function serverExportsModule(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+    exports?: Record<string, unknown>;
+  };
+  const entries = Object.keys(manifest.exports ?? {}).map(
+    (entry) => `polyterm/${entry.replace(/^\.\//, '')}`,
+  );
+  expect(entries).toEqual(['polyterm/router']);
+  return [
+    "import type { AppRouter } from 'polyterm/router';",
+    "import type { AppRouter as PackagedRouter } from '@polyterm/trpc-types';",
+    "export type Procedures = keyof AppRouter['_def']['procedures'];",
+    'export const sameRouter = (router: AppRouter): PackagedRouter => router;',
+    '',
+  ].join('\n');
 }
 
 beforeAll(async () => {

@@ -46,6 +46,19 @@ describe('the docs page', () => {
       expect(token).toMatch(/^[\w-]{43}$/);
       const validate = await fetch(`${base}/api/v4/validate`, { headers: { 'x-auth-token': token } });
       expect(await validate.json()).toEqual({ tokenValid: true });
+
+      // The token survives a reload (docs/clients.md): Swagger UI restores it from this browser's storage.
+      await page.reload();
+      const restored = await page.waitForFunction(() => {
+        const docs = (
+          window as unknown as { polytermDocs?: { authSelectors: { authorized(): { toJS(): unknown } } } }
+        ).polytermDocs;
+        const auth = docs?.authSelectors.authorized().toJS() as
+          | { XAuthToken?: { value?: string } }
+          | undefined;
+        return auth?.XAuthToken?.value ?? null;
+      });
+      expect(await restored.jsonValue()).toBe(token);
     } finally {
       await page.close();
     }

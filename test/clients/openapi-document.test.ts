@@ -4,21 +4,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { rawRoutePaths } from '../../src/app.js';
 import { buildOpenApiDocument } from '../../src/trpc/openapi.js';
+import { operationDescriptions } from '../../src/trpc/openapi-descriptions.js';
+import { requestExamples } from '../../src/trpc/openapi-examples.js';
+import { appRouter } from '../../src/trpc/router.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
 
 /** The OpenAPI document as generators and linters read it (built in memory, as the server serves it). */
 interface Operation {
   operationId?: string;
+  description?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ name: string; in: string }>;
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: { type?: string } }>;
+  requestBody?: {
+    content: Record<string, { schema: { properties?: Record<string, unknown> }; example?: unknown }>;
+  };
   responses: Record<string, unknown>;
 }
 type Document = {
+  tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown> };
 };
@@ -157,6 +165,91 @@ describe('the OpenAPI document', () => {
     expect(text.match(/"#\/components\/schemas\/Concept(Output)?"/g)?.length ?? 0).toBeGreaterThanOrEqual(12);
     const tags = new Set(allOperations.flatMap(({ op }) => op.tags ?? []));
     expect([...tags].filter((tag) => tag.includes(','))).toEqual([]);
+  });
+
+  it('declares one name per parameter: none differ only by case or separator (orval would declare both)', () => {
+    const wordsOf = (name: string) => name.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+    const twice = allOperations.flatMap(({ method, path, op }) => {
+      const names = (op.parameters ?? []).map((parameter) => `${parameter.in}:${wordsOf(parameter.name)}`);
+      return names
+        .filter((name, index) => names.indexOf(name) !== index)
+        .map((name) => `${method} ${path} ${name}`);
+    });
+    expect(twice).toEqual([]);
+  });
+
+  it('gives generated types distinct names, as orval makes them from operation ids and schema names', () => {
+    // orval names an operation's types <OperationId>Params and <OperationId>Body, beside the component schemas.
+    const pascal = (name: string) =>
+      name
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join('');
+    const names = [
+      ...Object.keys(document.components.schemas).map(pascal),
+      ...allOperations.flatMap(({ op }) => [
+        `${pascal(op.operationId ?? '')}Params`,
+        `${pascal(op.operationId ?? '')}Body`,
+      ]),
+    ];
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it('describes every operation, and names each <area>-<action> once', () => {
+    expect(allOperations.length).toBeGreaterThan(200);
+    const undescribed = allOperations.filter(({ op }) => !op.description?.trim());
+    expect(undescribed.map(({ method, path }) => `${method} ${path}`)).toEqual([]);
+    const ids = allOperations.map(({ op }) => op.operationId ?? '');
+    expect(ids.filter((id) => !/^[a-z][A-Za-z]*-[a-z][A-Za-z0-9]*$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Descriptions and examples kept beside the procedures name only operations that exist.
+    expect(Object.keys(operationDescriptions).filter((id) => !ids.includes(id))).toEqual([]);
+    expect(Object.keys(requestExamples).filter((id) => !ids.includes(id))).toEqual([]);
+  });
+
+  it('defines every tag at the top level with a description, and no tag that is unused', () => {
+    const defined = (document.tags ?? []).map((tag) => tag.name);
+    const used = new Set(allOperations.flatMap(({ op }) => op.tags ?? []));
+    expect([...used].filter((tag) => !defined.includes(tag))).toEqual([]);
+    expect(defined.filter((tag) => !used.has(tag))).toEqual([]);
+    expect((document.tags ?? []).filter((tag) => !tag.description)).toEqual([]);
+  });
+
+  it('answers every error, 500 included, with the one Error schema (login refusals: the login body)', () => {
+    const other = allOperations.flatMap(({ method, path, op }) =>
+      Object.entries(op.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .filter(([status]) => !(path === '/login' && (status === '401' || status === '403')))
+        .filter(([, response]) => !JSON.stringify(response).includes('"#/components/schemas/Error"'))
+        .map(([status]) => `${method} ${path} ${status}`),
+    );
+    expect(other).toEqual([]);
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+  });
+
+  it('shows request examples of the main writes that the server itself accepts', () => {
+    const procedures = appRouter._def.procedures as unknown as Record<
+      string,
+      { _def: { inputs: z.ZodType[] } }
+    >;
+    const examples = allOperations.filter(({ op }) => op.requestBody?.content['application/json']?.example);
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    for (const { method, path, op } of examples) {
+      const procedure = procedures[(op.operationId ?? '').replace('-', '.')];
+      expect(procedure, `${method} ${path}`).toBeDefined();
+      // Required query and path parameters travel beside the body; any valid value does.
+      const parameters = Object.fromEntries(
+        (op.parameters ?? [])
+          .filter((parameter) => parameter.required)
+          .map((parameter) => [parameter.name, parameter.schema?.type === 'integer' ? 1 : 'x']),
+      );
+      const input = { ...parameters, ...(op.requestBody!.content['application/json']!.example as object) };
+      for (const schema of procedure!._def.inputs) {
+        const parsed = schema.safeParse(input);
+        expect(parsed.error?.issues ?? [], `${method} ${path}`).toEqual([]);
+      }
+    }
   });
 
   it('answers a job-capable call with a required result (200) or a required jobTaskId (202)', () => {

@@ -282,4 +282,20 @@ describe('REST adapter', () => {
     expect(response.statusCode).toBe(415);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
+
+  it('answers 415 for a JSON body sent as text/plain, not 400 with every member missing', async () => {
+    for (const contentType of ['text/plain', 'text/plain; charset=utf-8', 'application/xml']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v4/clients',
+        headers: { 'x-auth-token': sysadmin.token!, 'content-type': contentType },
+        payload: JSON.stringify({ name: 'Plain', loginName: 'plain' }),
+      });
+      expect(response.statusCode, contentType).toBe(415);
+      expect(JSON.parse(response.body), contentType).toMatchObject({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: expect.stringContaining(contentType.split(';')[0]!),
+      });
+    }
+  });
 });

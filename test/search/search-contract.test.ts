@@ -231,8 +231,13 @@ describe.each(ENGINES)('term search on %s', (engine) => {
     expect((await admin.post('/terms/search', { ...base(), sectionOids: [] })).status).toBe(200);
   });
 
-  it('langCode is three lowercase letters or a custom language code of the dictionaries; else 400', async () => {
-    for (const langCode of ['english', 'en', 'de', '123', 'ENG', 'En', 'e n', 'engl']) {
+  it('langCode is an ISO 639 code (two or three letters, any case) or a custom code of the dictionaries; else 400', async () => {
+    // Two- and three-letter codes, in any case, are one language (docs/clients.md).
+    const english = await names(admin, { ...base(), name: 'app' });
+    for (const langCode of ['en', 'ENG', 'En']) {
+      expect(await names(admin, { ...base(), langCode, name: 'app' }), langCode).toEqual(english);
+    }
+    for (const langCode of ['english', 'xx', '123', 'e n', 'engl']) {
       const response = await admin.post<{ code: string; message: string }>('/terms/search', {
         ...base(),
         langCode,

@@ -1,5 +1,5 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import type { AppRouter } from 'polyterm/router';
+import type { AppRouter } from '../../src/trpc/router';
 import { getSession, setSession } from './session';
 
 /** The typed tRPC client: every call is checked against the server's router at compile time. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { undocumentedAlias } from '../../shared/openapi-alias.js';
 import { CommentLevels } from './comment.entity.js';
 
 /** Longest comment text accepted (after trimming). */
@@ -13,10 +14,15 @@ const FieldLevelSchema = z.enum(CommentLevels);
  */
 export const CommentTargetInputSchema = z.object({
   'entry-id': z.number().int().describe('a concept id, or a term id with field level TERM'),
-  'field-level': FieldLevelSchema.optional().describe(
+  'field-level': FieldLevelSchema.describe(
     'CONCEPT (default): entry-id is a concept id; TERM: a term id',
-  ),
-  fieldLevel: FieldLevelSchema.optional().describe('the same as field-level (the member of a Comment)'),
+  ).optional(),
+  // The member of a Comment, which the contract's POST body is; a GET takes it too, undocumented.
+  fieldLevel: undocumentedAlias(
+    FieldLevelSchema,
+    'field-level',
+    'the same as field-level (the member of a Comment)',
+  ).optional(),
 });
 export type CommentTargetInput = z.infer<typeof CommentTargetInputSchema>;
 

@@ -63,6 +63,8 @@ export async function loadStructure(em: EntityManager, dictionary: Dictionary): 
     };
     languageMap.set(entry.code, entry);
     languageMap.set(language.code.toLowerCase(), entry);
+    // A term may name its language by the ISO 639-1 code too (en for eng): one rule with term search.
+    if (language.code2) languageMap.set(language.code2.toLowerCase(), entry);
   }
   return {
     dictionary,

@@ -14,6 +14,7 @@ const tags = ['dictionaries'];
 export const definitionPaths: ZodOpenApiPathsObject = {
   '/dictionaries/export-definition/{id}': {
     post: {
+      operationId: 'dictionaries-exportDefinition',
       tags,
       summary: "Download a dictionary's structure as XML (its administrators)",
       description:
@@ -38,6 +39,7 @@ export const definitionPaths: ZodOpenApiPathsObject = {
   },
   '/dictionaries/import-definition/start': {
     post: {
+      operationId: 'dictionaries-importDefinitionStart',
       tags,
       summary: 'Start a dictionary-definition import with the file',
       description:

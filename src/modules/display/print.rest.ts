@@ -8,8 +8,9 @@ const PATH = '/concepts/{id}/print-as-html';
 /** The path some releases use. */
 const OLD_PATH = '/concepts/print-as-html/{id}';
 
-const printOperation = (summary: string) => ({
+const printOperation = (operationId: string, summary: string) => ({
   get: {
+    operationId,
     tags: ['concepts'],
     summary,
     description:
@@ -31,8 +32,11 @@ const printOperation = (summary: string) => ({
 });
 
 export const printPaths: ZodOpenApiPathsObject = {
-  [PATH]: printOperation('A concept as a printable HTML page'),
-  [OLD_PATH]: printOperation('A concept as a printable HTML page (path of some releases)'),
+  [PATH]: printOperation('concepts-printAsHtml', 'A concept as a printable HTML page'),
+  [OLD_PATH]: printOperation(
+    'concepts-printAsHtmlOldPath',
+    'A concept as a printable HTML page (path of some releases)',
+  ),
 };
 
 /** GET print-as-html on both paths: the displayConcepts.printHtml procedure, answered as text/html. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonDtoShape } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { undocumentedAlias } from '../../shared/openapi-alias.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
 import { FilterVisibilities } from './filter.entity.js';
 import { FilterCriteriaSchema } from './filter-criteria.js';
@@ -25,8 +26,8 @@ export const FilterPageSchema = pageSchema(FilterOutputSchema);
 
 export const FilterListInputSchema = z.object({
   ...listQueryShape,
-  dictionary_id: z.number().int().optional(),
-  'dictionary-id': z.number().int().optional().describe('same as dictionary_id'),
+  dictionary_id: z.number().int().describe('only the filters of this dictionary').optional(),
+  'dictionary-id': undocumentedAlias(z.number().int(), 'dictionary_id').optional(),
   client_id: z.number().int().optional().describe('default: the client of the token'),
 });
 export type FilterListInput = z.infer<typeof FilterListInputSchema>;

@@ -43,6 +43,15 @@ export function isoLanguage(code: string): IsoLanguage | undefined {
   return languagesByCode.get(code.trim().toLowerCase());
 }
 
+/**
+ * The one spelling of a language code that every input is read in: an ISO 639 code in any of its forms
+ * (en, EN, eng, ger, deu) becomes its 639-2/T code (eng, deu); anything else (a custom language's code)
+ * is returned trimmed, as given.
+ */
+export function normalLanguageCode(code: string): string {
+  return isoLanguage(code)?.code3 ?? code.trim();
+}
+
 /** The name of an ISO 3166-1 alpha-2 region (US, GB...), or undefined. */
 export function isoRegionName(code: string): string | undefined {
   return regions.get(code.trim().toUpperCase());

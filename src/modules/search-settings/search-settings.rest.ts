@@ -12,6 +12,7 @@ const SETTING_PATH = '/user-search-settings/setting';
 export const searchSettingPaths: ZodOpenApiPathsObject = {
   [SETTING_PATH]: {
     put: {
+      operationId: 'searchSettings-setSetting',
       tags: ['user interface'],
       summary: 'Set one search setting from a JSON array of strings',
       description:

@@ -21,6 +21,7 @@ import { fieldsOf } from '../field/field.service.js';
 import { getFilter } from '../filter/filter.service.js';
 import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-criteria.js';
 import { criteriaSql, unknownStates } from '../filter/filter-sql.js';
+import { isoLanguage, normalLanguageCode } from '../language/iso-codes.js';
 import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
 import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-settings.service.js';
 import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
@@ -75,14 +76,12 @@ export interface SearchContext {
   keys: TextKeys | null;
 }
 
-/** An ISO 639-2 code as the contract spells `langCode`: three lowercase letters. */
-const ISO_639_2 = /^[a-z]{3}$/;
-
 /**
  * The caller's search settings, groups, dictionaries with sections and schemes, the language code
  * and the keys of the searched text, in one statement: round trips, not the queries, are what a search
- * costs on a small machine. `langCode` is three lowercase letters (the contract), or the code of a custom
- * language of the dictionaries (which may be any code); anything else is 400.
+ * costs on a small machine. `langCode` is an ISO 639 code, two or three letters in any case (the contract
+ * spells eng), or the code of a custom language of the dictionaries (which may be any code); anything
+ * else is 400.
  */
 export async function loadSearchContext(
   scope: Scope,
@@ -91,8 +90,9 @@ export async function loadSearchContext(
 ): Promise<SearchContext> {
   const { actor } = scope;
   const requestedIds = [...new Set(input.dictionaryIds)];
-  const iso = ISO_639_2.test(input.langCode);
-  const wanted = input.langCode.toLowerCase();
+  // Two- and three-letter ISO codes alike (en, eng, ger): the dictionaries hold the 639-2/T code.
+  const iso = isoLanguage(input.langCode) !== undefined;
+  const wanted = normalLanguageCode(input.langCode).toLowerCase();
   // A list opened at a term is browsed, not searched.
   const name = input.termOid ? '' : (input.name ?? '').trim();
   const settings = storedSettingsSql(actor);
@@ -134,7 +134,7 @@ export async function loadSearchContext(
   if (!iso && row!.code === null) {
     throw new AppError(
       'BAD_REQUEST',
-      'langCode must be an ISO 639-2 code (three lowercase letters) or the code of a custom language of these dictionaries',
+      'langCode must be an ISO 639 language code (eng or en) or the code of a custom language of these dictionaries',
     );
   }
   return {

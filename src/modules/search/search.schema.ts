@@ -58,7 +58,7 @@ export const TermSearchInputSchema = z.object({
     .min(1)
     .max(64)
     .describe(
-      'language searched: ISO 639-2, three lowercase letters (eng), or the code of a custom language of the dictionaries; anything else is 400',
+      'language searched: an ISO 639 code, three or two letters in any case (eng, en, ENG; read as the three-letter code), or the code of a custom language of the dictionaries; anything else is 400',
     ),
   regionCode: z.string().trim().max(64).nullish().describe('only this region variant'),
   scriptCode: z.string().trim().max(64).nullish().describe('only this script variant'),

@@ -3,7 +3,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import type { MikroORM } from '../../db/orm.js';
 import { sendError } from '../../rest/error-body.js';
-import type { RawRoute } from '../../rest/raw-route.js';
+import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { AppError } from '../../shared/errors.js';
 import { clientFromReferer, systemFeatures } from './features.service.js';
 
@@ -12,12 +12,16 @@ const FEATURES_SCRIPT_PATH = '/system/features.js';
 export const featuresScriptPaths: ZodOpenApiPathsObject = {
   [FEATURES_SCRIPT_PATH]: {
     get: {
+      operationId: 'system-featuresScript',
       tags: ['system'],
       summary: 'System features as a script setting window.serviceFeatures',
+      description:
+        'The answer of GET /system/features as a script (`window.serviceFeatures = {...};`), for a page that ' +
+        'loads it with a script tag. A referer ending in /client/{clientLogin} selects that client. Needs no token.',
       security: [],
       responses: {
         200: { description: 'script', content: { 'text/javascript': { schema: { type: 'string' } } } },
-        404: { description: 'the client named by the referer does not exist' },
+        404: { description: 'the client named by the referer does not exist', content: errorContent },
       },
     },
   },

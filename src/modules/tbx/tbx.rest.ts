@@ -25,6 +25,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 export const tbxPaths: ZodOpenApiPathsObject = {
   '/dictionaries/import-tbx': {
     post: {
+      operationId: 'dictionaries-importTbx',
       tags,
       summary: 'Import a TBX file (v2 martif, v3 DCA or DCT) into a new or an existing dictionary',
       description:
@@ -79,6 +80,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
   },
   '/dictionaries/export-tbx/{id}': {
     get: {
+      operationId: 'dictionaries-exportTbx',
       tags,
       summary: "Download a dictionary's concepts as TBX (CONCEPT_EXPORT)",
       description:

@@ -9,6 +9,7 @@ import { UserImportResultSchema } from './user-transfer.schema.js';
 export const userTransferPaths: ZodOpenApiPathsObject = {
   '/users/export': {
     get: {
+      operationId: 'users-export',
       tags: ['users'],
       summary: 'Export the users of the client as XML (administrators)',
       description:
@@ -25,6 +26,7 @@ export const userTransferPaths: ZodOpenApiPathsObject = {
   },
   '/users/import': {
     post: {
+      operationId: 'users-import',
       tags: ['users'],
       summary: 'Import users and groups from an export file (administrators)',
       description:

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonDtoShape } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
+import { undocumentedAlias } from '../../shared/openapi-alias.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
 
 export const ViewDtoSchema = z.object({
@@ -22,8 +23,8 @@ export const ViewPageSchema = pageSchema(ViewOutputSchema);
 
 export const ViewListInputSchema = z.object({
   ...listQueryShape,
-  dictionary_id: z.number().int().optional(),
-  'dictionary-id': z.number().int().optional().describe('same as dictionary_id (later releases)'),
+  dictionary_id: z.number().int().describe('only the views of this dictionary').optional(),
+  'dictionary-id': undocumentedAlias(z.number().int(), 'dictionary_id').optional(),
   client_id: z.number().int().optional().describe('default: the client of the token'),
 });
 export type ViewListInput = z.infer<typeof ViewListInputSchema>;
