@@ -6,6 +6,7 @@ import { navigate, onLinkClick, useLocation, withQuery } from './routes';
 import { SearchScreen } from './screens/SearchScreen';
 import { SignInScreen } from './screens/SignInScreen';
 import { getSession, onSessionChange, setSession } from './session';
+import { AdminLink } from './screens/admin/AdminLink';
 import { useSessionKeeper } from './session-keeper';
 
 // Screens past the first one load on demand, so signing in and searching fetch the least JavaScript.
@@ -16,6 +17,7 @@ const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
 const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 const InboxScreen = lazy(() => import('./screens/InboxScreen'));
 const WorkflowsScreen = lazy(() => import('./screens/WorkflowsScreen')); // workflow-editor
+const AdminScreen = lazy(() => import('./screens/admin/AdminScreen')); // administration
 
 function useSession() {
   return useSyncExternalStore(onSessionChange, getSession);
@@ -40,6 +42,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/check') return <CheckTextScreen query={query} />;
   if (path === '/inbox') return <InboxScreen query={query} />;
   if (path === '/workflows') return <WorkflowsScreen query={query} />; // workflow-editor
+  if (path === '/admin' || path.startsWith('/admin/')) return <AdminScreen path={path} query={query} />;
   return <SearchScreen query={query} />;
 }
 
@@ -125,6 +128,7 @@ export function App() {
                 Check text
               </a>
             </li>
+            <AdminLink path={path} />
             <li>
               <a
                 href="/preferences"

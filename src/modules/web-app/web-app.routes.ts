@@ -25,6 +25,8 @@ export const WEB_APP_PAGES = [
   '/check',
   '/inbox',
   '/workflows', // workflow-editor
+  '/admin', // administration (web/src/screens/admin)
+  '/admin/*',
 ] as const;
 
 export const WEB_APP_CSP = [
