@@ -4,6 +4,7 @@ import { trpc } from './api';
 import { forgetCachedData } from './data';
 import { navigate, onLinkClick, useLocation, withQuery } from './routes';
 import { SearchScreen } from './screens/SearchScreen';
+import { PasswordGate } from './screens/admin/PasswordGate';
 import { SignInScreen } from './screens/SignInScreen';
 import { getSession, onSessionChange, setSession } from './session';
 import { AdminLink } from './screens/admin/AdminLink';
@@ -150,7 +151,9 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p role="status">{t('loading')}</p>}>
-          <Screen path={path} query={query} />
+          <PasswordGate session={session}>
+            <Screen path={path} query={query} />
+          </PasswordGate>
         </Suspense>
       </main>
     </>
