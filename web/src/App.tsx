@@ -2,12 +2,12 @@ import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { trpc } from './api';
 import { forgetCachedData } from './data';
-import { navigate, onLinkClick, useLocation, withQuery } from './routes';
-import { SearchScreen } from './screens/SearchScreen';
+import { TopBar } from './layout/TopBar';
+import { navigate, useLocation, withQuery } from './routes';
 import { PasswordGate } from './screens/admin/PasswordGate';
+import { SearchScreen } from './screens/SearchScreen';
 import { SignInScreen } from './screens/SignInScreen';
 import { getSession, onSessionChange, setSession } from './session';
-import { AdminLink } from './screens/admin/AdminLink';
 import { useSessionKeeper } from './session-keeper';
 
 // Screens past the first one load on demand, so signing in and searching fetch the least JavaScript.
@@ -73,82 +73,7 @@ export function App() {
       <a className="skip-link" href="#main">
         {t('skipToContent')}
       </a>
-      <header className="top-bar">
-        <a className="brand" href="/search" onClick={onLinkClick}>
-          Polyterm
-        </a>
-        <nav aria-label="Main">
-          <ul>
-            <li>
-              <a
-                href="/search"
-                onClick={onLinkClick}
-                aria-current={path === '/search' || path === '/' ? 'page' : undefined}
-              >
-                Search
-              </a>
-            </li>
-            {!session.guest && (
-              <li>
-                <a
-                  href="/concepts/new"
-                  onClick={onLinkClick}
-                  aria-current={path === '/concepts/new' ? 'page' : undefined}
-                >
-                  New concept
-                </a>
-              </li>
-            )}
-            {!session.guest && (
-              <li>
-                <a href="/tbx" onClick={onLinkClick} aria-current={path === '/tbx' ? 'page' : undefined}>
-                  Import and export
-                </a>
-              </li>
-            )}
-            {!session.guest && (
-              <li>
-                <a href="/inbox" onClick={onLinkClick} aria-current={path === '/inbox' ? 'page' : undefined}>
-                  Tasks
-                </a>
-              </li>
-            )}
-            {!session.guest && ( // workflow-editor
-              <li>
-                <a
-                  href="/workflows"
-                  onClick={onLinkClick}
-                  aria-current={path === '/workflows' ? 'page' : undefined}
-                >
-                  Workflows
-                </a>
-              </li>
-            )}
-            <li>
-              <a href="/check" onClick={onLinkClick} aria-current={path === '/check' ? 'page' : undefined}>
-                Check text
-              </a>
-            </li>
-            <AdminLink path={path} />
-            <li>
-              <a
-                href="/preferences"
-                onClick={onLinkClick}
-                aria-current={path === '/preferences' ? 'page' : undefined}
-              >
-                Preferences
-              </a>
-            </li>
-          </ul>
-        </nav>
-        <span className="who">
-          {session.guest ? t('guest') : session.username}
-          {session.client ? ` @ ${session.client}` : ''}
-        </span>
-        <button type="button" onClick={() => void signOut()}>
-          {t('signOut')}
-        </button>
-      </header>
+      <TopBar session={session} path={path} onSignOut={() => void signOut()} />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p role="status">{t('loading')}</p>}>
           <PasswordGate session={session}>
