@@ -7,7 +7,7 @@ import { navigate, useLocation, withQuery } from './routes';
 import { PasswordGate } from './screens/admin/PasswordGate';
 import { SearchScreen } from './screens/SearchScreen';
 import { SignInScreen } from './screens/SignInScreen';
-import { getSession, onSessionChange, setSession } from './session';
+import { getSession, onSessionChange, sessionEnd, setSession } from './session';
 import { useSessionKeeper } from './session-keeper';
 
 // Screens past the first one load on demand, so signing in and searching fetch the least JavaScript.
@@ -57,7 +57,9 @@ export function App() {
   useEffect(() => {
     // Read from location, not from the render: a repeated effect must not send /signin to itself.
     if (!session && location.pathname !== '/signin') {
-      navigate(withQuery('/signin', { next: location.pathname + location.search }), { replace: true });
+      navigate(withQuery('/signin', { next: location.pathname + location.search, why: sessionEnd() }), {
+        replace: true,
+      });
     }
   }, [session]);
 

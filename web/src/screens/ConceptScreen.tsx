@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { CommentsPanel } from '../components/CommentsPanel';
 import { ConceptEditor } from '../components/ConceptEditor';
@@ -13,8 +14,12 @@ import { type EditorProblems, editorProblemsOf, noProblems } from '../components
 import { HistoryPanel } from '../components/HistoryPanel';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
+import { formatTime } from '../i18n';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
+import { forgetDraft, type StoredDraft, storedDraft } from '../work/draft-store';
+import { DraftOffer, isOwnLockElsewhere, OwnLockNote } from '../work/EditNotes';
+import { useEditKeeping } from '../work/edit-keeping';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
@@ -42,6 +47,17 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ message: string; theirs: Concept } | null>(null);
   const [busy, setBusy] = useState(false);
+  // The draft as the edit started (JSON): what "unsaved changes" are measured against.
+  const [original, setOriginal] = useState<string | null>(null);
+  const [, setDraftsSeen] = useState(0);
+  const { t: tw } = useTranslation('work');
+  useEditKeeping(id, draft, original, baseVersion);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const start = useRef<(resume?: StoredDraft) => Promise<void>>(undefined);
+  const resumed = useRef(false);
+  const loaded = !!concept.data && !!context.data;
+  const resume = query.get('edit') === '1';
 
   // Held while editing: renewed before CONCEPT_LOCK_TIMEOUT runs out.
   const editing = draft !== null;
@@ -53,6 +69,21 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     );
     return () => clearInterval(timer);
   }, [editing, id]);
+
+  // A reload, or sign-in after the session ran out, comes back with ?edit=1: the edit resumes, with the
+  // draft kept in this browser.
+  useEffect(() => {
+    if (!loaded || !resume || resumed.current) return;
+    resumed.current = true;
+    void start.current?.(storedDraft(id) ?? undefined);
+  }, [loaded, resume, id]);
+
+  // Focus follows the work: the title when the concept opens or an edit ends, the form's first control
+  // when an edit starts (never the page body).
+  useEffect(() => {
+    if (editing) form.current?.querySelector<HTMLElement>('select, input, textarea')?.focus();
+    else if (loaded) heading.current?.focus();
+  }, [editing, loaded]);
 
   if (concept.error) return <p role="alert">{concept.error.message}</p>;
   if (!concept.data || !context.data) return <p role="status">Loading…</p>;
@@ -79,15 +110,21 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     ]),
   );
 
-  async function startEditing() {
+  async function startEditing(resume?: StoredDraft) {
     setNotice(null);
     try {
       const got = await trpc.concepts.acquireLock.mutate({ id });
-      if (!got) setNotice('Someone else holds the edit lock; try again when they are done.');
-      else {
-        setDraft(draftOf(data));
-        setBaseVersion(data.version ?? 0);
+      if (!got) {
+        if (!isOwnLockElsewhere(data.lock))
+          setNotice('Someone else holds the edit lock; try again when they are done.');
+      } else {
+        const saved = draftOf(data);
+        setDraft(resume?.draft ?? saved);
+        setOriginal(JSON.stringify(saved));
+        setBaseVersion(resume?.baseVersion ?? data.version ?? 0);
         setProblems(noProblems);
+        if (resume) setNotice(tw('draftRestored', { time: formatTime(resume.savedAt) }));
+        setQuery({ edit: '1' });
       }
     } catch (caught) {
       setNotice(problemOf(caught).message);
@@ -95,7 +132,23 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     concept.reload();
   }
 
+  start.current = startEditing;
+
+  /** Moves the user's own lock from their other tab here; the draft stored there comes along. */
+  async function takeOver() {
+    const got = await trpc.concepts.takeOverLock.mutate({ id }).catch(() => false);
+    if (got) await startEditing(storedDraft(id) ?? undefined);
+    else {
+      setNotice(tw('takeOverRefused'));
+      concept.reload();
+    }
+  }
+
+  /** Ends the edit (saved, or cancelled: the stored draft goes too) and releases the lock. */
   async function stopEditing() {
+    forgetDraft(id);
+    setOriginal(null);
+    setQuery({ edit: '' });
     await trpc.concepts.releaseLock.mutate({ id }).catch(() => undefined);
     setDraft(null);
     setConflict(null);
@@ -133,12 +186,27 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   }
 
   const title = conceptLabel(data, languages);
+  const stored = draft || guest ? null : storedDraft(id);
   return (
     <article aria-labelledby="concept-title">
-      <h1 id="concept-title">
+      <h1 id="concept-title" ref={heading} tabIndex={-1}>
         <span className="value">{title}</span> <span className="hint">concept {data.cid}</span>
       </h1>
-      <LockNote lock={data.lock} />
+      {!draft && isOwnLockElsewhere(data.lock) ? (
+        <OwnLockNote lock={data.lock} onTakeOver={() => void takeOver()} />
+      ) : (
+        <LockNote lock={data.lock} />
+      )}
+      {!draft && !resume && stored && (
+        <DraftOffer
+          stored={stored}
+          onContinue={() => void startEditing(stored)}
+          onDiscard={() => {
+            forgetDraft(id);
+            setDraftsSeen((count) => count + 1);
+          }}
+        />
+      )}
       {notice && (
         <p role="status" className="hint">
           {notice}
@@ -165,6 +233,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       )}
       {draft && dictionary ? (
         <form
+          ref={form}
           onSubmit={(event) => {
             event.preventDefault();
             void save();
