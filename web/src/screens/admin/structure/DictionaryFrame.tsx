@@ -85,7 +85,12 @@ export function DictionaryFrame(props: {
  * An edit of the languages and fields, which the server takes as a whole dictionary update: the draft,
  * its save, and the 409 dialog (save over the other change, or take the saved structure).
  */
-export function useStructureDraft(dictionary: FullDictionary, reload: () => void) {
+export function useStructureDraft(
+  dictionary: FullDictionary,
+  reload: () => void,
+  /** What this page edits: "save my version over it" keeps the rest as the other change left it. */
+  part: (keyof Structure)[],
+) {
   const [draft, setDraft] = useState<Structure>(() => structureOf(dictionary));
   const [dirty, setDirty] = useState(false);
   const write = useWrite();
@@ -113,7 +118,8 @@ export function useStructureDraft(dictionary: FullDictionary, reload: () => void
         if (
           await write.run(async () => {
             const latest = await loadDictionary(dictionary.id);
-            await saveStructure(latest, draft, latest.version);
+            const mine = Object.fromEntries(part.map((key) => [key, draft[key]]));
+            await saveStructure(latest, { ...structureOf(latest), ...mine }, latest.version);
           })
         )
           reload();

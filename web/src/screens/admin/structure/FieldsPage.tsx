@@ -36,6 +36,7 @@ function Fields(props: { dictionary: FullDictionary; reload: () => void; canEdit
   const { draft, change, dirty, save, write, conflictDialog } = useStructureDraft(
     props.dictionary,
     props.reload,
+    ['conceptFields', 'termFields'],
   );
   const categories = useLoaded(() => trpc.dictionaries.dataCategories.query(), 'categories').data ?? [];
   const problems = formProblems(write.problem, 'fields');

@@ -22,6 +22,7 @@ function Languages(props: { dictionary: FullDictionary; reload: () => void; canE
   const { draft, change, dirty, save, write, conflictDialog } = useStructureDraft(
     props.dictionary,
     props.reload,
+    ['languages'],
   );
   const problems = formProblems(write.problem, 'languages');
   const [code, setCode] = useState('');
