@@ -164,7 +164,7 @@ function ClientForm({ client, onSaved }: { client: Client; onSaved: () => void }
           }}
           onOverwrite={async () =>
             save(
-              (await trpc.clients.get.query({ id: client.id, format: 'ID', 'include-deleted': false }))
+              (await trpc.clients.get.query({ id: client.id, format: 'FULL', 'include-deleted': false }))
                 .version,
             )
           }

@@ -172,7 +172,8 @@ function GroupForm({ group, onSaved }: { group: Group; onSaved: () => void }) {
           }}
           onOverwrite={async () =>
             save(
-              (await trpc.groups.get.query({ id: group.id, format: 'ID', 'include-deleted': false })).version,
+              (await trpc.groups.get.query({ id: group.id, format: 'FULL', 'include-deleted': false }))
+                .version,
             )
           }
         />

@@ -234,7 +234,7 @@ function SchemeForm({ scheme, onSaved }: { scheme: Scheme; onSaved: () => void }
               (
                 await trpc.permissionSchemes.get.query({
                   id: scheme.id,
-                  format: 'ID',
+                  format: 'FULL',
                   'include-deleted': false,
                 })
               ).version,
