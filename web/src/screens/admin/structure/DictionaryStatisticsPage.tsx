@@ -6,6 +6,7 @@ import { formatNumber } from '../../../i18n';
 import type { AdminPageProps } from '../admin-page';
 import { DictionaryFrame } from './DictionaryFrame';
 import type { FullDictionary } from './dictionary-data';
+import { ScrollRegion } from './kit';
 
 /** /admin/dictionaries/:id/statistics: concepts, terms per language, entries per workflow state. */
 export default function DictionaryStatisticsPage({ params }: AdminPageProps) {
@@ -37,7 +38,7 @@ function Counts({ dictionary }: { dictionary: FullDictionary }) {
           <dd>{formatNumber(s.terms)}</dd>
         </div>
       </dl>
-      <div className="table-scroll">
+      <ScrollRegion label={t('counts.byLanguage')}>
         <table className="results">
           <caption>{t('counts.byLanguage')}</caption>
           <thead>
@@ -55,9 +56,9 @@ function Counts({ dictionary }: { dictionary: FullDictionary }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {s.workflow && (
-        <div className="table-scroll">
+        <ScrollRegion label={t('counts.byState')}>
           <table className="results">
             <caption>{t('counts.byState')}</caption>
             <thead>
@@ -77,7 +78,7 @@ function Counts({ dictionary }: { dictionary: FullDictionary }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </>
   );

@@ -6,6 +6,7 @@ import { useLoaded } from '../../../data';
 import { formatDate, formatNumber } from '../../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../../routes';
 import type { AdminPageProps } from '../admin-page';
+import { ScrollRegion } from './kit';
 
 function StatisticsLinks({ current }: { current: string }) {
   const { t } = useTranslation('structure');
@@ -87,7 +88,9 @@ export function OnlineUsersPage() {
         {t('statistics.refresh')}
       </button>
       {loaded.data && (
-        <div className="table-scroll">
+        <ScrollRegion
+          label={t('statistics.onlineCount', { count: loaded.data.length, formatted: n(loaded.data.length) })}
+        >
           <table className="results">
             <caption>
               {t('statistics.onlineCount', { count: loaded.data.length, formatted: n(loaded.data.length) })}
@@ -113,7 +116,7 @@ export function OnlineUsersPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
@@ -163,7 +166,12 @@ export function MonthPage({ query }: AdminPageProps) {
               [t('statistics.averageTime'), m.averageTime],
             ]}
           />
-          <div className="table-scroll">
+          <ScrollRegion
+            label={t('statistics.logins', {
+              count: m.onlineUsers.length,
+              formatted: n(m.onlineUsers.length),
+            })}
+          >
             <table className="results">
               <caption>
                 {t('statistics.logins', { count: m.onlineUsers.length, formatted: n(m.onlineUsers.length) })}
@@ -187,7 +195,7 @@ export function MonthPage({ query }: AdminPageProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
     </section>

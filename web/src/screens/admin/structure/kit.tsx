@@ -155,3 +155,13 @@ export function ConfirmButton(props: {
     </fieldset>
   );
 }
+
+/** A wide table that scrolls sideways on a phone; the scrolling region takes focus so keys can scroll it. */
+export function ScrollRegion({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable).
+    <section className="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
