@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../src/trpc/router.js';
 import { createTenant, createUser, type TestTenant, uniqueSuffix } from '../factories/tenant.js';
 import { loginSysadmin } from '../helpers/rest.js';
-import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, openPage, poll } from './session.js';
 
 let web: WebServer;
@@ -113,6 +113,7 @@ describe('a client administrator sets up a dictionary in the browser', { timeout
     ]);
     await page.getByRole('listitem', { name: 'Gender' }).getByText('feminine').waitFor();
     await expectAccessible(page, 'fields and picklists');
+    await screenshot(page, 'admin-structure-fields');
   });
 
   it('offers a change made elsewhere meanwhile as a 409 dialog, and saves over it keeping the other change', async () => {
@@ -140,6 +141,7 @@ describe('a client administrator sets up a dictionary in the browser', { timeout
     const dialog = page.getByRole('dialog', { name: 'Someone else changed this' });
     await dialog.waitFor();
     await expectAccessible(page, 'structure conflict dialog');
+    await screenshot(page, 'admin-structure-conflict');
     await dialog.getByRole('button', { name: 'Save my version over it' }).click();
     await poll(async () => (await read()).languages?.find((l) => l.code === 'eng')?.name).toBe(
       'English (UK)',
@@ -225,6 +227,7 @@ describe('copy, empty and delete at 390 px', { timeout: 120_000 }, () => {
     const copy = phone.getByRole('listitem', { name: `Copy ${name}` });
     await copy.waitFor();
     await expectAccessible(phone, 'dictionaries at 390 px');
+    await screenshot(phone, 'admin-structure-dictionaries-phone');
     expect(await phone.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     const copied = (
       await api.dictionaries.list.query({ page: 0, format: 'FULL', 'include-deleted': false })

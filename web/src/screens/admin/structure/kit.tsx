@@ -1,6 +1,6 @@
 /** What the structure pages share: the server's messages beside controls, 409 dialogs, jobs, confirmations. */
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApiProblem, problemOf, trpc } from '../../../api';
 import { type PathProblems, pathProblems } from '../../../components/workflow-messages';
@@ -51,8 +51,11 @@ export function formProblems(problem: ApiProblem | null, scope: string): FormPro
 export function useWrite() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
+  // A ref, not the state: a second click in the same frame must see the first one running.
+  const running = useRef(false);
   async function run(write: () => Promise<unknown>): Promise<boolean> {
-    if (busy) return false;
+    if (running.current) return false;
+    running.current = true;
     setBusy(true);
     setProblem(null);
     try {
@@ -62,6 +65,7 @@ export function useWrite() {
       setProblem(problemOf(caught));
       return false;
     } finally {
+      running.current = false;
       setBusy(false);
     }
   }
