@@ -68,12 +68,19 @@ describe('a client administrator sets up a dictionary in the browser', { timeout
       await page.getByLabel('Language code').fill(code);
       await page.getByRole('button', { name: 'Add the language' }).click();
     }
+    // English gets a regional variant before the first save.
+    const english = page.getByRole('listitem', { name: 'eng', exact: true });
+    await english.getByLabel('Kind of variant').selectOption('0');
+    await english.getByLabel('Variant code').fill('GB');
+    await english.getByRole('button', { name: 'Add the variant' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('listitem', { name: 'Icelandic (isl)' }).waitFor();
     await expectAccessible(page, 'languages');
     const saved = await read();
     expect(saved.name).toBe(name);
     expect(saved.languages?.map((language) => language.code).sort()).toEqual(['eng', 'isl']);
+    const variants = saved.languages?.find((language) => language.code === 'eng')?.variants;
+    expect(variants?.map((variant) => [variant.code, variant.type])).toEqual([['GB', 0]]);
   });
 
   it('adds fields with a picklist, and shows a refused limit beside its control', async () => {
@@ -127,7 +134,12 @@ describe('a client administrator sets up a dictionary in the browser', { timeout
       version: current.version,
       format: 'ID',
       name: `${name} (renamed)`,
-      languages: current.languages!.map((l) => ({ id: l.id, code: l.code, name: l.name })),
+      languages: current.languages!.map((l) => ({
+        id: l.id,
+        code: l.code,
+        name: l.name,
+        variants: l.variants.map((v) => ({ id: v.id, code: v.code, type: v.type })),
+      })),
       conceptFields: current.conceptFields!.map((f) => ({ id: f.id, name: f.name, fieldType: f.fieldType })),
       termFields: current.termFields!.map((f) => ({
         id: f.id,
