@@ -173,7 +173,8 @@ describe('concept editor', { timeout: 120_000 }, () => {
     const other = (await apiSession(web.base)).api;
     expect(await other.concepts.acquireLock.mutate({ id: ids.gasket })).toBe(true);
     await page.goto(`${web.base}/concepts/${ids.gasket}?langs=eng,deu`);
-    await page.getByText(/is editing this concept/).waitFor();
+    // The same user's other session: said to be their other tab (web-robust-edits.test.ts).
+    await page.getByText(/You are editing this concept in another tab or window/).waitFor();
     expect(await page.getByRole('button', { name: 'Delete concept' }).isDisabled()).toBe(true);
     await other.concepts.releaseLock.mutate({ id: ids.gasket });
 

@@ -16,6 +16,7 @@ let browser: Browser;
 let page: Page;
 let api: Api;
 let conceptId = 0;
+let dictionaryId = 0;
 /** The questions the page asked (confirm and beforeunload), answered by `answer`. */
 const asked: string[] = [];
 let answer: 'accept' | 'dismiss' = 'dismiss';
@@ -36,10 +37,11 @@ beforeAll(async () => {
     name: `Robust ${uniqueSuffix()}`,
     languages: [{ code: 'eng' }],
   } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+  dictionaryId = dictionary.id!;
   conceptId = (
     await api.concepts.create.mutate({
       format: 'ID',
-      dictionaryId: dictionary.id!,
+      dictionaryId,
       sectionOid: dictionary.sections![0]!.oid!,
       terms: [{ name: 'valve', languageCode: 'eng' }],
     } as Parameters<typeof api.concepts.create.mutate>[0])
@@ -52,7 +54,7 @@ afterAll(() => closeWebSuite(browser, web));
 
 describe('edits are never lost', { timeout: 120_000 }, () => {
   it('asks before a menu link, Back or a reload leaves unsaved changes, and focus follows the work', async () => {
-    await page.goto(`${web.base}/search`);
+    await page.goto(`${web.base}/search?d=${dictionaryId}`);
     await signIn(page);
     await page.getByRole('searchbox').first().waitFor();
     // Opened from a result link, so Back stays in the same document.
@@ -108,7 +110,7 @@ describe('edits are never lost', { timeout: 120_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page, 'concept with a kept draft, 390 px');
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.getByRole('button', { name: 'Continue editing' }).click();
+    await page.getByRole('button', { name: 'Restore the changes' }).click();
     expect(await termBox().inputValue()).toBe('valve, ball');
   });
 
@@ -153,7 +155,7 @@ describe('edits are never lost', { timeout: 120_000 }, () => {
     await second.getByText(/You are editing this concept in another tab or window/).waitFor();
     expect(await second.getByText(/is editing this concept/).count()).toBe(0);
     await expectAccessible(second, 'own lock in another tab');
-    await second.getByRole('button', { name: 'Take over the edit here' }).click();
+    await second.getByRole('button', { name: 'Take over the lock in this tab' }).click();
     expect(await termBox(second).inputValue()).toBe('globe valve');
     await second.getByRole('button', { name: 'Save' }).click();
     await second.getByRole('button', { name: 'Edit' }).waitFor();

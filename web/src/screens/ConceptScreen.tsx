@@ -111,6 +111,8 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   );
 
   async function startEditing(resume?: StoredDraft) {
+    // The ?edit=1 this sets must not start the edit a second time (over what the user types meanwhile).
+    resumed.current = true;
     setNotice(null);
     try {
       const got = await trpc.concepts.acquireLock.mutate({ id });
@@ -120,7 +122,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       } else {
         const saved = draftOf(data);
         setDraft(resume?.draft ?? saved);
-        setOriginal(JSON.stringify(saved));
+        setOriginal(resume?.original ?? JSON.stringify(saved));
         setBaseVersion(resume?.baseVersion ?? data.version ?? 0);
         setProblems(noProblems);
         if (resume) setNotice(tw('draftRestored', { time: formatTime(resume.savedAt) }));
@@ -178,6 +180,14 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           'with-comments': false,
           'include-deleted': false,
         });
+        // A newer version with the content the edit started from (a workflow move counts a version and
+        // changes no value) is no conflict: saved over once; a second refusal opens the dialog.
+        const newer = theirs.version ?? 0;
+        if (newer !== version && original !== null && JSON.stringify(draftOf(theirs)) === original) {
+          setBaseVersion(newer);
+          await save(newer, edit);
+          return;
+        }
         setConflict({ message: problem.message, theirs });
       } else setProblems(editorProblemsOf(problem.message, fieldNames));
     } finally {

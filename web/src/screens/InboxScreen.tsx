@@ -13,7 +13,14 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
   const dictionaryId = Number(query.get('d')) || undefined;
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const tasks = useLoaded(
-    () => trpc.workflows.inbox.query({ assignee: 'me', 'dictionary-id': dictionaryId, size: 200, page: 0 }),
+    () =>
+      trpc.workflows.inbox.query({
+        assignee: 'me',
+        'dictionary-id': dictionaryId,
+        open: true, // done tasks (approved, rejected, retired) leave the inbox
+        size: 200,
+        page: 0,
+      }),
     `inbox ${dictionaryId}`,
   );
   // The inbox answers state keys; the enabled workflows name them (one call for every dictionary).

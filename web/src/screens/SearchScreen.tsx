@@ -135,7 +135,7 @@ function ResultRow({
   if (row.hidden) return null;
   const href = withQuery(`/concepts/${row.conceptId}`, { langs });
   return (
-    <tr className={row.disabled ? 'disabled' : undefined} style={entryStyle(row.style)}>
+    <tr className={row.disabled ? 'disabled' : undefined}>
       {selection && (
         <td className="select-cell">
           <input
@@ -146,7 +146,8 @@ function ResultRow({
           />
         </td>
       )}
-      <th scope="row">
+      {/* The style is the matched term's workflow state, which is its language's, not the other columns'. */}
+      <th scope="row" style={entryStyle(row.style)}>
         <a href={href} onClick={onLinkClick}>
           <Highlight text={row.name} query={query} fuzzy={fuzzy} />
         </a>

@@ -10,6 +10,9 @@ export interface StoredDraft {
   draft: Draft;
   /** The concept version the edit started from: saving sends it, so a change since then is a 409. */
   baseVersion: number;
+  /** The concept's content at that version (draftOf, as JSON): a save meeting only a newer version of
+   * the same content (a workflow move) is no conflict. */
+  original: string;
   savedAt: number;
 }
 
@@ -19,10 +22,10 @@ function keyOf(conceptId: number): string | null {
   return `polyterm.draft.${session.client}.${session.username.toLowerCase()}.${conceptId}`;
 }
 
-export function storeDraft(conceptId: number, draft: Draft, baseVersion: number): void {
+export function storeDraft(conceptId: number, draft: Draft, baseVersion: number, original: string): void {
   const key = keyOf(conceptId);
   if (!key) return;
-  const stored: StoredDraft = { draft, baseVersion, savedAt: Date.now() };
+  const stored: StoredDraft = { draft, baseVersion, original, savedAt: Date.now() };
   try {
     localStorage.setItem(key, JSON.stringify(stored));
   } catch {

@@ -25,9 +25,9 @@ export function useEditKeeping(
 
   useEffect(() => {
     if (draft === null) return;
-    if (dirty) storeDraft(conceptId, draft, baseVersion);
+    if (dirty && original !== null) storeDraft(conceptId, draft, baseVersion, original);
     else forgetDraft(conceptId);
-  }, [conceptId, draft, dirty, baseVersion]);
+  }, [conceptId, draft, dirty, baseVersion, original]);
 
   const editing = draft !== null;
   useEffect(() => {
