@@ -24,13 +24,14 @@ import { useEditKeeping } from '../work/edit-keeping';
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
 function LockNote({ lock }: { lock: Concept['lock'] }) {
+  const { t } = useTranslation('concept');
   if (!lock) return null;
-  const until = new Date(lock.expirationTime).toLocaleTimeString();
+  const until = formatTime(lock.expirationTime);
   return (
     <p className="lock-note" role="status">
       {lock.mine
-        ? `You hold the edit lock until ${until}.`
-        : `${lock.fullName || lock.name || 'Another user'} is editing this concept (locked until ${until}).`}
+        ? t('lock.mine', { until })
+        : t('lock.other', { who: lock.fullName || lock.name || t('lock.anotherUser'), until })}
     </p>
   );
 }
@@ -51,6 +52,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const [original, setOriginal] = useState<string | null>(null);
   const [, setDraftsSeen] = useState(0);
   const { t: tw } = useTranslation('work');
+  const { t } = useTranslation('concept');
   useEditKeeping(id, draft, original, baseVersion);
   const heading = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -86,7 +88,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   }, [editing, loaded]);
 
   if (concept.error) return <p role="alert">{concept.error.message}</p>;
-  if (!concept.data || !context.data) return <p role="status">Loading…</p>;
+  if (!concept.data || !context.data) return <p role="status">{t('common:loading')}</p>;
   const data = concept.data;
   const [dictionaries, settings] = context.data;
   const dictionary = dictionaries.find((d) => d.id === data.dictionaryId);
@@ -117,8 +119,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     try {
       const got = await trpc.concepts.acquireLock.mutate({ id });
       if (!got) {
-        if (!isOwnLockElsewhere(data.lock))
-          setNotice('Someone else holds the edit lock; try again when they are done.');
+        if (!isOwnLockElsewhere(data.lock)) setNotice(t('lock.refused'));
       } else {
         const saved = draftOf(data);
         setDraft(resume?.draft ?? saved);
@@ -169,7 +170,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
         'with-comments': false,
         ...bodyOf(edit),
       });
-      setNotice('Saved.');
+      setNotice(t('saved'));
       await stopEditing();
     } catch (caught) {
       const problem = problemOf(caught);
@@ -200,7 +201,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   return (
     <article aria-labelledby="concept-title">
       <h1 id="concept-title" ref={heading} tabIndex={-1}>
-        <span className="value">{title}</span> <span className="hint">concept {data.cid}</span>
+        <span className="value">{title}</span> <span className="hint">{t('cid', { cid: data.cid })}</span>
       </h1>
       {!draft && isOwnLockElsewhere(data.lock) ? (
         <OwnLockNote lock={data.lock} onTakeOver={() => void takeOver()} />
@@ -225,7 +226,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       {!guest && !draft && (
         <div className="actions">
           <button type="button" className="primary" onClick={() => void startEditing()}>
-            Edit
+            {t('edit')}
           </button>
           <DeleteConcept
             concept={data}
@@ -259,10 +260,10 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           />
           <div className="actions" style={{ marginTop: '0.8rem' }}>
             <button type="submit" className="primary" disabled={busy}>
-              Save
+              {t('save')}
             </button>
             <button type="button" onClick={() => void stopEditing()}>
-              Cancel and release the lock
+              {t('cancelEdit')}
             </button>
           </div>
           {conflict && (
@@ -289,17 +290,17 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       ) : (
         <>
           <CheckList
-            legend="Languages shown"
+            legend={t('languagesShown')}
             className="pickers"
             options={languageOptions((dictionary?.languages ?? []).filter((l) => !l.deleted))}
             chosen={languages}
             onChange={(codes) => setQuery({ langs: codes.join(',') })}
           />
           <Tabs.Root value={tab} onValueChange={(value) => setQuery({ tab: value })}>
-            <Tabs.List className="tabs-list" aria-label="Concept">
-              <Tabs.Trigger value="terms">Terms</Tabs.Trigger>
-              <Tabs.Trigger value="comments">Comments</Tabs.Trigger>
-              <Tabs.Trigger value="history">History</Tabs.Trigger>
+            <Tabs.List className="tabs-list" aria-label={t('tabs.label')}>
+              <Tabs.Trigger value="terms">{t('tabs.terms')}</Tabs.Trigger>
+              <Tabs.Trigger value="comments">{t('tabs.comments')}</Tabs.Trigger>
+              <Tabs.Trigger value="history">{t('tabs.history')}</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="terms">
               <ConceptView

@@ -321,7 +321,8 @@ function Search({
 
   const change = (next: Partial<SearchState>) =>
     navigate(urlOf({ ...state, ...next }), { replace: 'q' in next });
-  const langs = [state.lang, ...columns].join(',');
+  // A column of the search language (a shared link's cols) would show that language twice.
+  const langs = [...new Set([state.lang, ...columns])].join(',');
   const names = new Map(languagesOf(dictionaries).map((l) => [l.code, l.name]));
   const languageName = (code: string) => names.get(code) ?? code;
   const current = page?.key === key ? page : null;

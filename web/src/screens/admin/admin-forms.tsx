@@ -87,3 +87,9 @@ export function SaveBar(props: {
     </div>
   );
 }
+
+/** The "Saved." notice of a page whose form starts afresh (a new key) after each save. */
+export interface Notice {
+  saved: string | null;
+  setSaved: (text: string | null) => void;
+}

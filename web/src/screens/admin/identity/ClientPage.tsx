@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { trpc } from '../../../api';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
+import type { Notice } from '../admin-forms';
 import {
   CheckField,
   ConfirmButton,
@@ -20,6 +21,8 @@ const limit = (value: string) => (value.trim() === '' ? null : Number(value));
 /** /admin/clients/:id (system administrators): a client's names, whether it is active, its limits, its API key. */
 export default function ClientPage({ params }: AdminPageProps) {
   const { t } = useTranslation('admin');
+  // Kept here: a save gives the form a new version, which starts it afresh.
+  const [saved, setSaved] = useState<string | null>(null);
   const id = Number(params.id);
   const loaded = useLoaded(
     () => trpc.clients.get.query({ id, format: 'FULL', 'include-deleted': false }),
@@ -29,12 +32,20 @@ export default function ClientPage({ params }: AdminPageProps) {
     <>
       <h1>{t('clients.edit', { name: loaded.data?.name ?? '' })}</h1>
       <ErrorMessage text={loaded.error?.message} />
-      {loaded.data && <ClientForm key={loaded.data.version} client={loaded.data} onSaved={loaded.reload} />}
+      {loaded.data && (
+        <ClientForm
+          saved={saved}
+          setSaved={setSaved}
+          key={loaded.data.version}
+          client={loaded.data}
+          onSaved={loaded.reload}
+        />
+      )}
     </>
   );
 }
 
-function ClientForm({ client, onSaved }: { client: Client; onSaved: () => void }) {
+function ClientForm({ client, onSaved, saved, setSaved }: { client: Client; onSaved: () => void } & Notice) {
   const { t } = useTranslation('admin');
   const text = (value: number | null | undefined) =>
     value === null || value === undefined ? '' : String(value);
@@ -50,7 +61,6 @@ function ClientForm({ client, onSaved }: { client: Client; onSaved: () => void }
     <K extends keyof typeof form>(key: K) =>
     (value: (typeof form)[K]) =>
       setForm({ ...form, [key]: value });
-  const [saved, setSaved] = useState<string | null>(null);
   const [apiKey, setApiKey] = useState<string | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'client');

@@ -4,6 +4,7 @@ import { trpc } from '../../../api';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
 import { navigate } from '../../../routes';
+import type { Notice } from '../admin-forms';
 import { ConfirmButton, ConflictDialog, formProblems, SaveBar, TextField, useWrite } from '../admin-forms';
 import type { AdminPageProps } from '../admin-page';
 
@@ -13,6 +14,8 @@ type Member = NonNullable<Group['groupMembers']>[number];
 /** /admin/groups/:id: a group's name, description, session length and explicit members. */
 export default function GroupPage({ params }: AdminPageProps) {
   const { t } = useTranslation('admin');
+  // Kept here: a save gives the form a new version, which starts it afresh.
+  const [saved, setSaved] = useState<string | null>(null);
   const id = Number(params.id);
   const loaded = useLoaded(
     () => trpc.groups.get.query({ id, format: 'EDIT', 'include-deleted': false }),
@@ -22,12 +25,20 @@ export default function GroupPage({ params }: AdminPageProps) {
     <>
       <h1>{t('groups.edit', { name: loaded.data?.name ?? '' })}</h1>
       <ErrorMessage text={loaded.error?.message} />
-      {loaded.data && <GroupForm key={loaded.data.version} group={loaded.data} onSaved={loaded.reload} />}
+      {loaded.data && (
+        <GroupForm
+          saved={saved}
+          setSaved={setSaved}
+          key={loaded.data.version}
+          group={loaded.data}
+          onSaved={loaded.reload}
+        />
+      )}
     </>
   );
 }
 
-function GroupForm({ group, onSaved }: { group: Group; onSaved: () => void }) {
+function GroupForm({ group, onSaved, saved, setSaved }: { group: Group; onSaved: () => void } & Notice) {
   const { t } = useTranslation('admin');
   const system = group.type !== undefined && group.type !== 'NORMAL';
   const users = useLoaded(() => trpc.users.list.query({ page: 0, size: 500, format: 'SHORT' }), 'users');
@@ -36,7 +47,6 @@ function GroupForm({ group, onSaved }: { group: Group; onSaved: () => void }) {
   const [timeout, setTimeout_] = useState(group.timeout ? String(group.timeout) : '');
   const [members, setMembers] = useState<Member[]>(group.groupMembers ?? []);
   const [adding, setAdding] = useState('');
-  const [saved, setSaved] = useState<string | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'group');
   const candidates = (users.data?.content ?? []).filter(

@@ -4,6 +4,7 @@ import { trpc } from '../../../api';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
 import { navigate } from '../../../routes';
+import type { Notice } from '../admin-forms';
 import {
   ConfirmButton,
   ConflictDialog,
@@ -47,6 +48,8 @@ const KINDS = Object.keys(PERMISSIONS) as Kind[];
 /** /admin/permission-schemes/:id: a scheme's name and, per group, what its members may do. */
 export default function PermissionSchemePage({ params }: AdminPageProps) {
   const { t } = useTranslation('admin');
+  // Kept here: a save gives the form a new version, which starts it afresh.
+  const [saved, setSaved] = useState<string | null>(null);
   const id = Number(params.id);
   const loaded = useLoaded(
     () => trpc.permissionSchemes.get.query({ id, format: 'FULL', 'include-deleted': false }),
@@ -56,13 +59,21 @@ export default function PermissionSchemePage({ params }: AdminPageProps) {
     <>
       <h1>{t('schemes.edit', { name: loaded.data?.name ?? '' })}</h1>
       <ErrorMessage text={loaded.error?.message} />
-      {loaded.data && <SchemeForm key={loaded.data.version} scheme={loaded.data} onSaved={loaded.reload} />}
+      {loaded.data && (
+        <SchemeForm
+          saved={saved}
+          setSaved={setSaved}
+          key={loaded.data.version}
+          scheme={loaded.data}
+          onSaved={loaded.reload}
+        />
+      )}
       {loaded.data && <SchemeDictionaries schemeId={loaded.data.id} />}
     </>
   );
 }
 
-function SchemeForm({ scheme, onSaved }: { scheme: Scheme; onSaved: () => void }) {
+function SchemeForm({ scheme, onSaved, saved, setSaved }: { scheme: Scheme; onSaved: () => void } & Notice) {
   const { t } = useTranslation('admin');
   const groups = useLoaded(
     () =>
@@ -82,7 +93,6 @@ function SchemeForm({ scheme, onSaved }: { scheme: Scheme; onSaved: () => void }
   const [description, setDescription] = useState(scheme.description ?? '');
   const [grants, setGrants] = useState<Grant[]>(scheme.grants ?? []);
   const [adding, setAdding] = useState('');
-  const [saved, setSaved] = useState<string | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'scheme');
   const groupName = (id: number) => groups.data?.find((group) => group.id === id)?.name ?? String(id);

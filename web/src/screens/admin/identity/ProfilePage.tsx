@@ -4,6 +4,7 @@ import { trpc } from '../../../api';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
 import { chooseLanguage, type InterfaceLanguage } from '../../../i18n';
+import type { Notice } from '../admin-forms';
 import { ConflictDialog, formProblems, SaveBar, TextField, useWrite } from '../admin-forms';
 
 type Profile = Awaited<ReturnType<typeof trpc.profile.get.query>>['user'];
@@ -18,23 +19,37 @@ const LANGUAGES: { code: string; ui: InterfaceLanguage; name: string }[] = [
 /** /admin/profile: one's own name, e-mail, title and interface language. */
 export default function ProfilePage() {
   const { t } = useTranslation('admin');
+  // Kept here: a save gives the form a new version, which starts it afresh.
+  const [saved, setSaved] = useState<string | null>(null);
   const loaded = useLoaded(() => trpc.profile.get.query().then((answer) => answer.user), 'profile');
   return (
     <>
       <h1>{t('profile.title')}</h1>
       <ErrorMessage text={loaded.error?.message} />
-      {loaded.data && <ProfileForm key={loaded.data.version} profile={loaded.data} onSaved={loaded.reload} />}
+      {loaded.data && (
+        <ProfileForm
+          saved={saved}
+          setSaved={setSaved}
+          key={loaded.data.version}
+          profile={loaded.data}
+          onSaved={loaded.reload}
+        />
+      )}
     </>
   );
 }
 
-function ProfileForm({ profile, onSaved }: { profile: Profile; onSaved: () => void }) {
+function ProfileForm({
+  profile,
+  onSaved,
+  saved,
+  setSaved,
+}: { profile: Profile; onSaved: () => void } & Notice) {
   const { t } = useTranslation('admin');
   const [fullName, setFullName] = useState(profile.fullName ?? '');
   const [email, setEmail] = useState(profile.email ?? '');
   const [title, setTitle] = useState(profile.title ?? '');
   const [language, setLanguage] = useState(profile.language ?? '');
-  const [saved, setSaved] = useState<string | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'profile');
 

@@ -4,6 +4,7 @@ import { trpc } from '../../../api';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
 import { navigate } from '../../../routes';
+import type { Notice } from '../admin-forms';
 import {
   CheckField,
   ConfirmButton,
@@ -22,6 +23,8 @@ const UNCHANGED = '******';
 /** /admin/users/new and /admin/users/:id: one account; roles and groups for client administrators only. */
 export default function UserPage({ params }: AdminPageProps) {
   const { t } = useTranslation('admin');
+  // Kept here: a save gives the form a new version, which starts it afresh.
+  const [saved, setSaved] = useState<string | null>(null);
   const id = params.id === undefined ? null : Number(params.id);
   const loaded = useLoaded(
     () =>
@@ -35,13 +38,19 @@ export default function UserPage({ params }: AdminPageProps) {
       <h1>{id === null ? t('users.new') : t('users.edit', { name: loaded.data?.username ?? '' })}</h1>
       <ErrorMessage text={loaded.error?.message} />
       {(id === null || loaded.data) && (
-        <UserForm key={loaded.data?.version ?? 'new'} user={loaded.data ?? null} onSaved={loaded.reload} />
+        <UserForm
+          saved={saved}
+          setSaved={setSaved}
+          key={loaded.data?.version ?? 'new'}
+          user={loaded.data ?? null}
+          onSaved={loaded.reload}
+        />
       )}
     </>
   );
 }
 
-function UserForm({ user, onSaved }: { user: User | null; onSaved: () => void }) {
+function UserForm({ user, onSaved, saved, setSaved }: { user: User | null; onSaved: () => void } & Notice) {
   const { t } = useTranslation('admin');
   const rights = useRights();
   const admin = rights?.admin ?? false;
@@ -81,7 +90,6 @@ function UserForm({ user, onSaved }: { user: User | null; onSaved: () => void })
       setForm({ ...form, [key]: value });
   const toggle = <T,>(list: T[], item: T, on: boolean) =>
     on ? [...list, item] : list.filter((x) => x !== item);
-  const [saved, setSaved] = useState<string | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'user');
 
