@@ -1,8 +1,8 @@
-import { useTranslation } from 'react-i18next';
 import { type FormEvent, useState } from 'react';
-import { formatDate } from '../i18n';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
+import { formatDate } from '../i18n';
 import { ErrorMessage } from './controls';
 
 /**

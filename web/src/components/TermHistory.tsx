@@ -1,9 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
-import { formatDate } from '../i18n';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import type { Concept, Dictionary, Term } from '../data';
 import { useLoaded } from '../data';
+import { formatDate } from '../i18n';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 import { type Change, ChangesTable } from './HistoryPanel';

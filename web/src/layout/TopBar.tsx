@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLinkClick } from '../routes';
 import { AdminLink } from '../screens/admin/AdminLink';
@@ -74,7 +74,10 @@ export function TopBar(props: { session: Session; path: string; onSignOut: () =>
                 </a>
               </li>
             ))}
-            <AdminLink path={path} />
+            {/* Its catalogue loads on its own: the rest of the bar does not wait for it. */}
+            <Suspense fallback={null}>
+              <AdminLink path={path} />
+            </Suspense>
           </ul>
         </nav>
         <span className="who">

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { DecoratedText, type TermMatch } from '../components/DecoratedText';
