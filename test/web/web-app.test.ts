@@ -108,6 +108,11 @@ beforeAll(async () => {
   page = await openPage(browser, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   context = page.context();
   page.on('dialog', (dialog) => {
+    // A history restore asks first (web-robust-defects.test.ts); any other dialog is a script that ran.
+    if (dialog.type() === 'confirm' && dialog.message().startsWith('Restore revision')) {
+      void dialog.accept();
+      return;
+    }
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
