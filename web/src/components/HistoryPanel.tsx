@@ -1,8 +1,9 @@
-import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
-import { formatDate, i18next } from '../i18n';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { type Dictionary, useLoaded } from '../data';
+import { formatDate, i18next } from '../i18n';
+import { useRestoreQuestion } from '../work/confirmations';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 
@@ -106,8 +107,10 @@ export function HistoryPanel(props: {
   );
   const [error, setError] = useState<string | null>(null);
   const names = namesOf(dictionary);
+  const confirmRestore = useRestoreQuestion();
 
   async function restore(itemId: number) {
+    if (!confirmRestore(history.data?.content.find((item) => item.id === itemId)?.revision)) return;
     setError(null);
     try {
       await trpc.history.conceptUndo.mutate({ 'history-item-id': itemId, format: 'ID' });

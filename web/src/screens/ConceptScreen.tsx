@@ -96,7 +96,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     ? [settings.sourceLanguage, ...settings.targetLanguages].filter((c): c is string => !!c)
     : [];
   const available = (dictionary?.languages ?? []).map((l) => l.code);
-  const fromUrl = codeList(query.get('langs')).filter((c) => available.includes(c));
+  const fromUrl = [...new Set(codeList(query.get('langs')))].filter((c) => available.includes(c));
   const fromPrefs = preferred.filter((c) => available.includes(c));
   const languages = fromUrl.length ? fromUrl : fromPrefs.length ? fromPrefs : available;
   const tab = query.get('tab') ?? 'terms';

@@ -1,11 +1,12 @@
-import { useTranslation } from 'react-i18next';
 import * as Progress from '@radix-ui/react-progress';
-import { type FormEvent, useEffect, useState } from 'react';
-import { formatNumber } from '../i18n';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
+import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
+import { UploadingNote } from '../work/UploadingNote';
 
 const POLL_MS = 500;
 const MERGE_MODES = [
@@ -43,6 +44,8 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
   const [merge, setMerge] = useState('ENTRY_ID');
   const [job, setJob] = useState<Job | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
+  const sending = useRef(false);
+  const [sendingShown, setSendingShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -71,6 +74,10 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // A second click while the file is on its way would import it twice.
+    if (sending.current) return;
+    sending.current = true;
+    setSendingShown(true);
     setError(null);
     setJob(null);
     const form = new FormData(event.currentTarget);
@@ -89,6 +96,9 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
       }
     } catch (caught) {
       setError(problemOf(caught).message);
+    } finally {
+      sending.current = false;
+      setSendingShown(false);
     }
   }
 
@@ -126,7 +136,8 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
         />
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={jobId !== null}>
+        {sendingShown && <UploadingNote />}
+        <button type="submit" className="primary" disabled={jobId !== null || sendingShown}>
           {t('import.submit')}
         </button>
       </div>
