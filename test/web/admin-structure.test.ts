@@ -7,6 +7,7 @@
  * axe-core at 1440 px and 390 px, and the pages in Icelandic.
  */
 
+import { readFile } from 'node:fs/promises';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -301,18 +302,32 @@ describe('statistics and the definition import', { timeout: 120_000 }, () => {
   });
 
   it('imports an exported definition as a new dictionary', async () => {
-    const exported = await api.dictionaryDefinitions.exportXml.query({
-      id: dictionaryId,
-      'include-filters': false,
-      format: 'XML',
-    });
+    // The definition leaves through the browser too: Export, then the download link.
+    await page.goto(`${web.base}/admin/dictionaries/${dictionaryId}/languages`);
+    await page.getByRole('button', { name: 'Export the definition' }).click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: /^Download .*-definition\.xml$/ }).click();
+    const download = await downloading;
+    const exported = await readFile((await download.path())!, 'utf8');
     const target = `Imported ${uniqueSuffix()}`;
-    const xml = exported.xml.replace(/(<dictionary\b[^>]*\bname=")[^"]*"/, `$1${target}"`);
+    const xml = exported.replace(/(<dictionary\b[^>]*\bname=")[^"]*"/, `$1${target}"`);
     expect(xml).toContain(`name="${target}"`);
     await page.goto(`${web.base}/admin/dictionaries/import`);
-    await page
-      .getByLabel('Definition file (XML)')
-      .setInputFiles({ name: 'definition.xml', mimeType: 'application/xml', buffer: Buffer.from(xml) });
+    // A file that is no definition is refused beside the file control, and nothing is opened.
+    const fileControl = page.getByLabel('Definition file (XML)');
+    await fileControl.setInputFiles({
+      name: 'broken.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from('<nope/>'),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await poll(() => fileControl.getAttribute('aria-describedby')).toBe('definition-problems');
+    expect(await page.locator('#definition-problems').textContent()).not.toBe('');
+    await fileControl.setInputFiles({
+      name: 'definition.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(xml),
+    });
     await page.getByRole('button', { name: 'Check the file' }).click();
     await page.getByText('The file is valid.').waitFor();
     await expectAccessible(page, 'definition import');

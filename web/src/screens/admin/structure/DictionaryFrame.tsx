@@ -11,6 +11,7 @@ import {
   saveStructure,
   structureOf,
 } from './dictionary-data';
+import { ExportDefinition } from './ExportDefinition';
 import { ConflictDialog, useWrite } from './kit';
 import { type Rights, useRights } from './rights';
 
@@ -77,6 +78,9 @@ export function DictionaryFrame(props: {
             canEdit: rights.administers({ id: dictionary.id, oid: dictionary.oid }),
             rights,
           })}
+      {dictionary && rights?.administers({ id: dictionary.id, oid: dictionary.oid }) && (
+        <ExportDefinition dictionaryId={dictionary.id} />
+      )}
     </section>
   );
 }
