@@ -8,6 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
+import { clientApi, signInToClient } from './admin-session.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll } from './session.js';
 
@@ -35,26 +36,12 @@ beforeAll(async () => {
 
 afterAll(() => closeWebSuite(browser, web));
 
-async function clientSession(username: string, password: string): Promise<Api> {
-  const { createTRPCClient, httpLink } = await import('@trpc/client');
-  const login = await createTRPCClient<import('../../src/trpc/router.js').AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username, password, client: tenant.loginName });
-  const token = login.token!.token;
-  return createTRPCClient({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
-  });
+function clientSession(username: string, password: string): Promise<Api> {
+  return clientApi(web.base, tenant.loginName, username, password);
 }
 
-/** Signs in to the test client through the sign-in form (by field name: its labels are translated). */
-async function signInTo(page: Page, username: string, password: string, path = '/search') {
-  await page.goto(`${web.base}${path}`);
-  await page.locator('input[name=client]').fill(tenant.loginName);
-  await page.locator('input[name=username]').fill(username);
-  await page.locator('input[name=password]').fill(password);
-  await page.locator('form button[type=submit]').click();
-  // Signed in once the sign-in form has gone (the next goto must carry the session).
-  await page.locator('input[name=password]').waitFor({ state: 'detached' });
+function signInTo(page: Page, username: string, password: string, path = '/search') {
+  return signInToClient(page, `${web.base}${path}`, tenant.loginName, username, password);
 }
 
 async function adminPage(width = 1440): Promise<Page> {

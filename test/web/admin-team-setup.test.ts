@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
+import { clientApi, signInToClient } from './admin-session.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll } from './session.js';
 
@@ -33,17 +34,6 @@ function message(language: string, ns: string, key: string, values: Record<strin
   for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
   if (typeof node !== 'string') throw new Error(`${language}/${ns}: no message ${key}`);
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
-}
-
-async function clientApi(loginName: string, username: string, password: string): Promise<Api> {
-  const { createTRPCClient, httpLink } = await import('@trpc/client');
-  const login = await createTRPCClient<import('../../src/trpc/router.js').AppRouter>({
-    links: [httpLink({ url: `${web.base}/trpc` })],
-  }).auth.login.mutate({ username, password, client: loginName });
-  const token = login.token!.token;
-  return createTRPCClient({
-    links: [httpLink({ url: `${web.base}/trpc`, headers: { 'x-auth-token': token } })],
-  });
 }
 
 const TBX = `<?xml version="1.0" encoding="UTF-8"?>
@@ -83,11 +73,7 @@ for (const { language, locale, width } of [
           .first()
           .waitFor();
 
-      await go('/admin');
-      await page.locator('input[name=client]').fill(loginName);
-      await page.locator('input[name=username]').fill('chief');
-      await page.locator('input[name=password]').fill(chiefPassword);
-      await page.locator('form button[type=submit]').click();
+      await signInToClient(page, `${web.base}/admin`, loginName, 'chief', chiefPassword);
       await page.getByRole('navigation', { name: m('adminmenu', 'nav') }).waitFor();
 
       // A dictionary, created empty.
@@ -207,7 +193,7 @@ for (const { language, locale, width } of [
       await screenshot(page, `admin-team-setup-${language}-${width}`);
 
       // Read back: everything the team needs is there.
-      const chief = await clientApi(loginName, 'chief', chiefPassword);
+      const chief = await clientApi(web.base, loginName, 'chief', chiefPassword);
       await poll(
         async () =>
           (await chief.dictionaries.get.query({ id: dictionaryId, format: 'FULL', 'include-deleted': false }))
@@ -249,7 +235,7 @@ for (const { language, locale, width } of [
         (await chief.workflows.list.query({ page: 0, size: 10, 'dictionary-id': dictionaryId })).content,
       ).toHaveLength(1);
       // A member signs in and finds the imported terms.
-      const anna = await clientApi(loginName, 'anna', memberPassword);
+      const anna = await clientApi(web.base, loginName, 'anna', memberPassword);
       const heart = await anna.concepts.byOid.query({
         oid: 's1',
         format: 'FULL',
