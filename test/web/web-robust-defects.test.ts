@@ -81,7 +81,21 @@ describe('other defects', { timeout: 120_000 }, () => {
         await api.dictionaries.list.query({ page: 0, size: 500, format: 'SHORT', 'include-deleted': false })
       ).content.filter((dictionary) => dictionary.name === name).length;
     expect(await named()).toBe(1);
+    // The new dictionary is offered for export at once (the list was the one read before the import).
+    await page.getByRole('option', { name, exact: true }).first().waitFor({ state: 'attached' });
     await expectAccessible(page, 'import after a double click');
+  });
+
+  it('lists on Import and export a dictionary created since the list was first read', async () => {
+    // Search reads the list of dictionaries (which the session kept until now).
+    await page.getByRole('navigation').getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('searchbox').first().waitFor();
+    const name = `Later ${uniqueSuffix()}`;
+    await api.dictionaries.create.mutate({ format: 'FULL', name, languages: [{ code: 'eng' }] } as Parameters<
+      typeof api.dictionaries.create.mutate
+    >[0]);
+    await page.getByRole('navigation').getByRole('link', { name: 'Import and export' }).click();
+    await page.getByRole('option', { name, exact: true }).first().waitFor({ state: 'attached' });
   });
 
   it('shows the search language once when a link names it twice', async () => {

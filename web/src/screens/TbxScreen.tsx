@@ -37,7 +37,8 @@ type Job = {
 };
 
 /** Upload, then follow the job (GET /jobs/{id}) until it is done; the bar shows processed of total. */
-function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
+/** `onImported`: the screen's list of dictionaries is read again (an import may have created one). */
+function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; onImported: () => void }) {
   const { t } = useTranslation('tbx');
   const [target, setTarget] = useState<string>('new');
   const [name, setName] = useState('');
@@ -63,6 +64,7 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
         if (task.status !== 'RUNNING') {
           setJobId(null);
           forgetCachedData();
+          onImported();
         }
       } catch (caught) {
         setError(problemOf(caught).message);
@@ -70,7 +72,7 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
       }
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [jobId]);
+  }, [jobId, onImported]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -93,6 +95,7 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
       } else {
         setJob({ status: 'DONE', processed: 1, total: 1, summary: answer.result });
         forgetCachedData();
+        onImported();
       }
     } catch (caught) {
       setError(problemOf(caught).message);
@@ -281,14 +284,22 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
 
 export default function TbxScreen({ query }: { query: URLSearchParams }) {
   const { t } = useTranslation('tbx');
-  const dictionaries = useLoaded(loadDictionaries, `tbx ${query.get('reload') ?? ''}`);
+  // Read afresh on every visit: dictionaries created, renamed or deleted since (administration, another
+  // user) would otherwise be missing from the lists until the next sign-in.
+  const dictionaries = useLoaded(
+    () => {
+      forgetCachedData();
+      return loadDictionaries();
+    },
+    `tbx ${query.get('reload') ?? ''}`,
+  );
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
   if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
   const chosen = dictionaries.data.find((d) => d.id === idList(query.get('d'))[0]);
   return (
     <div className="stack">
       <h1>{t('title')}</h1>
-      <ImportForm dictionaries={dictionaries.data} />
+      <ImportForm dictionaries={dictionaries.data} onImported={dictionaries.reload} />
       <ExportForm key={chosen?.id ?? 0} dictionaries={dictionaries.data} chosen={chosen} />
     </div>
   );
