@@ -10,6 +10,7 @@ import {
   ConfirmButton,
   ConflictDialog,
   formProblems,
+  Problems,
   SaveBar,
   TextField,
   useWrite,
@@ -229,6 +230,7 @@ function UserForm({ user, onSaved, saved, setSaved }: { user: User | null; onSav
               </label>
             ))}
           </div>
+          <Problems id={problems.id('roles')} messages={problems.at('roles')} />
         </fieldset>
       )}
       {admin && (
@@ -246,6 +248,7 @@ function UserForm({ user, onSaved, saved, setSaved }: { user: User | null; onSav
               </label>
             ))}
           </div>
+          <Problems id={problems.id('groups')} messages={problems.at('groups')} />
         </fieldset>
       )}
       <SaveBar
