@@ -98,6 +98,20 @@ describe('other defects', { timeout: 120_000 }, () => {
     await page.getByRole('option', { name, exact: true }).first().waitFor({ state: 'attached' });
   });
 
+  it('keeps the letters of an Icelandic dictionary name in the export file name (filename*)', async () => {
+    const name = `Orðabók þýðinga ${uniqueSuffix()}`;
+    const created = await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name,
+      languages: [{ code: 'eng' }],
+    } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    await page.goto(`${web.base}/tbx?d=${created.id}`);
+    await page.getByRole('button', { name: 'Prepare the export' }).click();
+    const link = page.getByRole('link', { name: /^Download / });
+    await link.waitFor();
+    expect(await link.getAttribute('download')).toMatch(/^Orðabók þýðinga/);
+  });
+
   it('shows the search language once when a link names it twice', async () => {
     await page.goto(`${web.base}/search?q=ball&d=${dictionaryId}&lang=eng&cols=eng,deu`);
     const link = page.getByRole('link', { name: 'ball valve' });

@@ -6,6 +6,7 @@ import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } f
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
 import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
+import { fileNameOf } from '../work/file-name';
 import { UploadingNote } from '../work/UploadingNote';
 
 const POLL_MS = 500;
@@ -228,7 +229,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
-      const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${dictionary!.name}.tbx`;
+      const name = fileNameOf(disposition, `${dictionary!.name}.tbx`);
       setDownload({ url: URL.createObjectURL(await response.blob()), name });
     } catch (caught) {
       setError(problemOf(caught).message);
