@@ -320,6 +320,21 @@ describe('every identity page', { timeout: 240_000 }, () => {
       (await sysadmin.clients.get.query({ id: tenant.id, format: 'FULL', 'include-deleted': false }))
         .maxUsers,
     ).toBe(25);
+    // Every page the menu names for the system administrator has a page here (the menu and pages agree).
+    const sections = await Promise.all(
+      (await sysadmin.ui.topMenu.query()).map((_, idx) => sysadmin.ui.sideMenu.query({ idx })),
+    );
+    for (const item of sections.flatMap((section) => section.items)) {
+      await page.goto(`${web.base}${item.href}`);
+      await page.locator('main h1').first().waitFor();
+      expect({
+        href: item.href,
+        missing: await page.getByRole('heading', { name: 'No such page' }).count(),
+      }).toEqual({
+        href: item.href,
+        missing: 0,
+      });
+    }
     await page.goto(`${web.base}/admin/license`);
     await page.getByRole('heading', { name: 'Licence', exact: true }).first().waitFor();
     await expectAccessible(page, 'licence');

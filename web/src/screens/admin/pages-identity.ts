@@ -22,4 +22,6 @@ export const pages: AdminPageRoute[] = [
   { pattern: '/admin/license', page: lazy(() => import('./identity/LicensePage')) },
   { pattern: '/admin/profile', page: lazy(() => import('./identity/ProfilePage')) },
   { pattern: '/admin/profile/password', page: lazy(() => import('./identity/PasswordPage')) },
+  // The menu's search settings are the Preferences screen's (the same per-user search settings).
+  { pattern: '/admin/search-settings', page: lazy(() => import('../PreferencesScreen')) },
 ];
