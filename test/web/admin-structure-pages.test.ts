@@ -83,6 +83,28 @@ describe('views, filters and stemming', { timeout: 120_000 }, () => {
     expect(filters.map((filter) => [filter.name, filter.visibility, filter.criteria?.languages])).toEqual([
       ['German only', 'PUBLIC', ['deu']],
     ]);
+
+    // A filter for one group names that group.
+    const group = await api.groups.create.mutate({
+      format: 'ID',
+      name: `Reviewers ${uniqueSuffix()}`,
+    } as Parameters<typeof api.groups.create.mutate>[0]);
+    await page.reload();
+    const again = page.getByRole('form', { name: 'Add a filter' });
+    await again.getByLabel('Name', { exact: true }).fill('For reviewers');
+    await again.getByLabel('Who can use it').selectOption('GROUP');
+    await again.getByRole('combobox', { name: /^Group/ }).selectOption(String(group.id));
+    await again.getByRole('button', { name: 'Add the filter' }).click();
+    await page.getByRole('listitem', { name: 'For reviewers' }).waitFor();
+    const shared = (
+      await api.filters.list.query({
+        'dictionary-id': dictionaryId,
+        format: 'FULL',
+        page: 0,
+        'include-deleted': false,
+      })
+    ).content.find((filter) => filter.name === 'For reviewers');
+    expect([shared?.visibility, shared?.groupId]).toEqual(['GROUP', group.id]);
     await expectAccessible(page, 'views and filters');
   });
 

@@ -6,7 +6,7 @@ import { useLoaded } from '../../../data';
 import type { FullDictionary } from './dictionary-data';
 import { AddNamed, NamedItems } from './NamedItems';
 
-const VISIBILITIES = ['PRIVATE', 'PUBLIC'] as const;
+const VISIBILITIES = ['PRIVATE', 'GROUP', 'PUBLIC'] as const;
 
 /** The dictionary's saved filters: who sees each and what it selects; add one by languages and sections. */
 export function FiltersSection({ dictionary, canEdit }: { dictionary: FullDictionary; canEdit: boolean }) {
@@ -25,6 +25,27 @@ export function FiltersSection({ dictionary, canEdit }: { dictionary: FullDictio
     `filters-${dictionary.id}`,
   );
   const [visibility, setVisibility] = useState<(typeof VISIBILITIES)[number]>('PUBLIC');
+  const [group, setGroup] = useState('');
+  // Groups a filter can be shared with (the client's, without the built-in All users and Guests).
+  const groups =
+    useLoaded(
+      () =>
+        canEdit
+          ? trpc.groups.list
+              .query({
+                page: 0,
+                size: 500,
+                format: 'SHORT',
+                'include-deleted': false,
+                'include-all': false,
+                'include-guest': false,
+                'include-private': false,
+              })
+              .then((page) => page.content)
+              .catch(() => [])
+          : Promise.resolve([]),
+      `groups-${canEdit}`,
+    ).data ?? [];
   const [languages, setLanguages] = useState<string[]>([]);
   const [sections, setSections] = useState<string[]>([]);
   const languageOptions = (dictionary.languages ?? [])
@@ -72,6 +93,7 @@ export function FiltersSection({ dictionary, canEdit }: { dictionary: FullDictio
               name,
               dictionaryId: dictionary.id,
               visibility,
+              groupId: visibility === 'GROUP' && group ? Number(group) : null,
               criteria: {
                 languages,
                 sectionOids: sections,
@@ -96,6 +118,15 @@ export function FiltersSection({ dictionary, canEdit }: { dictionary: FullDictio
             onChange={(value) => setVisibility(value as (typeof VISIBILITIES)[number])}
             options={VISIBILITIES.map((value) => ({ value, label: t(`filters.visibility.${value}`) }))}
           />
+          {visibility === 'GROUP' && (
+            <Choice
+              label={t('filters.group')}
+              value={group}
+              onChange={setGroup}
+              empty={t('filters.chooseGroup')}
+              options={groups.map((g) => ({ value: String(g.id), label: g.name ?? String(g.id) }))}
+            />
+          )}
           <CheckList
             legend={t('filters.languages')}
             options={languageOptions}
