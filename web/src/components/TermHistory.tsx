@@ -4,6 +4,7 @@ import { problemOf, trpc } from '../api';
 import type { Concept, Dictionary, Term } from '../data';
 import { useLoaded } from '../data';
 import { formatDate } from '../i18n';
+import { useRestoreQuestion } from '../work/confirmations';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 import { type Change, ChangesTable } from './HistoryPanel';
@@ -63,8 +64,10 @@ export function TermHistory(props: {
   const [error, setError] = useState<string | null>(null);
   const names = namesOf(dictionary);
   const canRestore = term.permissions?.TERM_UPDATE ?? false;
+  const confirmRestore = useRestoreQuestion();
 
   async function restore(item: Item) {
+    if (!confirmRestore(item.revision)) return;
     setError(null);
     const body = restoreBody(concept, term, item);
     if (!body) return;
