@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress';
 
 /** The browser application: `npm run build` writes dist/web, which the server serves at `/`. */
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -8,7 +9,7 @@ const api = process.env.POLYTERM_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   root: here,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

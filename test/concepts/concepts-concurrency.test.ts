@@ -4,6 +4,8 @@
  * instances agreeing because locks live in PostgreSQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../factories/tenant.js';
+import { loginRest } from '../helpers/rest.js';
 import { expectError } from '../helpers/structure.js';
 import {
   Api,
@@ -215,6 +217,31 @@ describe('edit locks', () => {
     await expectLockAnswer(release(w.admin, created.id), true);
     const write = await patchConcept(second.api, created, { fieldMap: { [w.cf.Note]: 'free again' } });
     expect(write.status, write.text).toBe(200);
+  });
+
+  it("take-over-lock moves the caller's own lock from their other session, never another user's", async () => {
+    const w = await conceptWorld(s);
+    const user = await createUser(s.t.orm, w.tenant.id, { roles: [`DICTIONARY_ADMIN@${w.dictionary.oid}`] });
+    const login = () => loginRest(s.t.app, user.username, user.password, w.tenant.loginName);
+    const [firstTab, secondTab] = (await Promise.all([login(), login()])).map((rest) => s.api(rest));
+    const { second: colleague } = await editors(s, w);
+    const created = await createConcept(w.admin, w);
+    const takeOver = (api: Api) => api.put<boolean>(`/concepts/${created.id}/take-over-lock`);
+
+    await expectLockAnswer(acquire(firstTab!, created.id), true);
+    await expectLockAnswer(acquire(secondTab!, created.id), false);
+    await expectLockAnswer(takeOver(colleague.api), false);
+    await expectLockAnswer(takeOver(secondTab!), true);
+    expect((await getConcept(secondTab!, created.id)).lock).toMatchObject({ userId: user.id, mine: true });
+    // The first tab's edit now meets the lock of the second.
+    expectError(await patchConcept(firstTab!, created, { fieldMap: { [w.cf.Note]: 'first tab' } }), 409);
+    const saved = await patchConcept(secondTab!, created, { fieldMap: { [w.cf.Note]: 'second tab' } });
+    expect(saved.status, saved.text).toBe(200);
+    // Unlocked: taking over sets the lock; another user's lock cannot be taken over.
+    await expectLockAnswer(release(secondTab!, created.id), true);
+    await expectLockAnswer(takeOver(colleague.api), true);
+    await expectLockAnswer(takeOver(firstTab!), false);
+    expectError(await firstTab!.put('/concepts/999999999/take-over-lock'), 404);
   });
 
   it("a lock ends with its holder's session (POST /logout)", async () => {

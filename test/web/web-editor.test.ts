@@ -173,7 +173,8 @@ describe('concept editor', { timeout: 120_000 }, () => {
     const other = (await apiSession(web.base)).api;
     expect(await other.concepts.acquireLock.mutate({ id: ids.gasket })).toBe(true);
     await page.goto(`${web.base}/concepts/${ids.gasket}?langs=eng,deu`);
-    await page.getByText(/is editing this concept/).waitFor();
+    // The same user's other session: said to be their other tab (web-robust-edits.test.ts).
+    await page.getByText(/You are editing this concept in another tab or window/).waitFor();
     expect(await page.getByRole('button', { name: 'Delete concept' }).isDisabled()).toBe(true);
     await other.concepts.releaseLock.mutate({ id: ids.gasket });
 
@@ -318,7 +319,21 @@ describe('concept editor', { timeout: 120_000 }, () => {
     await newest.scrollIntoViewIfNeeded();
     await screenshot(page, 'term-history');
 
-    await history.getByRole('button', { name: `Restore the term as of version ${first.version}` }).click();
+    // A restore asks first (web-robust-defects.test.ts): dismissed, nothing changes; accepted, it restores.
+    const restoreButton = history.getByRole('button', {
+      name: `Restore the term as of version ${first.version}`,
+    });
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const versionBefore = (await read(ids.valve)).version;
+    await restoreButton.click();
+    await poll(() => asked).toEqual([expect.stringMatching(/^Restore revision/)]);
+    expect((await read(ids.valve)).version).toBe(versionBefore);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await restoreButton.click();
     await page.locator('.term-name', { hasText: /^valve$/ }).waitFor();
     const restored = await read(ids.valve);
     const term = restored.terms!.find((t) => t.id === valve.id)!;

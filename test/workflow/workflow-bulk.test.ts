@@ -10,6 +10,7 @@ import {
   enableWorkflow,
   fire,
   newAndCheck,
+  state,
   states,
   transition,
   workflowWorld,
@@ -363,11 +364,15 @@ describe('the task inbox', () => {
   it('lists the entries assigned to the caller, by dictionary and language, and only theirs', async () => {
     const w = await workflowWorld(t, sysadmin);
     await enableWorkflow(w, 'Assigning', {
-      definition: newAndCheck(
-        transition('ask', 'Ask the reviewer', ['new'], 'check', ['USER'], {
-          actions: [{ type: 'ASSIGN', userId: w.reviewer.id }],
-        }),
-      ),
+      definition: {
+        ...newAndCheck(
+          transition('ask', 'Ask the reviewer', ['new'], 'check', ['USER'], {
+            actions: [{ type: 'ASSIGN', userId: w.reviewer.id }],
+          }),
+          transition('pass', 'Pass', ['check'], 'done', ['USER']),
+        ),
+        states: [...newAndCheck().states, state('done', 'Done', 'APPROVED')],
+      },
     });
     const concept = await w.concept();
     expect(
@@ -408,5 +413,19 @@ describe('the task inbox', () => {
       w.reviewer.id,
       w.reviewer.id,
     ]);
+
+    // Passed (an APPROVED state): still assigned, listed by default, but no longer an open task.
+    const passed = await fire(w.reviewer.rest, {
+      conceptId: concept.id,
+      languageCode: 'deu',
+      transition: 'pass',
+      version: 1,
+    });
+    expect(passed.status, passed.text).toBe(200);
+    const open = await w.reviewer.rest.get<{ languageCode: string }[]>('/workflows/inbox?open=true');
+    expect(open.status, open.text).toBe(200);
+    expect(open.body.map((item) => item.languageCode)).toEqual(['eng']);
+    const all = await w.reviewer.rest.get<{ languageCode: string }[]>('/workflows/inbox?open=false');
+    expect(all.body.map((item) => item.languageCode).sort()).toEqual(['deu', 'eng']);
   });
 });

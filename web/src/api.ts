@@ -14,7 +14,7 @@ export const trpc = createTRPCClient<AppRouter>({
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         // An expired or ended session: back to sign-in, keeping the page to return to.
-        if (response.status === 401 && getSession()) setSession(null);
+        if (response.status === 401 && getSession()) setSession(null, 'expired');
         return response;
       },
     }),
@@ -50,7 +50,7 @@ export async function rest(path: string, init: RequestInit = {}): Promise<Respon
   if (token) headers.set('x-auth-token', token);
   const response = await fetch(`/api/v4${path}`, { ...init, headers });
   if (response.ok) return response;
-  if (response.status === 401 && getSession()) setSession(null);
+  if (response.status === 401 && getSession()) setSession(null, 'expired');
   const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   throw new RestError({
     code: body.code ?? 'ERROR',

@@ -6,8 +6,27 @@ import { useEffect, useState } from 'react';
  */
 const CHANGE = 'polyterm:navigate';
 
+/**
+ * Asked before an in-app move to another page (work/leave-guard.ts); false keeps the page. `here` is the
+ * page's URL, where Back or Forward return to when the user stays.
+ */
+let leaveCheck: { ask: () => boolean; here: string } | null = null;
+
+export function setLeaveCheck(check: { ask: () => boolean; here: string } | null): void {
+  leaveCheck = check;
+}
+
+// Registered when this module loads, before useLocation's listener, which it stops when the user stays.
+window.addEventListener('popstate', (event) => {
+  if (!leaveCheck || location.pathname === new URL(leaveCheck.here, location.href).pathname) return;
+  if (leaveCheck.ask()) return;
+  event.stopImmediatePropagation();
+  history.pushState(null, '', leaveCheck.here);
+});
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (to === location.pathname + location.search) return;
+  if (leaveCheck && new URL(to, location.href).pathname !== location.pathname && !leaveCheck.ask()) return;
   if (options.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new Event(CHANGE));

@@ -28,8 +28,17 @@ export function getSession(): Session | null {
   return current;
 }
 
-export function setSession(session: Session | null): void {
+/** Why the last session ended, when not by signing out: the sign-in page says so. */
+export type SessionEnd = 'expired';
+let ended: SessionEnd | null = null;
+
+export function sessionEnd(): SessionEnd | null {
+  return ended;
+}
+
+export function setSession(session: Session | null, why: SessionEnd | null = null): void {
   current = session;
+  ended = session ? null : why;
   if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
   else sessionStorage.removeItem(KEY);
   for (const listener of listeners) listener();

@@ -61,11 +61,8 @@ export async function assertNotLockedByOther(scope: Scope, em: EntityManager, co
   }
 }
 
-/**
- * Sets (or renews) the caller's lock; true when the caller's session holds it afterwards, false when
- * another live session holds it. Needs a permission to change the concept.
- */
-export async function acquireLock(scope: Scope, conceptId: number): Promise<boolean> {
+/** The concept, when the caller has some permission to change it (else 403; unreadable: 404). */
+async function lockableConcept(scope: Scope, conceptId: number) {
   const { concept, access } = await readableConcept(scope, conceptId);
   const mayEdit =
     access.concept.CONCEPT_UPDATE ||
@@ -75,6 +72,15 @@ export async function acquireLock(scope: Scope, conceptId: number): Promise<bool
     access.term.TERM_UPDATE ||
     access.term.TERM_DELETE;
   if (!mayEdit) throw new AppError('FORBIDDEN', 'You may not edit this concept, so you cannot lock it');
+  return concept;
+}
+
+/**
+ * Sets (or renews) the caller's lock; true when the caller's session holds it afterwards, false when
+ * another live session holds it. Needs a permission to change the concept.
+ */
+export async function acquireLock(scope: Scope, conceptId: number): Promise<boolean> {
+  const concept = await lockableConcept(scope, conceptId);
   const seconds = scope.config.CONCEPT_LOCK_TIMEOUT;
   const rows = await scope.em.execute<{ session_id: number }[]>(
     `insert into concept_locks as l (concept_id, client_id, user_id, session_id, acquired_at, expires_at)
@@ -102,4 +108,30 @@ export async function releaseLock(scope: Scope, conceptId: number): Promise<bool
     [concept.id, scope.actor.sessionId, mayBreak],
   );
   return !(await liveLocks(scope.em, [concept.id])).has(concept.id);
+}
+
+/**
+ * Moves a lock the caller's own user holds in another session (another tab or browser) to the caller's
+ * session, or sets it when the concept is unlocked: true when the caller's session holds it afterwards,
+ * false when another user's live lock stands. The other session's unsaved edits then meet a 409.
+ */
+export async function takeOverLock(scope: Scope, conceptId: number): Promise<boolean> {
+  const concept = await lockableConcept(scope, conceptId);
+  const rows = await scope.em.execute<{ session_id: number }[]>(
+    `insert into concept_locks as l (concept_id, client_id, user_id, session_id, acquired_at, expires_at)
+       values (?, ?, ?, ?, now(), now() + make_interval(secs => ?))
+     on conflict (concept_id) do update set
+       user_id = excluded.user_id, session_id = excluded.session_id,
+       acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+     where l.user_id = excluded.user_id or not (${LIVE})
+     returning l.session_id`,
+    [
+      concept.id,
+      concept.client.id,
+      scope.actor.userId,
+      scope.actor.sessionId,
+      scope.config.CONCEPT_LOCK_TIMEOUT,
+    ],
+  );
+  return rows.length === 1;
 }

@@ -9,7 +9,7 @@ import {
 } from './concept.schema.js';
 import * as concepts from './concept.service.js';
 import { ConceptLabelSchema, ConceptLabelsInputSchema, conceptLabels } from './concept-labels.js'; // concept-labels
-import { acquireLock, releaseLock } from './concept-lock.service.js';
+import { acquireLock, releaseLock, takeOverLock } from './concept-lock.service.js';
 
 const tags = ['concepts'];
 const readErrors = [400, 401, 404];
@@ -259,5 +259,20 @@ export const conceptRouter = router({
     conceptId,
     false,
   ),
+  takeOverLock: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/concepts/{id}/take-over-lock',
+        tags,
+        summary: "Take over one's own lock held by another session",
+        description:
+          "true when the caller's session holds the lock afterwards: a lock of the caller's own user in another session (another tab or browser) moves to this one; false while another user holds it.",
+        errorResponses: [401, 403, 404],
+      },
+    })
+    .input(conceptId)
+    .output(z.boolean())
+    .mutation(({ ctx, input }) => takeOverLock(ctx.scope, input.id)),
   permissions: permissionsProcedure('/concepts/{id}/permissions'),
 });

@@ -12,6 +12,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * are listed, not caught by a wildcard: an unknown /api/v4, /trpc or /graphql path keeps answering its
  * JSON 404. The Content-Security-Policy allows scripts from this origin only (no inline scripts, no
  * eval); it is set on the app's pages alone, since the API docs page and GraphiQL run inline scripts.
+ * The build writes a Brotli and a gzip copy beside each text asset (web/precompress.ts); `preCompressed`
+ * sends the copy the browser accepts, so no request spends CPU on compression.
  */
 
 /** Client-side routes of web/src/routes.ts; a reload or a shared link on any of them gets index.html. */
@@ -25,6 +27,8 @@ export const WEB_APP_PAGES = [
   '/check',
   '/inbox',
   '/workflows', // workflow-editor
+  '/admin', // administration (web/src/screens/admin)
+  '/admin/*',
 ] as const;
 
 export const WEB_APP_CSP = [
@@ -75,6 +79,11 @@ export async function registerWebApp(app: FastifyInstance, directory = webAppDir
     index: false,
     wildcard: true,
     cacheControl: false,
-    setHeaders: (res) => res.setHeader('cache-control', `public, max-age=${YEAR_SECONDS}, immutable`),
+    preCompressed: true,
+    setHeaders: (res) => {
+      res.setHeader('cache-control', `public, max-age=${YEAR_SECONDS}, immutable`);
+      // Caches between must keep the compressed and the plain answer apart.
+      res.setHeader('vary', 'accept-encoding');
+    },
   });
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AppError } from '../../shared/errors.js';
 import { MAX_ID } from '../../shared/ids.js';
+import { queryBoolean } from '../../shared/query.js';
 import type { Scope } from '../../shared/scope.js';
 import { readableConcepts } from '../concept/concept-access.js';
 
@@ -12,6 +13,11 @@ export const InboxInputSchema = z.object({
   assignee: z.literal('me').default('me').describe('only "me": the caller'),
   'dictionary-id': z.number().int().positive().max(MAX_ID).optional(),
   'language-code': z.string().trim().toLowerCase().max(64).optional(),
+  open: queryBoolean()
+    .default(false)
+    .describe(
+      'true: open tasks only, entries in a DRAFT or REVIEW state (approved, rejected and retired ones are done)',
+    ),
   size: z.number().int().min(1).max(1000).default(100),
   page: z.number().int().min(0).max(1_000_000).default(0),
 });
@@ -48,6 +54,7 @@ export async function inbox(scope: Scope, input: InboxInput) {
       where assignee_id = ? and client_id = ?
         and (?::int is null or dictionary_id = ?) and (?::text is null or language_code = ?)
         and workflow_id in (select id from workflows where enabled)
+        and (not ? or category in ('DRAFT', 'REVIEW'))
       order by entered_at desc nulls last, id desc limit ? offset ?`,
     [
       scope.actor.userId,
@@ -56,6 +63,7 @@ export async function inbox(scope: Scope, input: InboxInput) {
       input['dictionary-id'] ?? null,
       input['language-code'] ?? null,
       input['language-code'] ?? null,
+      input.open,
       input.size,
       input.page * input.size,
     ],

@@ -210,13 +210,18 @@ builder.queryFields((t) => ({
   workflowInbox: t.field({
     type: [InboxItemRef],
     description: 'The entries assigned to you (GET /workflows/inbox).',
-    args: { dictionaryId: t.arg.int(), languageCode: t.arg.string() },
+    args: {
+      dictionaryId: t.arg.int(),
+      languageCode: t.arg.string(),
+      open: t.arg.boolean({ description: 'true: open tasks only (DRAFT or REVIEW states)' }),
+    },
     resolve: (_, args, context) =>
       context.api.workflows.inbox(
         defined({
           assignee: 'me' as const,
           'dictionary-id': args.dictionaryId ?? undefined,
           'language-code': args.languageCode ?? undefined,
+          open: args.open ?? false,
           size: 100,
           page: 0,
         }),

@@ -1,7 +1,9 @@
 import * as Progress from '@radix-ui/react-progress';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
+import { formatNumber } from '../i18n';
 import { onLinkClick } from '../routes';
 import { Choice, ErrorMessage } from './controls';
 
@@ -60,6 +62,7 @@ export function BulkTransition(props: {
   onReady: (ready: boolean) => void;
   onDone: () => void;
 }) {
+  const { t } = useTranslation('workflow');
   const { dictionaryId, selected, onReady } = props;
   const workflow = useLoaded(
     () =>
@@ -152,19 +155,22 @@ export function BulkTransition(props: {
         : 0
       : 100
     : 0;
-  const label = (id: number) => report?.labels.get(id) ?? `Concept ${id}`;
+  const label = (id: number) => report?.labels.get(id) ?? t('bulk.conceptN', { id });
   return (
     <section className="bulk card" aria-labelledby="bulk-title">
-      <h2 id="bulk-title">Workflow on the results</h2>
+      <h2 id="bulk-title">{t('bulk.title')}</h2>
       <form className="inline-form" onSubmit={apply}>
         <Choice
-          label="Transition"
+          label={t('bulk.transition')}
           value={chosen.key}
-          options={transitions.map((t) => ({ value: t.key, label: `${t.name} (to ${stateName(t.to)})` }))}
+          options={transitions.map((transition) => ({
+            value: transition.key,
+            label: t('bulk.transitionTo', { name: transition.name, state: stateName(transition.to) }),
+          }))}
           onChange={setTransition}
         />
         <fieldset className="radios">
-          <legend>Entries</legend>
+          <legend>{t('bulk.entries')}</legend>
           <label className="check">
             <input
               type="radio"
@@ -172,7 +178,7 @@ export function BulkTransition(props: {
               checked={scope === 'selected'}
               onChange={() => setScope('selected')}
             />
-            Selected rows ({selected.length})
+            {t('bulk.selected', { count: selected.length })}
           </label>
           <label className="check">
             <input
@@ -181,21 +187,21 @@ export function BulkTransition(props: {
               checked={scope === 'all'}
               onChange={() => setScope('all')}
             />
-            All matching the search
+            {t('bulk.all')}
           </label>
         </fieldset>
         <label>
-          Comment{chosen.commentRequired ? ' (required)' : ''}
+          {chosen.commentRequired ? t('bulk.commentRequired') : t('bulk.comment')}
           <input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={4000} />
         </label>
         <button type="submit" className="primary" disabled={job?.running}>
-          Apply to entries
+          {t('bulk.apply')}
         </button>
       </form>
       <ErrorMessage text={error} />
       {job && (
         <div className="stack">
-          <Progress.Root className="progress" value={percent} aria-label="Bulk transition progress">
+          <Progress.Root className="progress" value={percent} aria-label={t('bulk.progress')}>
             <Progress.Indicator
               className="progress-indicator"
               style={{ transform: `translateX(-${100 - percent}%)` }}
@@ -203,25 +209,26 @@ export function BulkTransition(props: {
           </Progress.Root>
           <p role="status">
             {job.running
-              ? `Moving entries… ${job.moved} moved`
-              : `${job.moved} ${job.moved === 1 ? 'entry' : 'entries'} moved to ${stateName(chosen.to)}.`}
+              ? t('bulk.moving', { moved: formatNumber(job.moved) })
+              : t('bulk.moved', {
+                  count: job.moved,
+                  formatted: formatNumber(job.moved),
+                  state: stateName(chosen.to),
+                })}
           </p>
         </div>
       )}
       {report && report.waiting > 0 && (
-        <p>
-          {report.waiting} {report.waiting === 1 ? 'entry has' : 'entries have'} your vote and{' '}
-          {report.waiting === 1 ? 'waits' : 'wait'} for more.
-        </p>
+        <p>{t('bulk.waiting', { count: report.waiting, formatted: formatNumber(report.waiting) })}</p>
       )}
       {report && (report.moved.length > 0 || report.refused.length > 0 || report.untouched.length > 0) && (
         <table className="results bulk-report">
-          <caption>Report per entry</caption>
+          <caption>{t('bulk.report')}</caption>
           <thead>
             <tr>
-              <th scope="col">Concept</th>
-              <th scope="col">Language</th>
-              <th scope="col">Outcome</th>
+              <th scope="col">{t('bulk.concept')}</th>
+              <th scope="col">{t('bulk.language')}</th>
+              <th scope="col">{t('bulk.outcome')}</th>
             </tr>
           </thead>
           <tbody>
@@ -233,7 +240,7 @@ export function BulkTransition(props: {
                   </a>
                 </td>
                 <td>{entry.languageCode ?? ''}</td>
-                <td>Moved to {stateName(entry.state)}</td>
+                <td>{t('bulk.movedTo', { state: stateName(entry.state) })}</td>
               </tr>
             ))}
             {report.refused.map((entry) => (
@@ -244,7 +251,7 @@ export function BulkTransition(props: {
                   </a>
                 </td>
                 <td>{entry.languageCode ?? ''}</td>
-                <td>Not moved: {entry.reason}</td>
+                <td>{t('bulk.notMoved', { reason: entry.reason })}</td>
               </tr>
             ))}
             {report.untouched.map((id) => (
@@ -255,11 +262,7 @@ export function BulkTransition(props: {
                   </a>
                 </td>
                 <td />
-                <td>
-                  {report.waiting > 0
-                    ? 'Not moved: waiting for more votes, or no entry in a state it leaves from'
-                    : 'Not moved: no entry in a state it leaves from'}
-                </td>
+                <td>{report.waiting > 0 ? t('bulk.untouchedWaiting') : t('bulk.untouched')}</td>
               </tr>
             ))}
           </tbody>

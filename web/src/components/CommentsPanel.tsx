@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
+import { formatDate } from '../i18n';
 import { ErrorMessage } from './controls';
 
 /**
@@ -14,7 +16,10 @@ export function CommentsPanel(props: {
   canComment: boolean;
 }) {
   const { entryId, level = 'CONCEPT', about, canComment } = props;
-  const on = about ? ` on “${about}”` : '';
+  const { t } = useTranslation('concept');
+  // Labels name the term a comment is about, so buttons of several terms' panels differ.
+  const on = (key: string, values: Record<string, string> = {}) =>
+    about ? t(`comments.${key}On`, { ...values, about }) : t(`comments.${key}`, values);
   const comments = useLoaded(
     () => trpc.comments.list.query({ 'entry-id': entryId, 'field-level': level }),
     `comments ${level} ${entryId}`,
@@ -45,22 +50,22 @@ export function CommentsPanel(props: {
   }
 
   return (
-    <section aria-label={`Comments${on}`}>
+    <section aria-label={on('label')}>
       <ErrorMessage text={comments.error?.message} />
-      {comments.data?.length === 0 && <p className="hint">No comments yet.</p>}
+      {comments.data?.length === 0 && <p className="hint">{t('comments.none')}</p>}
       <ul className="comments">
         {comments.data?.map((comment) => (
           <li key={comment.id} className="term">
             <div className="value">{comment.text}</div>
             <div className="hint">
-              {comment.authorName ?? 'someone'}, {new Date(comment.date).toLocaleString()}{' '}
+              {comment.authorName ?? t('someone')}, {formatDate(comment.date)}{' '}
               <button
                 type="button"
                 className="danger"
                 onClick={() => void remove(comment.id)}
-                aria-label={`Delete comment${on} by ${comment.authorName ?? 'someone'}`}
+                aria-label={on('delete', { author: comment.authorName ?? t('someone') })}
               >
-                Delete
+                {t('comments.deleteButton')}
               </button>
             </div>
           </li>
@@ -69,13 +74,13 @@ export function CommentsPanel(props: {
       {canComment && (
         <form onSubmit={add} className="stack">
           <label>
-            New comment{on}
+            {on('new')}
             <textarea value={text} onChange={(e) => setText(e.target.value)} required maxLength={4000} />
           </label>
           <ErrorMessage text={error} />
           <div className="actions">
-            <button type="submit" className="primary" aria-label={`Add comment${on}`}>
-              Add comment
+            <button type="submit" className="primary" aria-label={on('add')}>
+              {t('comments.addButton')}
             </button>
           </div>
         </form>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './editor.css';
 import { useId } from 'react';
 import type { Dictionary } from '../data';
@@ -27,6 +28,7 @@ export function ConceptEditor(props: {
   /** Languages the labels of related concepts are taken from. */
   languages?: string[];
 }) {
+  const { t } = useTranslation('concept');
   const { dictionary, draft, problems, onChange, conceptId } = props;
   const names = namesOf(dictionary);
   const languages = (dictionary.languages ?? []).filter((l) => !l.deleted);
@@ -45,13 +47,13 @@ export function ConceptEditor(props: {
         </div>
       )}
       <label>
-        Section
+        {t('editor.section')}
         <select
           value={draft.sectionOid}
           onChange={(e) => onChange({ ...draft, sectionOid: e.target.value })}
           required
         >
-          <option value="">Choose a section</option>
+          <option value="">{t('editor.chooseSection')}</option>
           {(dictionary.sections ?? []).map((s) => (
             <option key={s.oid} value={s.oid ?? ''}>
               {s.name}
@@ -84,17 +86,17 @@ export function ConceptEditor(props: {
           onChange={(refLinks) => onChange({ ...draft, refLinks })}
         />
       )}
-      <h2>Terms</h2>
+      <h2>{t('tabs.terms')}</h2>
       {draft.terms.map((term, index) => {
         const errorId = `${base}-term-${index}-error`;
         const termProblems = problems.terms.get(index);
-        const owner = term.name || `new term ${index + 1}`;
+        const owner = term.name || t('editor.newTermN', { n: index + 1 });
         return (
           <fieldset key={term.key} className="card">
-            <legend>{term.name || 'New term'}</legend>
+            <legend>{term.name || t('editor.newTerm')}</legend>
             <div className="editor-term">
               <label>
-                Language
+                {t('editor.language')}
                 <select
                   value={term.languageCode}
                   onChange={(e) => setTerm(index, { languageCode: e.target.value })}
@@ -107,7 +109,7 @@ export function ConceptEditor(props: {
                 </select>
               </label>
               <label>
-                Term
+                {t('editor.term')}
                 <input
                   value={term.name}
                   aria-invalid={termProblems ? true : undefined}
@@ -120,7 +122,7 @@ export function ConceptEditor(props: {
                 className="danger"
                 onClick={() => onChange({ ...draft, terms: draft.terms.filter((_, k) => k !== index) })}
               >
-                Remove term
+                {t('editor.removeTerm')}
               </button>
             </div>
             <Problems id={errorId} list={termProblems} />
@@ -154,7 +156,7 @@ export function ConceptEditor(props: {
             onChange({ ...draft, terms: [...draft.terms, newTerm(languages[0]?.code ?? 'eng')] })
           }
         >
-          Add term
+          {t('editor.addTerm')}
         </button>
       </div>
       <LanguageFieldsEditor

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import type { Dictionary, TermEntry } from '../data';
 import { namesOf } from './concept-text';
@@ -23,6 +24,7 @@ export function ConceptPicker(props: {
   exclude?: number;
   onPick: (picked: Picked) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { dictionary, exclude, onPick } = props;
   const names = namesOf(dictionary);
   const languages = (dictionary.languages ?? []).filter((l) => !l.deleted);
@@ -67,7 +69,7 @@ export function ConceptPicker(props: {
       <legend>{props.label}</legend>
       <div className="actions">
         <label>
-          Language
+          {t('picker.language')}
           <select value={language} onChange={(e) => setLanguage(e.target.value)}>
             {languages.map((l) => (
               <option key={l.code} value={l.code}>
@@ -77,7 +79,7 @@ export function ConceptPicker(props: {
           </select>
         </label>
         <label>
-          Find a concept by a term
+          {t('picker.find')}
           <input
             type="search"
             value={text}
@@ -94,7 +96,11 @@ export function ConceptPicker(props: {
       </div>
       <ErrorMessage text={error} />
       <p id={id} className="hint" role="status">
-        {found === null ? '' : found.length === 0 ? 'No concept found.' : `${found.length} found.`}
+        {found === null
+          ? ''
+          : found.length === 0
+            ? t('picker.none')
+            : t('picker.found', { count: found.length })}
       </p>
       {found && found.length > 0 && (
         <ul className="picker-results" ref={list}>

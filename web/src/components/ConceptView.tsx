@@ -1,7 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import type { Concept, Dictionary } from '../data';
 import { onLinkClick, withQuery } from '../routes';
 import { useConceptLabels } from './concept-labels';
-import { namesOf, RELATION_ATTRIBUTES } from './concept-text';
+import { namesOf, relationName } from './concept-text';
 import { useDomains } from './DomainsEditor';
 import { languageLabel } from './LanguageFieldsEditor';
 import { RefLinkList } from './RefLinkList';
@@ -30,6 +31,7 @@ export function FieldList({
 }
 
 function Relations({ concept, languages }: { concept: Concept; languages: string[] }) {
+  const { t } = useTranslation('concept');
   const relations = concept.conceptRelations ?? [];
   const labels = useConceptLabels(
     relations.map((r) => (r.sourceConceptId === concept.id ? r.targetConceptId : r.sourceConceptId)),
@@ -38,17 +40,17 @@ function Relations({ concept, languages }: { concept: Concept; languages: string
   if (relations.length === 0) return null;
   return (
     <section aria-labelledby="relations-title">
-      <h2 id="relations-title">Relations</h2>
+      <h2 id="relations-title">{t('relations.title')}</h2>
       <ul>
         {relations.map((relation) => {
           const outgoing = relation.sourceConceptId === concept.id;
           const other = outgoing ? relation.targetConceptId : relation.sourceConceptId;
           return (
             <li key={relation.id}>
-              {outgoing ? '' : 'is the other end of: '}
-              {RELATION_ATTRIBUTES[relation.attribute] ?? 'related'}:{' '}
+              {outgoing ? '' : t('relations.otherEnd')}
+              {relationName(relation.attribute)}:{' '}
               <a href={withQuery(`/concepts/${other}`, { langs: languages.join(',') })} onClick={onLinkClick}>
-                {labels.get(other) ?? `Concept ${other}`}
+                {labels.get(other) ?? t('conceptN', { id: other })}
               </a>
               {relation.text && <span className="value"> ({relation.text})</span>}
             </li>
@@ -61,13 +63,14 @@ function Relations({ concept, languages }: { concept: Concept; languages: string
 
 /** The concept's domains by their paths, as text. */
 function Domains({ concept, dictionary }: { concept: Concept; dictionary?: Dictionary }) {
+  const { t } = useTranslation('concept');
   const domains = useDomains(dictionary);
   const chosen = concept.domainList ?? [];
   if (chosen.length === 0) return null;
   const label = (oid: string) => domains.data?.find((d) => d.oid === oid)?.label ?? oid;
   return (
     <p className="domains-line">
-      <span className="hint">Domains: </span>
+      <span className="hint">{t('domains')} </span>
       <span className="value">{chosen.map(label).join('; ')}</span>
     </p>
   );
@@ -81,6 +84,7 @@ export function ConceptView(props: {
   canComment?: boolean;
   onChanged?: () => void;
 }) {
+  const { t } = useTranslation('concept');
   const { concept, dictionary, languages, canComment = false, onChanged = () => undefined } = props;
   const names = namesOf(dictionary);
   const terms = concept.terms ?? [];
@@ -99,15 +103,17 @@ export function ConceptView(props: {
                 <section
                   key={`${row.regionCode}-${row.scriptCode}`}
                   className="language-values"
-                  aria-label={`Language values: ${languageLabel(names, row)}`}
+                  aria-label={t('languageValues', { language: languageLabel(names, row) })}
                 >
                   {(row.regionCode || row.scriptCode) && <p className="hint">{languageLabel(names, row)}</p>}
                   <FieldList fieldMap={row.fieldMap} fieldName={names.field} />
                 </section>
               ))}
-            {terms.filter((t) => t.languageCode === code).length === 0 && <p className="hint">No term</p>}
+            {terms.filter((term) => term.languageCode === code).length === 0 && (
+              <p className="hint">{t('noTerm')}</p>
+            )}
             {terms
-              .filter((t) => t.languageCode === code)
+              .filter((term) => term.languageCode === code)
               .map((term) => (
                 <article key={term.id} className="term" aria-labelledby={`term-name-${term.id}`}>
                   <div id={`term-name-${term.id}`} className="term-name value">

@@ -1,4 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { useTranslation } from 'react-i18next';
 import type { Concept, Dictionary } from '../data';
 import type { Draft } from './concept-draft';
 import { namesOf } from './concept-text';
@@ -50,23 +51,24 @@ export function ConflictDialog(props: {
   onTakeTheirs: () => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('concept');
   const { message, mine, theirs, dictionary } = props;
   return (
     <Dialog.Root open onOpenChange={(open) => !open && props.onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
-          <Dialog.Title>Someone else changed this concept</Dialog.Title>
+          <Dialog.Title>{t('conflict.title')}</Dialog.Title>
           <Dialog.Description>{message}</Dialog.Description>
           <div className="versions">
             <Version
-              title="Your version"
+              title={t('conflict.mine')}
               fieldMap={mine.fieldMap}
               terms={mine.terms}
               dictionary={dictionary}
             />
             <Version
-              title={`Saved version ${theirs.version ?? ''}`}
+              title={t('conflict.theirs', { version: theirs.version ?? '' })}
               fieldMap={theirs.fieldMap ?? {}}
               terms={theirs.terms ?? []}
               dictionary={dictionary}
@@ -74,13 +76,13 @@ export function ConflictDialog(props: {
           </div>
           <div className="actions">
             <button type="button" className="primary" onClick={props.onOverwrite}>
-              Save my version over it
+              {t('conflict.overwrite')}
             </button>
             <button type="button" onClick={props.onTakeTheirs}>
-              Take the saved version
+              {t('conflict.takeTheirs')}
             </button>
             <Dialog.Close asChild>
-              <button type="button">Back to editing</button>
+              <button type="button">{t('conflict.back')}</button>
             </Dialog.Close>
           </div>
         </Dialog.Content>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './editor.css';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { ErrorMessage } from './controls';
  * concept). The server's answer (403, 409) shows in the dialog; `onDeleted` follows a 204.
  */
 export function DeleteConcept(props: { concept: Concept; label: string; onDeleted: () => void }) {
+  const { t } = useTranslation('concept');
   const { concept, label, onDeleted } = props;
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -46,26 +48,23 @@ export function DeleteConcept(props: { concept: Concept; label: string; onDelete
           type="button"
           className="danger"
           disabled={lockedBy !== null}
-          title={lockedBy ? `${lockedBy} is editing this concept` : undefined}
+          title={lockedBy ? t('delete.locked', { who: lockedBy }) : undefined}
         >
-          Delete concept
+          {t('delete.button')}
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog dialog-small" role="alertdialog">
-          <Dialog.Title>Delete “{label}”?</Dialog.Title>
-          <Dialog.Description>
-            The concept and its terms are deleted and relations to it are removed. It stays in the concept's
-            history, from which it can be restored.
-          </Dialog.Description>
+          <Dialog.Title>{t('delete.title', { label })}</Dialog.Title>
+          <Dialog.Description>{t('delete.description')}</Dialog.Description>
           <ErrorMessage text={error} />
           <div className="actions">
             <button type="button" className="danger" disabled={busy} onClick={() => void remove()}>
-              Delete
+              {t('delete.confirm')}
             </button>
             <Dialog.Close asChild>
-              <button type="button">Cancel</button>
+              <button type="button">{t('common:cancel')}</button>
             </Dialog.Close>
           </div>
         </Dialog.Content>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trpc } from '../api';
 import { type Dictionary, useLoaded } from '../data';
 import { Problems } from './FieldValues';
@@ -41,6 +42,7 @@ export function DomainsEditor(props: {
   problems?: string[];
   onChange: (chosen: string[]) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { dictionary, chosen, problems, onChange } = props;
   const domains = useDomains(dictionary);
   const errorId = useId();
@@ -50,21 +52,23 @@ export function DomainsEditor(props: {
   if (options.length === 0 && unknown.length === 0) return null;
   return (
     <fieldset className="domains" aria-describedby={problems?.length ? errorId : undefined}>
-      <legend>Domains</legend>
-      {[...options, ...unknown.map((oid) => ({ oid, label: `Unknown domain ${oid}` }))].map((option) => (
-        <label key={option.oid} className="check">
-          <input
-            type="checkbox"
-            checked={chosen.includes(option.oid)}
-            onChange={(e) =>
-              onChange(
-                e.target.checked ? [...chosen, option.oid] : chosen.filter((oid) => oid !== option.oid),
-              )
-            }
-          />
-          {option.label}
-        </label>
-      ))}
+      <legend>{t('domainsEditor.legend')}</legend>
+      {[...options, ...unknown.map((oid) => ({ oid, label: t('domainsEditor.unknown', { oid }) }))].map(
+        (option) => (
+          <label key={option.oid} className="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(option.oid)}
+              onChange={(e) =>
+                onChange(
+                  e.target.checked ? [...chosen, option.oid] : chosen.filter((oid) => oid !== option.oid),
+                )
+              }
+            />
+            {option.label}
+          </label>
+        ),
+      )}
       <Problems id={errorId} list={problems} />
     </fieldset>
   );

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Dictionary } from '../data';
 
 export type Fields = NonNullable<Dictionary['conceptFields']>;
@@ -34,6 +35,7 @@ function ValueControl(props: {
   describedBy?: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { field, value, label, invalid, describedBy, onChange } = props;
   const common = {
     'aria-label': label,
@@ -45,7 +47,7 @@ function ValueControl(props: {
     const choices = choicesOf(field);
     return (
       <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">(none)</option>
+        <option value="">{t('fields.none')}</option>
         {/* A stored value the picklist no longer has stays choosable, so it is not lost unseen. */}
         {[...choices, ...(value && !choices.includes(value) ? [value] : [])].map((choice) => (
           <option key={choice} value={choice}>
@@ -89,9 +91,11 @@ export function FieldInputs(props: {
   owner?: string;
   onChange: (values: Record<string, string[]>) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { fields, values, problems, owner, onChange } = props;
   const base = useId();
-  const of = owner ? ` of ${owner}` : '';
+  // The field named with the entry it belongs to ("Tags of valve"), so labels of several entries differ.
+  const named = (field: string) => (owner ? t('fields.of', { field, owner }) : field);
   return (
     <>
       {fields.map((field) => {
@@ -111,7 +115,11 @@ export function FieldInputs(props: {
                 <ValueControl
                   field={field}
                   value={value}
-                  label={shown.length > 1 ? `${field.name}${of}, value ${index + 1}` : `${field.name}${of}`}
+                  label={
+                    shown.length > 1
+                      ? t('fields.valueN', { field: named(field.name), n: index + 1 })
+                      : named(field.name)
+                  }
                   invalid={!!fieldProblems}
                   describedBy={fieldProblems ? errorId : undefined}
                   onChange={(next) => set(shown.map((v, k) => (k === index ? next : v)))}
@@ -120,10 +128,10 @@ export function FieldInputs(props: {
                   <button
                     type="button"
                     className="danger"
-                    aria-label={`Remove value ${index + 1} of ${field.name}${of}`}
+                    aria-label={t('fields.removeN', { field: named(field.name), n: index + 1 })}
                     onClick={() => set(shown.filter((_, k) => k !== index))}
                   >
-                    Remove
+                    {t('fields.remove')}
                   </button>
                 )}
               </div>
@@ -132,9 +140,9 @@ export function FieldInputs(props: {
               <button
                 type="button"
                 onClick={() => set([...shown, ''])}
-                aria-label={`Add value to ${field.name}${of}`}
+                aria-label={t('fields.addTo', { field: named(field.name) })}
               >
-                Add value
+                {t('fields.add')}
               </button>
             )}
             <Problems id={errorId} list={fieldProblems} />

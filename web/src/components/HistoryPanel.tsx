@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { type Dictionary, useLoaded } from '../data';
+import { formatDate, i18next } from '../i18n';
+import { useRestoreQuestion } from '../work/confirmations';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 
@@ -39,11 +42,18 @@ export function shown(value: unknown, other: unknown): string {
 
 /** What a change touched, in words: the subject, the field's name, the term. */
 export function whatOf(change: Change, names: ReturnType<typeof namesOf>, termNames: Map<number, string>) {
-  const parts = [change.subject.toLowerCase().replaceAll('_', ' ')];
-  if (change.termId !== undefined) parts.push(`“${termNames.get(change.termId) ?? `term ${change.termId}`}”`);
+  const t = i18next.t;
+  const parts = [
+    t(`concept:history.subject.${change.subject}`, {
+      defaultValue: change.subject.toLowerCase().replaceAll('_', ' '),
+    }),
+  ];
+  if (change.termId !== undefined)
+    parts.push(`“${termNames.get(change.termId) ?? t('concept:history.termN', { id: change.termId })}”`);
   if (change.fieldOid) parts.push(names.field(change.fieldOid));
-  if (change.relationId !== undefined) parts.push(`relation ${change.relationId}`);
-  return `${change.kind.toLowerCase()}: ${parts.join(' · ')}`;
+  if (change.relationId !== undefined) parts.push(t('concept:history.relationN', { id: change.relationId }));
+  const kind = t(`concept:history.kind.${change.kind}`, { defaultValue: change.kind.toLowerCase() });
+  return `${kind}: ${parts.join(' · ')}`;
 }
 
 /** The changes of one history item, field by field: before struck through, after marked inserted. */
@@ -52,15 +62,16 @@ export function ChangesTable(props: {
   names: ReturnType<typeof namesOf>;
   termNames: Map<number, string>;
 }) {
+  const { t } = useTranslation('concept');
   const { changes, names, termNames } = props;
   if (changes.length === 0) return null;
   return (
     <table>
       <thead>
         <tr>
-          <th scope="col">Change</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
+          <th scope="col">{t('history.change')}</th>
+          <th scope="col">{t('history.before')}</th>
+          <th scope="col">{t('history.after')}</th>
         </tr>
       </thead>
       <tbody>
@@ -88,6 +99,7 @@ export function HistoryPanel(props: {
   dictionary?: Dictionary;
   onRestored: () => void;
 }) {
+  const { t } = useTranslation('concept');
   const { conceptId, version, dictionary, onRestored } = props;
   const history = useLoaded(
     () => trpc.history.concept.query({ conceptId, page: 0, size: 100, format: 'FULL' }),
@@ -95,8 +107,10 @@ export function HistoryPanel(props: {
   );
   const [error, setError] = useState<string | null>(null);
   const names = namesOf(dictionary);
+  const confirmRestore = useRestoreQuestion();
 
   async function restore(itemId: number) {
+    if (!confirmRestore(history.data?.content.find((item) => item.id === itemId)?.revision)) return;
     setError(null);
     try {
       await trpc.history.conceptUndo.mutate({ 'history-item-id': itemId, format: 'ID' });
@@ -108,7 +122,7 @@ export function HistoryPanel(props: {
 
   const items = history.data?.content ?? [];
   return (
-    <section aria-label="History">
+    <section aria-label={t('tabs.history')}>
       <ErrorMessage text={history.error?.message} />
       <ErrorMessage text={error} />
       <ol reversed className="history" style={{ listStyle: 'none', padding: 0 }}>
@@ -117,14 +131,17 @@ export function HistoryPanel(props: {
           return (
             <li key={item.id} className="history-item">
               <h3 style={{ fontSize: '1rem', margin: 0 }}>
-                Version {item.revision} · {item.action?.toLowerCase()} by{' '}
-                {item.user?.fullName || item.user?.name || 'someone'} ·{' '}
-                {item.time ? new Date(item.time).toLocaleString() : ''}
+                {t('history.item', {
+                  revision: item.revision,
+                  action: item.action ? t(`history.action.${item.action}`) : '',
+                  who: item.user?.fullName || item.user?.name || t('someone'),
+                })}{' '}
+                · {item.time ? formatDate(item.time) : ''}
               </h3>
               <ChangesTable changes={(item.changes ?? []) as Change[]} names={names} termNames={termNames} />
               {index > 0 && (
                 <button type="button" onClick={() => void restore(item.id)}>
-                  Restore version {item.revision}
+                  {t('history.restore', { revision: item.revision })}
                 </button>
               )}
             </li>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Dictionary } from '../data';
 import { type DraftLanguageFields, languageKey } from './concept-draft';
 import { namesOf } from './concept-text';
@@ -26,6 +27,7 @@ export function LanguageFieldsEditor(props: {
   problems?: Map<number, Map<string, string[]>>;
   onChange: (rows: DraftLanguageFields[]) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { dictionary, rows, problems, onChange } = props;
   const fields = dictionary.termFields ?? [];
   if (fields.length === 0) return null;
@@ -55,8 +57,8 @@ export function LanguageFieldsEditor(props: {
   };
   return (
     <section aria-labelledby="language-values-title" className="stack">
-      <h2 id="language-values-title">Language values</h2>
-      <p className="hint">Values that hold for a language as a whole rather than for one term.</p>
+      <h2 id="language-values-title">{t('languageFields.title')}</h2>
+      <p className="hint">{t('languageFields.hint')}</p>
       {shown.map((row) => {
         const label = languageLabel(names, row);
         const index = rows.findIndex((r) => languageKey(r) === languageKey(row));

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Concept } from '../data';
 import { onLinkClick, withQuery } from '../routes';
 import { useConceptLabels } from './concept-labels';
@@ -17,6 +18,7 @@ export function RefLinkList(props: {
   fieldName: (oid: string) => string;
   languages: string[];
 }) {
+  const { t } = useTranslation('concept');
   const { links, fieldName, languages } = props;
   const labels = useConceptLabels(
     links.flatMap((l) => (l.conceptId === null ? [] : [l.conceptId])),
@@ -24,9 +26,9 @@ export function RefLinkList(props: {
   );
   if (links.length === 0) return null;
   return (
-    <ul className="ref-links" aria-label="Reference links">
+    <ul className="ref-links" aria-label={t('refLinks.label')}>
       {links.map((link) => {
-        const where = `“${link.text}” in ${fieldName(link.sourceFieldOid)}`;
+        const where = t('refLinks.where', { text: link.text, field: fieldName(link.sourceFieldOid) });
         let target: React.ReactNode = link.url ?? '';
         if (link.type === 'URL' && link.url && SAFE_URL.test(link.url)) {
           target = (
@@ -40,14 +42,14 @@ export function RefLinkList(props: {
               href={withQuery(`/concepts/${link.conceptId}`, { langs: languages.join(',') })}
               onClick={onLinkClick}
             >
-              {labels.get(link.conceptId) ?? `Concept ${link.conceptId}`}
+              {labels.get(link.conceptId) ?? t('conceptN', { id: link.conceptId })}
             </a>
           );
         }
         return (
           <li key={link.id} className="value">
             {where} → {target}
-            {link.invalid && <span className="hint"> (its target is deleted)</span>}
+            {link.invalid && <span className="hint"> {t('refLinks.invalid')}</span>}
           </li>
         );
       })}

@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Dictionary } from '../data';
 import { ConceptPicker } from './ConceptPicker';
 import { type DraftRelation, newKey, typeOfAttribute } from './concept-draft';
 import { useConceptLabels } from './concept-labels';
-import { RELATION_ATTRIBUTES } from './concept-text';
+import { RELATION_ATTRIBUTES, relationName } from './concept-text';
 import { Problems } from './FieldValues';
 
 function AttributeSelect(props: {
@@ -21,7 +22,7 @@ function AttributeSelect(props: {
     >
       {RELATION_ATTRIBUTES.map((name, attribute) => (
         <option key={name} value={attribute}>
-          {name}
+          {relationName(attribute)}
         </option>
       ))}
     </select>
@@ -43,6 +44,7 @@ export function RelationsEditor(props: {
   endProblems?: Map<number, string[]>;
   onChange: (relations: DraftRelation[]) => void;
 }) {
+  const { t } = useTranslation('concept');
   const { dictionary, conceptId, languages, relations, problems, endProblems, onChange } = props;
   const [attribute, setAttribute] = useState(RELATION_ATTRIBUTES.length - 1);
   const [picked, setPicked] = useState<Record<number, string>>({});
@@ -51,14 +53,14 @@ export function RelationsEditor(props: {
   const otherOf = (r: DraftRelation) =>
     r.sourceConceptId !== null && r.sourceConceptId !== self ? r.sourceConceptId : r.targetConceptId;
   const labels = useConceptLabels(relations.map(otherOf), languages);
-  const nameOf = (id: number) => picked[id] ?? labels.get(id) ?? `Concept ${id}`;
+  const nameOf = (id: number) => picked[id] ?? labels.get(id) ?? t('conceptN', { id });
   const set = (index: number, change: Partial<DraftRelation>) =>
     onChange(relations.map((r, k) => (k === index ? { ...r, ...change } : r)));
 
   return (
     <section className="card relations-editor" aria-labelledby={`${base}-title`}>
-      <h2 id={`${base}-title`}>Relations</h2>
-      {relations.length === 0 && <p className="hint">No relation.</p>}
+      <h2 id={`${base}-title`}>{t('relations.title')}</h2>
+      {relations.length === 0 && <p className="hint">{t('relationsEditor.none')}</p>}
       <ul className="relation-list">
         {relations.map((relation, index) => {
           const other = otherOf(relation);
@@ -69,20 +71,24 @@ export function RelationsEditor(props: {
           return (
             <li key={relation.key} aria-describedby={list ? errorId : undefined}>
               <div className="actions">
-                {incoming && <span className="hint">from</span>}
+                {incoming && <span className="hint">{t('relationsEditor.from')}</span>}
                 <span className="value">{nameOf(other)}</span>
                 <AttributeSelect
-                  label={`Kind of the relation ${incoming ? 'from' : 'to'} ${nameOf(other)}`}
+                  label={t(incoming ? 'relationsEditor.kindFrom' : 'relationsEditor.kindTo', {
+                    name: nameOf(other),
+                  })}
                   value={relation.attribute}
                   onChange={(value) => set(index, { attribute: value, type: typeOfAttribute(value) })}
                 />
                 <button
                   type="button"
                   className="danger"
-                  aria-label={`Remove the relation ${incoming ? 'from' : 'to'} ${nameOf(other)}`}
+                  aria-label={t(incoming ? 'relationsEditor.removeFrom' : 'relationsEditor.removeTo', {
+                    name: nameOf(other),
+                  })}
                   onClick={() => onChange(relations.filter((_, k) => k !== index))}
                 >
-                  Remove
+                  {t('relationsEditor.remove')}
                 </button>
               </div>
               <Problems id={errorId} list={list} />
@@ -91,12 +97,12 @@ export function RelationsEditor(props: {
         })}
       </ul>
       <div className="actions">
-        <label htmlFor={`${base}-kind`}>Kind of a new relation</label>
+        <label htmlFor={`${base}-kind`}>{t('relationsEditor.newKind')}</label>
         <AttributeSelect id={`${base}-kind`} value={attribute} onChange={setAttribute} />
       </div>
       <ConceptPicker
         dictionary={dictionary}
-        label="Add a relation to"
+        label={t('relationsEditor.addTo')}
         exclude={conceptId}
         onPick={(found) => {
           setPicked((map) => ({ ...map, [found.conceptId]: found.name }));

@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { useLoaded } from '../data';
+import { formatNumber } from '../i18n';
 import { onLinkClick } from '../routes';
 import { ErrorMessage } from './controls';
 
@@ -10,6 +12,7 @@ import { ErrorMessage } from './controls';
  * and deleted. Guests keep none, so for them it shows nothing.
  */
 export function SavedQueries({ current }: { current: string }) {
+  const { t } = useTranslation('search');
   const list = useLoaded(() => trpc.savedQueries.list.query({}), 'saved queries');
   const [name, setName] = useState('');
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -19,7 +22,7 @@ export function SavedQueries({ current }: { current: string }) {
     event.preventDefault();
     try {
       const saved = await trpc.savedQueries.save.mutate({ name, query: current });
-      setMessage({ text: `Saved as "${saved.name}".`, error: false });
+      setMessage({ text: t('saved.savedAs', { name: saved.name }), error: false });
       setName('');
       list.reload();
     } catch (caught) {
@@ -30,7 +33,7 @@ export function SavedQueries({ current }: { current: string }) {
   async function remove(id: number, label: string) {
     try {
       await trpc.savedQueries.delete.mutate({ id });
-      setMessage({ text: `"${label}" deleted.`, error: false });
+      setMessage({ text: t('saved.deleted', { name: label }), error: false });
       list.reload();
     } catch (caught) {
       setMessage({ text: problemOf(caught).message, error: true });
@@ -39,26 +42,30 @@ export function SavedQueries({ current }: { current: string }) {
 
   return (
     <details className="saved-queries">
-      <summary>Saved queries{list.data ? ` (${list.data.length})` : ''}</summary>
-      <form className="inline-form" onSubmit={save} aria-label="Save this search">
+      <summary>
+        {t('saved.title')}
+        {list.data ? ` (${formatNumber(list.data.length)})` : ''}
+      </summary>
+      <form className="inline-form" onSubmit={save} aria-label={t('saved.save')}>
         <label>
-          Name
+          {t('saved.name')}
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={255} required />
         </label>
-        <button type="submit">Save this search</button>
+        <button type="submit">{t('saved.save')}</button>
       </form>
       {message &&
         (message.error ? <ErrorMessage text={message.text} /> : <p role="status">{message.text}</p>)}
       <ErrorMessage text={list.error?.message} />
       {list.data && list.data.length > 0 && (
-        <ul className="saved-list" aria-label="Saved queries">
+        <ul className="saved-list" aria-label={t('saved.title')}>
           {list.data.map((saved) => (
             <li key={saved.id}>
               <a href={`/search?${saved.query}`} onClick={onLinkClick}>
                 {saved.name}
               </a>
               <button type="button" className="link-button" onClick={() => void remove(saved.id, saved.name)}>
-                Delete<span className="visually-hidden"> {saved.name}</span>
+                {t('saved.delete')}
+                <span className="visually-hidden"> {saved.name}</span>
               </button>
             </li>
           ))}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { trpc } from '../api';
 
 export type TermCheck = Awaited<ReturnType<typeof trpc.termDecoration.check.mutate>>;
@@ -10,21 +11,22 @@ const names = (terms: { name: string }[]) => terms.map((term) => term.name).join
  * without an equivalent. All of it React text.
  */
 export function TermCheckReport({ check, language }: { check: TermCheck; language: string }) {
+  const { t } = useTranslation('check');
   const count = check.avoided.length + check.missingTranslations.length + check.noEquivalent.length;
   return (
     <section className="card term-check" aria-labelledby="term-check-title">
-      <h2 id="term-check-title">Translation check</h2>
-      {count === 0 && <p>The translation uses the approved terms.</p>}
+      <h2 id="term-check-title">{t('report.title')}</h2>
+      {count === 0 && <p>{t('report.allApproved')}</p>}
       {check.avoided.length > 0 && (
         <>
-          <h3>Terms to avoid</h3>
+          <h3>{t('report.avoid')}</h3>
           <ul className="avoided">
             {check.avoided.map((item) => (
               <li key={`${item.segment}-${item.start}`}>
                 <span className={`term-mark term-${item.status}`}>{item.text}</span>{' '}
-                <span className={`status-badge term-${item.status}`}>{item.status}</span> in the{' '}
-                {item.segment === 'source' ? 'text' : 'translation'}
-                {item.replacements.length > 0 ? `: use ${names(item.replacements)}` : ''}
+                <span className={`status-badge term-${item.status}`}>{t(`statusName.${item.status}`)}</span>{' '}
+                {item.segment === 'source' ? t('report.inText') : t('report.inTranslation')}
+                {item.replacements.length > 0 ? t('report.use', { names: names(item.replacements) }) : ''}
               </li>
             ))}
           </ul>
@@ -32,11 +34,11 @@ export function TermCheckReport({ check, language }: { check: TermCheck; languag
       )}
       {check.missingTranslations.length > 0 && (
         <>
-          <h3>Approved translation missing</h3>
+          <h3>{t('report.missing')}</h3>
           <ul className="missing">
             {check.missingTranslations.map((item) => (
               <li key={item.start}>
-                {item.text}: expected {names(item.expected)} in {language}
+                {t('report.expected', { text: item.text, names: names(item.expected), language })}
               </li>
             ))}
           </ul>
@@ -44,7 +46,7 @@ export function TermCheckReport({ check, language }: { check: TermCheck; languag
       )}
       {check.noEquivalent.length > 0 && (
         <>
-          <h3>No equivalent in {language}</h3>
+          <h3>{t('report.noEquivalent', { language })}</h3>
           <ul className="no-equivalent">
             {check.noEquivalent.map((item) => (
               <li key={item.start}>{item.text}</li>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import './editor.css';
 import { useState } from 'react';
 import type { Concept, Dictionary, Term } from '../data';
@@ -17,12 +18,13 @@ export function TermExtras(props: {
 }) {
   const { concept, term, dictionary, canComment, onChanged } = props;
   const [open, setOpen] = useState(false);
+  const { t, i18n } = useTranslation('concept');
   return (
-    // The interface is English inside a section marked with the language of its terms.
-    <div className="term-extras" lang="en">
+    // The interface's language inside a section marked with the language of its terms.
+    <div className="term-extras" lang={i18n.language}>
       {/* The term is named by the article around it (ConceptView), not here: button names stay short. */}
       <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Hide' : 'Show'} comments and history
+        {open ? t('extras.hide') : t('extras.show')}
       </button>
       {open && (
         <div className="stack">

@@ -1,7 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import type { Concept, Dictionary, Term } from '../data';
 import { useLoaded } from '../data';
+import { formatDate } from '../i18n';
+import { useRestoreQuestion } from '../work/confirmations';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
 import { type Change, ChangesTable } from './HistoryPanel';
@@ -52,6 +55,7 @@ export function TermHistory(props: {
   dictionary?: Dictionary;
   onRestored: () => void;
 }) {
+  const { t } = useTranslation('concept');
   const { concept, term, dictionary, onRestored } = props;
   const history = useLoaded(
     () => trpc.history.concept.query({ conceptId: concept.id, page: 0, size: 100, format: 'FULL' }),
@@ -60,8 +64,10 @@ export function TermHistory(props: {
   const [error, setError] = useState<string | null>(null);
   const names = namesOf(dictionary);
   const canRestore = term.permissions?.TERM_UPDATE ?? false;
+  const confirmRestore = useRestoreQuestion();
 
   async function restore(item: Item) {
+    if (!confirmRestore(item.revision)) return;
     setError(null);
     const body = restoreBody(concept, term, item);
     if (!body) return;
@@ -80,11 +86,11 @@ export function TermHistory(props: {
     }))
     .filter(({ changes }) => changes.length > 0);
   return (
-    <section aria-label={`History of “${term.name}”`} className="term-history">
-      <h3>History</h3>
+    <section aria-label={t('history.ofTerm', { term: term.name })} className="term-history">
+      <h3>{t('tabs.history')}</h3>
       <ErrorMessage text={history.error?.message} />
       <ErrorMessage text={error} />
-      {history.data && items.length === 0 && <p className="hint">No change recorded.</p>}
+      {history.data && items.length === 0 && <p className="hint">{t('history.none')}</p>}
       <ol className="history" style={{ listStyle: 'none', padding: 0 }}>
         {items.map(({ item, changes }, index) => {
           const termNames = new Map((item.snapshot?.terms ?? []).map((t) => [t.id, t.name]));
@@ -92,13 +98,16 @@ export function TermHistory(props: {
           return (
             <li key={item.id} className="history-item">
               <h4 style={{ margin: 0 }}>
-                Version {item.revision} · {item.user?.fullName || item.user?.name || 'someone'} ·{' '}
-                {item.time ? new Date(item.time).toLocaleString() : ''}
+                {t('history.termItem', {
+                  revision: item.revision,
+                  who: item.user?.fullName || item.user?.name || t('someone'),
+                })}{' '}
+                · {item.time ? formatDate(item.time) : ''}
               </h4>
               <ChangesTable changes={changes} names={names} termNames={termNames} />
               {restorable && (
                 <button type="button" onClick={() => void restore(item)}>
-                  Restore the term as of version {item.revision}
+                  {t('history.restoreTerm', { revision: item.revision })}
                 </button>
               )}
             </li>

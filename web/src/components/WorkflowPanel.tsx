@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { type Concept, useLoaded } from '../data';
 import { ErrorMessage } from './controls';
@@ -20,6 +21,7 @@ export function WorkflowPanel(props: {
   languageNames: Map<string, string>;
   onMoved: () => void;
 }) {
+  const { t } = useTranslation('workflow');
   const { concept } = props;
   const id = concept.id ?? 0;
   const states = useLoaded(
@@ -31,13 +33,13 @@ export function WorkflowPanel(props: {
   const termNames = new Map((concept.terms ?? []).map((term) => [term.id, term.name]));
   const label = (entry: Entry) =>
     entry.termId !== null
-      ? (termNames.get(entry.termId) ?? `term ${entry.termId}`)
+      ? (termNames.get(entry.termId) ?? t('panel.termN', { id: entry.termId }))
       : entry.languageCode !== null
         ? (props.languageNames.get(entry.languageCode) ?? entry.languageCode)
-        : 'Concept';
+        : t('panel.concept');
   return (
     <section className="workflow card" aria-labelledby="workflow-title">
-      <h2 id="workflow-title">Workflow</h2>
+      <h2 id="workflow-title">{t('panel.title')}</h2>
       <ul className="workflow-entries">
         {states.data.entries.map((entry) => (
           <WorkflowEntry
@@ -56,6 +58,7 @@ export function WorkflowPanel(props: {
 }
 
 function WorkflowEntry({ entry, label, onMoved }: { entry: Entry; label: string; onMoved: () => void }) {
+  const { t } = useTranslation('workflow');
   const [comment, setComment] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -86,15 +89,15 @@ function WorkflowEntry({ entry, label, onMoved }: { entry: Entry; label: string;
     <li className="workflow-entry">
       <span className="workflow-label">{label}</span>
       <StateBadge name={entry.stateName} category={entry.category} />
-      {entry.readOnly && <span className="badge">read-only</span>}
+      {entry.readOnly && <span className="badge">{t('panel.readOnly')}</span>}
       {entry.transitions.length > 0 && (
         <div className="actions">
           <label htmlFor={commentId} className="visually-hidden">
-            Comment on the move of {label}
+            {t('panel.commentOn', { label })}
           </label>
           <input
             id={commentId}
-            placeholder="Comment (optional)"
+            placeholder={t('panel.comment')}
             value={comment}
             onChange={(e) => setComment(e.target.value)}
           />
@@ -106,12 +109,12 @@ function WorkflowEntry({ entry, label, onMoved }: { entry: Entry; label: string;
               onClick={() => void fire(transition.key)}
               title={
                 transition.missingFields.length
-                  ? `Required fields still empty: ${transition.missingFields.join(', ')}`
+                  ? t('panel.missingFields', { fields: transition.missingFields.join(', ') })
                   : undefined
               }
             >
               {transition.name}
-              {transition.commentRequired ? ' (comment required)' : ''}
+              {transition.commentRequired ? t('panel.commentRequired') : ''}
             </button>
           ))}
         </div>

@@ -1,4 +1,5 @@
 import type { Concept, Dictionary } from '../data';
+import { i18next } from '../i18n';
 
 /** Names of the dictionary's fields and languages, for showing oids and codes to people. */
 export function namesOf(dictionary: Dictionary | undefined) {
@@ -15,6 +16,7 @@ export function namesOf(dictionary: Dictionary | undefined) {
   };
 }
 
+/** The relation attributes by number, in English; `relationName` gives them in the interface language. */
 export const RELATION_ATTRIBUTES = [
   'broader (generic)',
   'narrower (generic)',
@@ -30,11 +32,16 @@ export const RELATION_ATTRIBUTES = [
   'related',
 ];
 
+/** A relation attribute's name in the interface language (the `concept` catalogue's `relation.<n>`). */
+export function relationName(attribute: number): string {
+  return i18next.t(`concept:relation.${attribute}`, { defaultValue: RELATION_ATTRIBUTES[attribute] ?? '' });
+}
+
 /** A short label of a concept: its first term in one of the given languages, else its first term. */
 export function conceptLabel(concept: Concept, languages: string[]): string {
   const terms = concept.terms ?? [];
   const term = languages.map((code) => terms.find((t) => t.languageCode === code)).find(Boolean) ?? terms[0];
-  return term?.name ?? `Concept ${concept.cid ?? concept.id}`;
+  return term?.name ?? i18next.t('concept:conceptN', { id: concept.cid ?? concept.id });
 }
 
 /**

@@ -1,15 +1,20 @@
 /** The form controls every screen uses: native elements, labelled, with one look and one behaviour. */
+import { useTranslation } from 'react-i18next';
 
 export interface Option {
   value: string;
   label: string;
 }
 
-export const MATCH_MODES: Option[] = [
-  { value: 'PREFIX', label: 'Starts with' },
-  { value: 'SUBSTRING', label: 'Contains' },
-  { value: 'EXACT', label: 'Exactly' },
-];
+/** How a search matches, labelled in the interface language. */
+export function useMatchModes(): Option[] {
+  const { t } = useTranslation();
+  return [
+    { value: 'PREFIX', label: t('match.PREFIX') },
+    { value: 'SUBSTRING', label: t('match.SUBSTRING') },
+    { value: 'EXACT', label: t('match.EXACT') },
+  ];
+}
 
 /** An error of the server or of the form, announced to screen readers. */
 export function ErrorMessage({ text }: { text: string | null | undefined }) {

@@ -1,9 +1,12 @@
+import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { DecoratedText, type TermMatch } from '../components/DecoratedText';
 import { TermCheckReport } from '../components/TermCheckReport';
 import { type Dictionary, languagesOf, loadDictionaries, useLoaded } from '../data';
+import { formatNumber } from '../i18n';
 import { codeList, navigate, withQuery } from '../routes';
 
 /**
@@ -14,9 +17,10 @@ import { codeList, navigate, withQuery } from '../routes';
  * tl and tt (language and text of the translation).
  */
 export default function CheckTextScreen({ query }: { query: URLSearchParams }) {
+  const { t } = useTranslation('check');
   const loaded = useLoaded(loadDictionaries, 'dictionaries');
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
-  if (!loaded.data) return <p role="status">Loading…</p>;
+  if (!loaded.data) return <p role="status">{t('common:loading')}</p>;
   return <CheckText dictionaries={loaded.data} query={query} />;
 }
 
@@ -26,6 +30,7 @@ const URL_TEXT_LIMIT = 2000;
 const STATUSES: TermMatch['status'][] = ['forbidden', 'deprecated', 'admitted', 'preferred'];
 
 function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query: URLSearchParams }) {
+  const { t } = useTranslation('check');
   const dictionaryId = Number(query.get('d')) || null;
   const chosen = dictionaries.filter((d) => dictionaryId === null || d.id === dictionaryId);
   const languages = languagesOf(chosen);
@@ -99,24 +104,24 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
   const matches = result.data?.segments[0]?.matches ?? [];
   return (
     <div className="stack">
-      <h1>Check text</h1>
-      <form className="stack check-form" onSubmit={submit} aria-label="Text to check">
+      <h1>{t('title')}</h1>
+      <form className="stack check-form" onSubmit={submit} aria-label={t('form')}>
         <div className="pickers">
           <Choice
-            label="Dictionary"
+            label={t('dictionary')}
             value={dictionaryId ?? ''}
             options={dictionaryOptions(dictionaries)}
-            empty="All dictionaries"
+            empty={t('allDictionaries')}
             onChange={(value) => go({ d: value || null, from: null, to: null })}
           />
           <Choice
-            label="Language of the text"
+            label={t('language')}
             value={from}
             options={languageOptions(languages, true)}
             onChange={(value) => go({ from: value })}
           />
           <CheckList
-            legend="Translations into"
+            legend={t('translationsInto')}
             options={languageOptions(languages.filter((l) => l.code !== from))}
             chosen={to}
             onChange={(codes) => go({ to: codes.join(',') })}
@@ -124,11 +129,11 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
         </div>
         {/* Labelled by id, not by wrapping: a wrapping label's name would take in the text typed. */}
         <div className="stack">
-          <label htmlFor="check-text">Text</label>
+          <label htmlFor="check-text">{t('text')}</label>
           <textarea id="check-text" rows={6} value={draft} onChange={(e) => setDraft(e.target.value)} />
         </div>
         <Choice
-          label="Language of the translation"
+          label={t('targetLanguage')}
           value={targetLang}
           options={languageOptions(
             languages.filter((l) => l.code !== from),
@@ -137,7 +142,7 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
           onChange={(value) => go({ tl: value })}
         />
         <div className="stack">
-          <label htmlFor="check-target">Translation (optional: checked against the termbase)</label>
+          <label htmlFor="check-target">{t('target')}</label>
           <textarea
             id="check-target"
             rows={4}
@@ -147,16 +152,16 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
         </div>
         <div className="actions">
           <button type="submit" className="primary">
-            Check
+            {t('submit')}
           </button>
         </div>
       </form>
       <ErrorMessage text={result.error?.message ?? check.error?.message} />
-      {result.loading && text && <p role="status">Checking…</p>}
+      {result.loading && text && <p role="status">{t('checking')}</p>}
       {result.data && (
         <>
           <p role="status" className="result-count">
-            {summary(matches)}
+            {summary(matches, t)}
           </p>
           <DecoratedText
             key={text}
@@ -177,12 +182,16 @@ function CheckText({ dictionaries, query }: { dictionaries: Dictionary[]; query:
 }
 
 /** "3 terms: 1 forbidden, 2 preferred", worst first. */
-function summary(matches: TermMatch[]): string {
-  if (matches.length === 0) return 'No terms of the termbase found.';
+function summary(matches: TermMatch[], t: TFunction): string {
+  if (matches.length === 0) return t('none');
   const counts = STATUSES.map(
     (status) => [status, matches.filter((m) => m.status === status).length] as const,
   )
     .filter(([, count]) => count > 0)
-    .map(([status, count]) => `${count} ${status}`);
-  return `${matches.length} ${matches.length === 1 ? 'term' : 'terms'}: ${counts.join(', ')}`;
+    .map(([status, count]) => t(`status.${status}`, { count: formatNumber(count) }));
+  return t('summary', {
+    count: matches.length,
+    formatted: formatNumber(matches.length),
+    counts: counts.join(', '),
+  });
 }

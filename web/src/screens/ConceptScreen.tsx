@@ -1,5 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { CommentsPanel } from '../components/CommentsPanel';
 import { ConceptEditor } from '../components/ConceptEditor';
@@ -13,19 +14,24 @@ import { type EditorProblems, editorProblemsOf, noProblems } from '../components
 import { HistoryPanel } from '../components/HistoryPanel';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
+import { formatTime } from '../i18n';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
+import { forgetDraft, type StoredDraft, storedDraft } from '../work/draft-store';
+import { DraftOffer, isOwnLockElsewhere, OwnLockNote } from '../work/EditNotes';
+import { useEditKeeping } from '../work/edit-keeping';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
 function LockNote({ lock }: { lock: Concept['lock'] }) {
+  const { t } = useTranslation('concept');
   if (!lock) return null;
-  const until = new Date(lock.expirationTime).toLocaleTimeString();
+  const until = formatTime(lock.expirationTime);
   return (
     <p className="lock-note" role="status">
       {lock.mine
-        ? `You hold the edit lock until ${until}.`
-        : `${lock.fullName || lock.name || 'Another user'} is editing this concept (locked until ${until}).`}
+        ? t('lock.mine', { until })
+        : t('lock.other', { who: lock.fullName || lock.name || t('lock.anotherUser'), until })}
     </p>
   );
 }
@@ -42,6 +48,18 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ message: string; theirs: Concept } | null>(null);
   const [busy, setBusy] = useState(false);
+  // The draft as the edit started (JSON): what "unsaved changes" are measured against.
+  const [original, setOriginal] = useState<string | null>(null);
+  const [, setDraftsSeen] = useState(0);
+  const { t: tw } = useTranslation('work');
+  const { t } = useTranslation('concept');
+  useEditKeeping(id, draft, original, baseVersion);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const start = useRef<(resume?: StoredDraft) => Promise<void>>(undefined);
+  const resumed = useRef(false);
+  const loaded = !!concept.data && !!context.data;
+  const resume = query.get('edit') === '1';
 
   // Held while editing: renewed before CONCEPT_LOCK_TIMEOUT runs out.
   const editing = draft !== null;
@@ -54,8 +72,23 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     return () => clearInterval(timer);
   }, [editing, id]);
 
+  // A reload, or sign-in after the session ran out, comes back with ?edit=1: the edit resumes, with the
+  // draft kept in this browser.
+  useEffect(() => {
+    if (!loaded || !resume || resumed.current) return;
+    resumed.current = true;
+    void start.current?.(storedDraft(id) ?? undefined);
+  }, [loaded, resume, id]);
+
+  // Focus follows the work: the title when the concept opens or an edit ends, the form's first control
+  // when an edit starts (never the page body).
+  useEffect(() => {
+    if (editing) form.current?.querySelector<HTMLElement>('select, input, textarea')?.focus();
+    else if (loaded) heading.current?.focus();
+  }, [editing, loaded]);
+
   if (concept.error) return <p role="alert">{concept.error.message}</p>;
-  if (!concept.data || !context.data) return <p role="status">Loading…</p>;
+  if (!concept.data || !context.data) return <p role="status">{t('common:loading')}</p>;
   const data = concept.data;
   const [dictionaries, settings] = context.data;
   const dictionary = dictionaries.find((d) => d.id === data.dictionaryId);
@@ -63,7 +96,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     ? [settings.sourceLanguage, ...settings.targetLanguages].filter((c): c is string => !!c)
     : [];
   const available = (dictionary?.languages ?? []).map((l) => l.code);
-  const fromUrl = codeList(query.get('langs')).filter((c) => available.includes(c));
+  const fromUrl = [...new Set(codeList(query.get('langs')))].filter((c) => available.includes(c));
   const fromPrefs = preferred.filter((c) => available.includes(c));
   const languages = fromUrl.length ? fromUrl : fromPrefs.length ? fromPrefs : available;
   const tab = query.get('tab') ?? 'terms';
@@ -79,15 +112,22 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     ]),
   );
 
-  async function startEditing() {
+  async function startEditing(resume?: StoredDraft) {
+    // The ?edit=1 this sets must not start the edit a second time (over what the user types meanwhile).
+    resumed.current = true;
     setNotice(null);
     try {
       const got = await trpc.concepts.acquireLock.mutate({ id });
-      if (!got) setNotice('Someone else holds the edit lock; try again when they are done.');
-      else {
-        setDraft(draftOf(data));
-        setBaseVersion(data.version ?? 0);
+      if (!got) {
+        if (!isOwnLockElsewhere(data.lock)) setNotice(t('lock.refused'));
+      } else {
+        const saved = draftOf(data);
+        setDraft(resume?.draft ?? saved);
+        setOriginal(resume?.original ?? JSON.stringify(saved));
+        setBaseVersion(resume?.baseVersion ?? data.version ?? 0);
         setProblems(noProblems);
+        if (resume) setNotice(tw('draftRestored', { time: formatTime(resume.savedAt) }));
+        setQuery({ edit: '1' });
       }
     } catch (caught) {
       setNotice(problemOf(caught).message);
@@ -95,7 +135,23 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     concept.reload();
   }
 
+  start.current = startEditing;
+
+  /** Moves the user's own lock from their other tab here; the draft stored there comes along. */
+  async function takeOver() {
+    const got = await trpc.concepts.takeOverLock.mutate({ id }).catch(() => false);
+    if (got) await startEditing(storedDraft(id) ?? undefined);
+    else {
+      setNotice(tw('takeOverRefused'));
+      concept.reload();
+    }
+  }
+
+  /** Ends the edit (saved, or cancelled: the stored draft goes too) and releases the lock. */
   async function stopEditing() {
+    forgetDraft(id);
+    setOriginal(null);
+    setQuery({ edit: '' });
     await trpc.concepts.releaseLock.mutate({ id }).catch(() => undefined);
     setDraft(null);
     setConflict(null);
@@ -114,7 +170,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
         'with-comments': false,
         ...bodyOf(edit),
       });
-      setNotice('Saved.');
+      setNotice(t('saved'));
       await stopEditing();
     } catch (caught) {
       const problem = problemOf(caught);
@@ -125,6 +181,14 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           'with-comments': false,
           'include-deleted': false,
         });
+        // A newer version with the content the edit started from (a workflow move counts a version and
+        // changes no value) is no conflict: saved over once; a second refusal opens the dialog.
+        const newer = theirs.version ?? 0;
+        if (newer !== version && original !== null && JSON.stringify(draftOf(theirs)) === original) {
+          setBaseVersion(newer);
+          await save(newer, edit);
+          return;
+        }
         setConflict({ message: problem.message, theirs });
       } else setProblems(editorProblemsOf(problem.message, fieldNames));
     } finally {
@@ -133,12 +197,27 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   }
 
   const title = conceptLabel(data, languages);
+  const stored = draft || guest ? null : storedDraft(id);
   return (
     <article aria-labelledby="concept-title">
-      <h1 id="concept-title">
-        <span className="value">{title}</span> <span className="hint">concept {data.cid}</span>
+      <h1 id="concept-title" ref={heading} tabIndex={-1}>
+        <span className="value">{title}</span> <span className="hint">{t('cid', { cid: data.cid })}</span>
       </h1>
-      <LockNote lock={data.lock} />
+      {!draft && isOwnLockElsewhere(data.lock) ? (
+        <OwnLockNote lock={data.lock} onTakeOver={() => void takeOver()} />
+      ) : (
+        <LockNote lock={data.lock} />
+      )}
+      {!draft && !resume && stored && (
+        <DraftOffer
+          stored={stored}
+          onContinue={() => void startEditing(stored)}
+          onDiscard={() => {
+            forgetDraft(id);
+            setDraftsSeen((count) => count + 1);
+          }}
+        />
+      )}
       {notice && (
         <p role="status" className="hint">
           {notice}
@@ -147,7 +226,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       {!guest && !draft && (
         <div className="actions">
           <button type="button" className="primary" onClick={() => void startEditing()}>
-            Edit
+            {t('edit')}
           </button>
           <DeleteConcept
             concept={data}
@@ -165,6 +244,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       )}
       {draft && dictionary ? (
         <form
+          ref={form}
           onSubmit={(event) => {
             event.preventDefault();
             void save();
@@ -180,10 +260,10 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           />
           <div className="actions" style={{ marginTop: '0.8rem' }}>
             <button type="submit" className="primary" disabled={busy}>
-              Save
+              {t('save')}
             </button>
             <button type="button" onClick={() => void stopEditing()}>
-              Cancel and release the lock
+              {t('cancelEdit')}
             </button>
           </div>
           {conflict && (
@@ -210,17 +290,17 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       ) : (
         <>
           <CheckList
-            legend="Languages shown"
+            legend={t('languagesShown')}
             className="pickers"
             options={languageOptions((dictionary?.languages ?? []).filter((l) => !l.deleted))}
             chosen={languages}
             onChange={(codes) => setQuery({ langs: codes.join(',') })}
           />
           <Tabs.Root value={tab} onValueChange={(value) => setQuery({ tab: value })}>
-            <Tabs.List className="tabs-list" aria-label="Concept">
-              <Tabs.Trigger value="terms">Terms</Tabs.Trigger>
-              <Tabs.Trigger value="comments">Comments</Tabs.Trigger>
-              <Tabs.Trigger value="history">History</Tabs.Trigger>
+            <Tabs.List className="tabs-list" aria-label={t('tabs.label')}>
+              <Tabs.Trigger value="terms">{t('tabs.terms')}</Tabs.Trigger>
+              <Tabs.Trigger value="comments">{t('tabs.comments')}</Tabs.Trigger>
+              <Tabs.Trigger value="history">{t('tabs.history')}</Tabs.Trigger>
             </Tabs.List>
             <Tabs.Content value="terms">
               <ConceptView

@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { trpc } from '../api';
 import { Choice, dictionaryOptions } from '../components/controls';
 import { StateBadge } from '../components/WorkflowPanel';
 import { loadDictionaries, loadSearchSettings, useLoaded } from '../data';
+import { formatDate, formatNumber } from '../i18n';
 import { navigate, onLinkClick, withQuery } from '../routes';
 
 /**
@@ -10,10 +12,18 @@ import { navigate, onLinkClick, withQuery } from '../routes';
  * to a dictionary.
  */
 export default function InboxScreen({ query }: { query: URLSearchParams }) {
+  const { t } = useTranslation('workflow');
   const dictionaryId = Number(query.get('d')) || undefined;
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const tasks = useLoaded(
-    () => trpc.workflows.inbox.query({ assignee: 'me', 'dictionary-id': dictionaryId, size: 200, page: 0 }),
+    () =>
+      trpc.workflows.inbox.query({
+        assignee: 'me',
+        'dictionary-id': dictionaryId,
+        open: true, // done tasks (approved, rejected, retired) leave the inbox
+        size: 200,
+        page: 0,
+      }),
     `inbox ${dictionaryId}`,
   );
   // The inbox answers state keys; the enabled workflows name them (one call for every dictionary).
@@ -56,58 +66,60 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
   );
   return (
     <div className="inbox-page">
-      <h1>Tasks</h1>
+      <h1>{t('inbox.title')}</h1>
       <Choice
-        label="Dictionary"
+        label={t('inbox.dictionary')}
         value={dictionaryId ?? ''}
         options={dictionaryOptions(dictionaries.data ?? [])}
-        empty="All dictionaries"
+        empty={t('inbox.allDictionaries')}
         onChange={(value) => navigate(withQuery('/inbox', { d: value }), { replace: true })}
       />
       {tasks.error && <p role="alert">{tasks.error.message}</p>}
-      {!tasks.data && !tasks.error && <p role="status">Loading…</p>}
+      {!tasks.data && !tasks.error && <p role="status">{t('common:loading')}</p>}
       {tasks.data && (
         <>
           <p role="status" className="result-count">
             {tasks.data.length === 0
-              ? 'Nothing is assigned to you.'
-              : `${tasks.data.length} ${tasks.data.length === 1 ? 'task' : 'tasks'} assigned to you`}
+              ? t('inbox.nothing')
+              : t('inbox.count', { count: tasks.data.length, formatted: formatNumber(tasks.data.length) })}
           </p>
           {tasks.data.length > 0 && (
-            <table className="results inbox">
-              <thead>
-                <tr>
-                  <th scope="col">Concept</th>
-                  <th scope="col">Dictionary</th>
-                  <th scope="col">Language</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tasks.data.map((task) => (
-                  <tr key={`${task.conceptId}-${task.languageCode}-${task.termId}`}>
-                    <td>
-                      <a href={`/concepts/${task.conceptId}`} onClick={onLinkClick}>
-                        {labels.data?.get(task.conceptId) ?? `Concept ${task.conceptId}`}
-                        {task.termId !== null ? `, term ${task.termId}` : ''}
-                      </a>
-                    </td>
-                    <td>{names.get(task.dictionaryId) ?? task.dictionaryId}</td>
-                    <td>
-                      {task.languageCode ? (languages.get(task.languageCode) ?? task.languageCode) : ''}
-                    </td>
-                    <td>
-                      <StateBadge
-                        name={stateNames.get(`${task.dictionaryId} ${task.state}`) ?? task.state}
-                        category={task.category}
-                      />
-                    </td>
-                    <td>{task.enteredAt ? new Date(task.enteredAt).toLocaleString() : ''}</td>
+            <div className="table-scroll">
+              <table className="results inbox">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('inbox.concept')}</th>
+                    <th scope="col">{t('inbox.dictionary')}</th>
+                    <th scope="col">{t('inbox.language')}</th>
+                    <th scope="col">{t('inbox.state')}</th>
+                    <th scope="col">{t('inbox.since')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {tasks.data.map((task) => (
+                    <tr key={`${task.conceptId}-${task.languageCode}-${task.termId}`}>
+                      <td>
+                        <a href={`/concepts/${task.conceptId}`} onClick={onLinkClick}>
+                          {labels.data?.get(task.conceptId) ?? t('inbox.conceptN', { id: task.conceptId })}
+                          {task.termId !== null ? t('inbox.termN', { id: task.termId }) : ''}
+                        </a>
+                      </td>
+                      <td>{names.get(task.dictionaryId) ?? task.dictionaryId}</td>
+                      <td>
+                        {task.languageCode ? (languages.get(task.languageCode) ?? task.languageCode) : ''}
+                      </td>
+                      <td>
+                        <StateBadge
+                          name={stateNames.get(`${task.dictionaryId} ${task.state}`) ?? task.state}
+                          category={task.category}
+                        />
+                      </td>
+                      <td>{task.enteredAt ? formatDate(task.enteredAt) : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </>
       )}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { ConceptEditor } from '../components/ConceptEditor';
 import { bodyOf, type Draft, emptyDraft } from '../components/concept-draft';
@@ -9,15 +10,16 @@ import { idList, navigate, withQuery } from '../routes';
 
 /** A new concept in the dictionary of the URL (`d`), with one empty term to start from. */
 export default function NewConceptScreen({ query }: { query: URLSearchParams }) {
+  const { t } = useTranslation('concept');
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const [draft, setDraft] = useState<Draft | null>(null);
   const [problems, setProblems] = useState<EditorProblems>(noProblems);
   const [busy, setBusy] = useState(false);
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
-  if (!dictionaries.data) return <p role="status">Loading…</p>;
+  if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
   const list = dictionaries.data;
   const dictionary = list.find((d) => d.id === idList(query.get('d'))[0]) ?? list[0];
-  if (!dictionary) return <p>There is no dictionary you may write to.</p>;
+  if (!dictionary) return <p>{t('new.noDictionary')}</p>;
   const current: Draft =
     draft ?? emptyDraft(dictionary.sections?.[0]?.oid ?? '', dictionary.languages?.[0]?.code ?? 'eng');
   const fieldNames = new Map(
@@ -45,9 +47,9 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
 
   return (
     <form onSubmit={create} aria-labelledby="new-title">
-      <h1 id="new-title">New concept</h1>
+      <h1 id="new-title">{t('new.title')}</h1>
       <Choice
-        label="Dictionary"
+        label={t('new.dictionary')}
         value={dictionary.id}
         options={dictionaryOptions(list)}
         onChange={(id) => {
@@ -64,7 +66,7 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
       />
       <div className="actions" style={{ marginTop: '0.8rem' }}>
         <button type="submit" className="primary" disabled={busy}>
-          Create concept
+          {t('new.create')}
         </button>
       </div>
     </form>

@@ -1,6 +1,14 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
-import { Check, CheckList, Choice, languageOptions, MATCH_MODES, type Option } from '../components/controls';
+import {
+  Check,
+  CheckList,
+  Choice,
+  languageOptions,
+  type Option,
+  useMatchModes,
+} from '../components/controls';
 import { columnOptions } from '../components/result-columns';
 import {
   languagesOf,
@@ -10,18 +18,27 @@ import {
   type SearchSettings,
   useLoaded,
 } from '../data';
+import { InterfaceLanguageChoice } from '../layout/InterfaceLanguageChoice';
 
 /**
  * Preferences kept per user on the server, in the search settings (docs/search-settings.md): the language
  * searched, the working languages (the result columns and the languages a concept opens with) and how
- * a search matches.
+ * a search matches; and, kept in this browser, the interface language.
  */
 export default function PreferencesScreen() {
+  const { t } = useTranslation('preferences');
   const loaded = useLoaded(() => Promise.all([loadDictionaries(), loadSearchSettings()]), 'preferences');
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
-  if (!loaded.data) return <p role="status">Loading…</p>;
+  if (!loaded.data) return <p role="status">{t('common:loading')}</p>;
   const [dictionaries, settings] = loaded.data;
-  if (!settings) return <p>Preferences are not kept for this session.</p>;
+  if (!settings)
+    return (
+      <div className="stack">
+        <h1>{t('title')}</h1>
+        <InterfaceLanguageChoice />
+        <p>{t('notKept')}</p>
+      </div>
+    );
   return (
     <PreferencesForm
       languages={languagesOf(dictionaries)}
@@ -40,6 +57,8 @@ function PreferencesForm({
   columns: Option[];
   settings: SearchSettings;
 }) {
+  const { t } = useTranslation('preferences');
+  const matchModes = useMatchModes();
   const [value, setValue] = useState(settings);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
@@ -63,7 +82,7 @@ function PreferencesForm({
       });
       rememberSearchSettings(saved);
       setValue(saved);
-      setMessage({ text: 'Preferences saved.', error: false });
+      setMessage({ text: t('saved'), error: false });
     } catch (caught) {
       setMessage({ text: problemOf(caught).message, error: true });
     }
@@ -71,45 +90,42 @@ function PreferencesForm({
 
   return (
     <form className="stack" onSubmit={save} aria-labelledby="prefs-title">
-      <h1 id="prefs-title">Preferences</h1>
+      <h1 id="prefs-title">{t('title')}</h1>
+      <InterfaceLanguageChoice />
       <Choice
-        label="Search in"
+        label={t('searchIn')}
         value={value.sourceLanguage ?? ''}
         options={languageOptions(languages)}
-        empty="The first language of the dictionary"
+        empty={t('firstLanguage')}
         onChange={(code) => setValue({ ...value, sourceLanguage: code || null })}
       />
       <CheckList
-        legend="Working languages (result columns and concept view)"
+        legend={t('workingLanguages')}
         options={languageOptions(languages)}
         chosen={value.targetLanguages}
         onChange={(targetLanguages) => setValue({ ...value, targetLanguages })}
       />
       <CheckList
-        legend="Other result columns"
+        legend={t('otherColumns')}
         className="columns-choice"
         options={columns}
         chosen={value.resultColumns}
         onChange={(resultColumns) => setValue({ ...value, resultColumns })}
       />
       <Choice
-        label="Match"
+        label={t('match')}
         value={value.searchMode}
-        options={MATCH_MODES}
+        options={matchModes}
         onChange={(mode) => setValue({ ...value, searchMode: mode as SearchSettings['searchMode'] })}
       />
       <Check
-        label="Ignore case and accents"
+        label={t('normalized')}
         checked={value.normalized}
         onChange={(normalized) => setValue({ ...value, normalized })}
       />
-      <Check
-        label="Fuzzy matching"
-        checked={value.fuzzy}
-        onChange={(fuzzy) => setValue({ ...value, fuzzy })}
-      />
+      <Check label={t('fuzzy')} checked={value.fuzzy} onChange={(fuzzy) => setValue({ ...value, fuzzy })} />
       <label>
-        Results per page
+        {t('pageSize')}
         <input
           type="number"
           min={1}
@@ -125,7 +141,7 @@ function PreferencesForm({
       )}
       <div className="actions">
         <button type="submit" className="primary">
-          Save preferences
+          {t('save')}
         </button>
       </div>
     </form>

@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { trpc } from '../api';
-import { Check, CheckList, Choice, languageOptions, MATCH_MODES, type Option } from '../components/controls';
+import {
+  Check,
+  CheckList,
+  Choice,
+  languageOptions,
+  type Option,
+  useMatchModes,
+} from '../components/controls';
 import { type Dictionary, languagesOf } from '../data';
 
 export interface SearchState {
@@ -25,6 +33,8 @@ export function SearchForm(props: {
   onChange: (next: Partial<SearchState>) => void;
 }) {
   const { state, dictionaries, onChange } = props;
+  const { t } = useTranslation('search');
+  const matchModes = useMatchModes();
   const chosen = dictionaries.filter((d) => state.dictionaryIds.includes(d.id));
   const languages = languagesOf(chosen.length ? chosen : dictionaries);
   const sections = chosen.flatMap((d) =>
@@ -51,13 +61,13 @@ export function SearchForm(props: {
   }, [first, dictionaries]);
 
   return (
-    <search className="search-form" aria-label="Term search">
+    <search className="search-form" aria-label={t('form.label')}>
       <label className="search-box">
-        <span className="visually-hidden">Find terms</span>
+        <span className="visually-hidden">{t('form.find')}</span>
         <input
           type="search"
           name="q"
-          placeholder="Find terms…"
+          placeholder={t('form.placeholder')}
           value={state.q}
           onChange={(e) => onChange({ q: e.target.value })}
           // biome-ignore lint/a11y/noAutofocus: the search box is the purpose of this screen.
@@ -66,51 +76,51 @@ export function SearchForm(props: {
       </label>
       <div className="pickers">
         <CheckList
-          legend="Dictionaries"
+          legend={t('form.dictionaries')}
           options={dictionaries.map((d) => ({ value: String(d.id), label: d.name ?? '' }))}
           chosen={state.dictionaryIds.map(String)}
           onChange={(ids) => onChange({ dictionaryIds: ids.map(Number), section: '' })}
         />
         <Choice
-          label="Language"
+          label={t('form.language')}
           value={state.lang}
           options={languageOptions(languages, true)}
           onChange={(lang) => onChange({ lang })}
         />
         <Choice
-          label="Section"
+          label={t('form.section')}
           value={state.section}
           options={sections}
-          empty="All sections"
+          empty={t('form.allSections')}
           onChange={(section) => onChange({ section })}
         />
         <Choice
-          label="Domain"
+          label={t('form.domain')}
           value={state.domain}
           options={domains}
-          empty="Any domain"
+          empty={t('form.anyDomain')}
           disabled={domains.length === 0}
           onChange={(domain) => onChange({ domain })}
         />
         <Choice
-          label="Filter"
+          label={t('form.filter')}
           value={state.filterId === null ? '' : String(state.filterId)}
           options={filters}
-          empty="No filter"
+          empty={t('form.noFilter')}
           onChange={(value) => onChange({ filterId: value ? Number(value) : null })}
         />
         <Choice
-          label="Match"
+          label={t('form.match')}
           value={state.mode}
-          options={MATCH_MODES}
+          options={matchModes}
           onChange={(mode) => onChange({ mode: mode as SearchState['mode'] })}
         />
         <Check
-          label="Ignore case and accents"
+          label={t('form.normalized')}
           checked={state.normalized}
           onChange={(normalized) => onChange({ normalized })}
         />
-        <Check label="Fuzzy" checked={state.fuzzy} onChange={(fuzzy) => onChange({ fuzzy })} />
+        <Check label={t('form.fuzzy')} checked={state.fuzzy} onChange={(fuzzy) => onChange({ fuzzy })} />
       </div>
     </search>
   );

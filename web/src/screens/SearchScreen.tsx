@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { BulkTransition } from '../components/BulkTransition';
 import { ErrorMessage } from '../components/controls';
@@ -16,6 +17,7 @@ import {
   type TermEntry,
   useLoaded,
 } from '../data';
+import { formatNumber } from '../i18n';
 import { codeList, idList, navigate, onLinkClick, withQuery } from '../routes';
 import { SearchForm, type SearchState } from './SearchForm';
 
@@ -101,8 +103,9 @@ async function translationsOf(rows: TermEntry[], languages: string[], full: bool
 
 /** The concept's other terms in the language searched, so a match shows what else the concept is called. */
 function Synonyms({ names }: { names: string[] }) {
+  const { t } = useTranslation('search');
   if (names.length === 0) return null;
-  return <div className="synonyms">also: {names.join('; ')}</div>;
+  return <div className="synonyms">{t('also', { names: names.join('; ') })}</div>;
 }
 
 function ResultRow({
@@ -128,25 +131,27 @@ function ResultRow({
   dictionaries: Dictionary[];
   selection: Selection | null;
 }) {
+  const { t } = useTranslation('search');
   if (row.hidden) return null;
   const href = withQuery(`/concepts/${row.conceptId}`, { langs });
   return (
-    <tr className={row.disabled ? 'disabled' : undefined} style={entryStyle(row.style)}>
+    <tr className={row.disabled ? 'disabled' : undefined}>
       {selection && (
         <td className="select-cell">
           <input
             type="checkbox"
-            aria-label={`Select ${row.name}`}
+            aria-label={t('select', { name: row.name })}
             checked={selection.ids.has(row.conceptId)}
             onChange={(e) => selection.toggle(row.conceptId, e.target.checked)}
           />
         </td>
       )}
-      <th scope="row">
+      {/* The style is the matched term's workflow state, which is its language's, not the other columns'. */}
+      <th scope="row" style={entryStyle(row.style)}>
         <a href={href} onClick={onLinkClick}>
           <Highlight text={row.name} query={query} fuzzy={fuzzy} />
         </a>
-        {row.disabled && <span className="badge">read-only</span>}
+        {row.disabled && <span className="badge">{t('readOnly')}</span>}
         <Synonyms names={(translations?.get(row.langCode) ?? []).filter((name) => name !== row.name)} />
       </th>
       {columns.map((code) => (
@@ -166,11 +171,12 @@ interface Selection {
 }
 
 export function SearchScreen({ query }: { query: URLSearchParams }) {
+  const { t } = useTranslation('search');
   const loaded = useLoaded(() => Promise.all([loadDictionaries(), loadSearchSettings()]), 'search');
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
-  if (!loaded.data) return <p role="status">Loading…</p>;
+  if (!loaded.data) return <p role="status">{t('common:loading')}</p>;
   const [dictionaries, settings] = loaded.data;
-  if (dictionaries.length === 0) return <p>There is no dictionary you may read.</p>;
+  if (dictionaries.length === 0) return <p>{t('noDictionary')}</p>;
   return <Search query={query} dictionaries={dictionaries} settings={settings} />;
 }
 
@@ -183,6 +189,7 @@ function Search({
   dictionaries: Dictionary[];
   settings: SearchSettings | null;
 }) {
+  const { t } = useTranslation('search');
   const state = stateOf(query, dictionaries, settings);
   const key = urlOf(state);
   const columns = codeList(query.get('cols')).length
@@ -314,7 +321,8 @@ function Search({
 
   const change = (next: Partial<SearchState>) =>
     navigate(urlOf({ ...state, ...next }), { replace: 'q' in next });
-  const langs = [state.lang, ...columns].join(',');
+  // A column of the search language (a shared link's cols) would show that language twice.
+  const langs = [...new Set([state.lang, ...columns])].join(',');
   const names = new Map(languagesOf(dictionaries).map((l) => [l.code, l.name]));
   const languageName = (code: string) => names.get(code) ?? code;
   const current = page?.key === key ? page : null;
@@ -339,7 +347,7 @@ function Search({
 
   return (
     <div className="search-screen">
-      <h1 className="visually-hidden">Search</h1>
+      <h1 className="visually-hidden">{t('title')}</h1>
       <SearchForm state={state} dictionaries={dictionaries} onChange={change} />
       {settings && <SavedQueries current={currentQuery} />}
       {settings && bulkDictionary !== null && (
@@ -353,57 +361,61 @@ function Search({
       )}
       <p role="status" className="result-count">
         {loading && !current
-          ? 'Searching…'
+          ? t('searching')
           : current
-            ? `${current.total < 0 ? 'Many' : current.total} terms`
+            ? current.total < 0
+              ? t('manyTerms')
+              : t('terms', { count: current.total, formatted: formatNumber(current.total) })
             : ''}
       </p>
       <ErrorMessage text={error} />
       {current && current.rows.length > 0 && (
-        <table className="results">
-          <caption className="visually-hidden">Terms found</caption>
-          <thead>
-            <tr>
-              {selection && (
-                <th scope="col">
-                  <span className="visually-hidden">Selected</span>
-                </th>
-              )}
-              <th scope="col">{languageName(state.lang)}</th>
-              {columns.map((code) => (
-                <th key={code} scope="col">
-                  {languageName(code)}
-                </th>
+        <div className="table-scroll">
+          <table className="results">
+            <caption className="visually-hidden">{t('caption')}</caption>
+            <thead>
+              <tr>
+                {selection && (
+                  <th scope="col">
+                    <span className="visually-hidden">{t('selected')}</span>
+                  </th>
+                )}
+                <th scope="col">{languageName(state.lang)}</th>
+                {columns.map((code) => (
+                  <th key={code} scope="col">
+                    {languageName(code)}
+                  </th>
+                ))}
+                {extra.map((column) => (
+                  <th key={column} scope="col">
+                    {columnLabel(column, options)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {current.rows.map((row) => (
+                <ResultRow
+                  key={row.id}
+                  row={row}
+                  query={state.q}
+                  fuzzy={state.fuzzy}
+                  columns={columns}
+                  extra={extra}
+                  langs={langs}
+                  translations={current.translations.get(row.conceptId)}
+                  concept={current.concepts.get(row.conceptId)}
+                  dictionaries={dictionaries}
+                  selection={selection}
+                />
               ))}
-              {extra.map((column) => (
-                <th key={column} scope="col">
-                  {columnLabel(column, options)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {current.rows.map((row) => (
-              <ResultRow
-                key={row.id}
-                row={row}
-                query={state.q}
-                fuzzy={state.fuzzy}
-                columns={columns}
-                extra={extra}
-                langs={langs}
-                translations={current.translations.get(row.conceptId)}
-                concept={current.concepts.get(row.conceptId)}
-                dictionaries={dictionaries}
-                selection={selection}
-              />
-            ))}
-          </tbody>
-        </table>
+            </tbody>
+          </table>
+        </div>
       )}
       {current?.next && (
         <button type="button" ref={more} className="more" onClick={() => void loadMore()} disabled={loading}>
-          More results
+          {t('more')}
         </button>
       )}
     </div>

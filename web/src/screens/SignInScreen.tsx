@@ -1,11 +1,14 @@
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { ErrorMessage } from '../components/controls';
 import { navigate } from '../routes';
 import { setSession } from '../session';
+import { SessionEndNote } from '../work/SessionEndNote';
 
 /** Client, user and password; or a guest session where the client opens one (its guest login method). */
 export function SignInScreen({ next }: { next: string | null }) {
+  const { t } = useTranslation();
   const [client, setClient] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -21,7 +24,7 @@ export function SignInScreen({ next }: { next: string | null }) {
     setError(null);
     try {
       const result = await trpc.auth.login.mutate({ username, password, ...(client ? { client } : {}) });
-      if (!result.token) throw new Error(result.errorMessage ?? 'Sign-in failed');
+      if (!result.token) throw new Error(result.errorMessage ?? t('signIn.failed'));
       setSession({ ...result.token, username, client, guest: false });
       navigate(target, { replace: true });
     } catch (caught) {
@@ -38,7 +41,7 @@ export function SignInScreen({ next }: { next: string | null }) {
       const features = client
         ? await trpc.system.clientFeatures.query({ clientLogin: client })
         : await trpc.system.features.query();
-      if (!features.GUEST_TOKEN) throw new Error('This client does not open guest sessions');
+      if (!features.GUEST_TOKEN) throw new Error(t('signIn.noGuest'));
       setSession({ ...features.GUEST_TOKEN, username: 'guest', client, guest: true });
       navigate(target, { replace: true });
     } catch (caught) {
@@ -50,9 +53,10 @@ export function SignInScreen({ next }: { next: string | null }) {
 
   return (
     <form className="card signin" onSubmit={submit} aria-labelledby="signin-title">
-      <h1 id="signin-title">Sign in to Polyterm</h1>
+      <h1 id="signin-title">{t('signIn.title')}</h1>
+      <SessionEndNote why={new URLSearchParams(location.search).get('why')} />
       <label>
-        Client <span className="hint">(leave empty for the default client)</span>
+        {t('signIn.client')} <span className="hint">{t('signIn.clientHint')}</span>
         <input
           name="client"
           value={client}
@@ -61,7 +65,7 @@ export function SignInScreen({ next }: { next: string | null }) {
         />
       </label>
       <label>
-        User name
+        {t('signIn.username')}
         <input
           name="username"
           value={username}
@@ -71,7 +75,7 @@ export function SignInScreen({ next }: { next: string | null }) {
         />
       </label>
       <label>
-        Password
+        {t('signIn.password')}
         <input
           name="password"
           type="password"
@@ -84,10 +88,10 @@ export function SignInScreen({ next }: { next: string | null }) {
       <ErrorMessage text={error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
-          Sign in
+          {t('signIn.submit')}
         </button>
         <button type="button" onClick={() => void asGuest()} disabled={busy}>
-          Continue as guest
+          {t('signIn.asGuest')}
         </button>
       </div>
     </form>

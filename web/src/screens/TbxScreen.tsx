@@ -1,9 +1,13 @@
 import * as Progress from '@radix-ui/react-progress';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
+import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
+import { fileNameOf } from '../work/file-name';
+import { UploadingNote } from '../work/UploadingNote';
 
 const POLL_MS = 500;
 const MERGE_MODES = [
@@ -34,12 +38,16 @@ type Job = {
 };
 
 /** Upload, then follow the job (GET /jobs/{id}) until it is done; the bar shows processed of total. */
-function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
+/** `onImported`: the screen's list of dictionaries is read again (an import may have created one). */
+function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; onImported: () => void }) {
+  const { t } = useTranslation('tbx');
   const [target, setTarget] = useState<string>('new');
   const [name, setName] = useState('');
   const [merge, setMerge] = useState('ENTRY_ID');
   const [job, setJob] = useState<Job | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
+  const sending = useRef(false);
+  const [sendingShown, setSendingShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -57,6 +65,7 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
         if (task.status !== 'RUNNING') {
           setJobId(null);
           forgetCachedData();
+          onImported();
         }
       } catch (caught) {
         setError(problemOf(caught).message);
@@ -64,10 +73,14 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
       }
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [jobId]);
+  }, [jobId, onImported]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // A second click while the file is on its way would import it twice.
+    if (sending.current) return;
+    sending.current = true;
+    setSendingShown(true);
     setError(null);
     setJob(null);
     const form = new FormData(event.currentTarget);
@@ -83,9 +96,13 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
       } else {
         setJob({ status: 'DONE', processed: 1, total: 1, summary: answer.result });
         forgetCachedData();
+        onImported();
       }
     } catch (caught) {
       setError(problemOf(caught).message);
+    } finally {
+      sending.current = false;
+      setSendingShown(false);
     }
   }
 
@@ -98,34 +115,40 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
     : 0;
   return (
     <form className="stack card" onSubmit={submit} aria-labelledby="import-title">
-      <h2 id="import-title">Import a TBX file</h2>
+      <h2 id="import-title">{t('import.title')}</h2>
       <label>
-        TBX file
+        {t('import.file')}
         <input type="file" name="file" accept=".tbx,.xml,application/x-tbx,application/xml" required />
       </label>
       <Choice
-        label="Into"
+        label={t('import.into')}
         value={target}
-        options={[{ value: 'new', label: 'A new dictionary' }, ...dictionaryOptions(dictionaries)]}
+        options={[{ value: 'new', label: t('import.newDictionary') }, ...dictionaryOptions(dictionaries)]}
         onChange={setTarget}
       />
       {target === 'new' ? (
         <label>
-          Name of the new dictionary
+          {t('import.name')}
           <input value={name} onChange={(e) => setName(e.target.value)} required />
         </label>
       ) : (
-        <Choice label="Entries that exist already" value={merge} options={MERGE_MODES} onChange={setMerge} />
+        <Choice
+          label={t('import.existing')}
+          value={merge}
+          options={MERGE_MODES.map((mode) => ({ ...mode, label: t(`import.merge.${mode.value}`) }))}
+          onChange={setMerge}
+        />
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={jobId !== null}>
-          Import
+        {sendingShown && <UploadingNote />}
+        <button type="submit" className="primary" disabled={jobId !== null || sendingShown}>
+          {t('import.submit')}
         </button>
       </div>
       <ErrorMessage text={error} />
       {job && (
         <div className="stack">
-          <Progress.Root className="progress" value={percent} aria-label="Import progress">
+          <Progress.Root className="progress" value={percent} aria-label={t('import.progress')}>
             <Progress.Indicator
               className="progress-indicator"
               style={{ transform: `translateX(-${100 - percent}%)` }}
@@ -133,14 +156,25 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
           </Progress.Root>
           <p role="status">
             {job.status === 'RUNNING' &&
-              `Importing… ${job.processed}${job.total ? ` of ${job.total}` : ''} entries`}
-            {job.status === 'FAILED' && `The import failed: ${job.message ?? 'no reason given'}`}
+              (job.total
+                ? t('import.runningOf', {
+                    processed: formatNumber(job.processed),
+                    total: formatNumber(job.total),
+                  })
+                : t('import.running', { processed: formatNumber(job.processed) }))}
+            {job.status === 'FAILED' && t('import.failed', { reason: job.message ?? t('import.noReason') })}
             {job.status === 'DONE' &&
-              `Imported: ${job.summary?.concepts ?? 0} concepts, ${job.summary?.terms ?? 0} terms, ${job.summary?.updated ?? 0} updated, ${job.summary?.skipped ?? 0} skipped, ${job.summary?.errorCount ?? 0} errors.`}
+              t('import.done', {
+                concepts: formatNumber(job.summary?.concepts ?? 0),
+                terms: formatNumber(job.summary?.terms ?? 0),
+                updated: formatNumber(job.summary?.updated ?? 0),
+                skipped: formatNumber(job.summary?.skipped ?? 0),
+                errors: formatNumber(job.summary?.errorCount ?? 0),
+              })}
           </p>
           {job.status === 'DONE' && job.summary?.dictionaryId !== undefined && (
             <a href={withQuery('/search', { d: job.summary.dictionaryId })} onClick={onLinkClick}>
-              Search the imported dictionary
+              {t('import.searchImported')}
             </a>
           )}
         </div>
@@ -151,6 +185,7 @@ function ImportForm({ dictionaries }: { dictionaries: Dictionary[] }) {
 
 /** Download a dictionary as TBX with the chosen format and languages. */
 function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
+  const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
@@ -194,7 +229,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
-      const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${dictionary!.name}.tbx`;
+      const name = fileNameOf(disposition, `${dictionary!.name}.tbx`);
       setDownload({ url: URL.createObjectURL(await response.blob()), name });
     } catch (caught) {
       setError(problemOf(caught).message);
@@ -203,22 +238,22 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
 
   return (
     <form className="stack card" onSubmit={submit} aria-labelledby="export-title">
-      <h2 id="export-title">Export as TBX</h2>
+      <h2 id="export-title">{t('export.title')}</h2>
       <Choice
-        label="Dictionary"
+        label={t('export.dictionary')}
         value={dictionary.id}
         options={dictionaryOptions(dictionaries)}
         onChange={(id) => navigate(withQuery('/tbx', { d: id }), { replace: true })}
       />
-      <Choice label="Format" value={format} options={EXPORT_FORMATS} onChange={setFormat} />
+      <Choice label={t('export.format')} value={format} options={EXPORT_FORMATS} onChange={setFormat} />
       <CheckList
-        legend="Languages (none chosen: all)"
+        legend={t('export.languages')}
         options={languageOptions(dictionary.languages ?? [])}
         chosen={languages}
         onChange={setLanguages}
       />
       <CheckList
-        legend="Fields (none chosen: all)"
+        legend={t('export.fields')}
         options={[...(dictionary.conceptFields ?? []), ...(dictionary.termFields ?? [])].map((f) => ({
           value: f.oid ?? '',
           label: f.name,
@@ -227,19 +262,19 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         onChange={setFields}
       />
       <Choice
-        label="Filter"
+        label={t('export.filter')}
         value={filterId}
         options={filters.data ?? []}
-        empty="No filter"
+        empty={t('export.noFilter')}
         onChange={setFilterId}
       />
       <div className="actions">
         <button type="submit" className="primary">
-          Prepare the export
+          {t('export.submit')}
         </button>
         {download && (
           <a href={download.url} download={download.name}>
-            Download {download.name}
+            {t('export.download', { name: download.name })}
           </a>
         )}
       </div>
@@ -249,14 +284,23 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
 }
 
 export default function TbxScreen({ query }: { query: URLSearchParams }) {
-  const dictionaries = useLoaded(loadDictionaries, `tbx ${query.get('reload') ?? ''}`);
+  const { t } = useTranslation('tbx');
+  // Read afresh on every visit: dictionaries created, renamed or deleted since (administration, another
+  // user) would otherwise be missing from the lists until the next sign-in.
+  const dictionaries = useLoaded(
+    () => {
+      forgetCachedData();
+      return loadDictionaries();
+    },
+    `tbx ${query.get('reload') ?? ''}`,
+  );
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
-  if (!dictionaries.data) return <p role="status">Loading…</p>;
+  if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
   const chosen = dictionaries.data.find((d) => d.id === idList(query.get('d'))[0]);
   return (
     <div className="stack">
-      <h1>Import and export</h1>
-      <ImportForm dictionaries={dictionaries.data} />
+      <h1>{t('title')}</h1>
+      <ImportForm dictionaries={dictionaries.data} onImported={dictionaries.reload} />
       <ExportForm key={chosen?.id ?? 0} dictionaries={dictionaries.data} chosen={chosen} />
     </div>
   );

@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { trpc } from '../api';
+import type { Draft } from '../components/concept-draft';
+import { getSession } from '../session';
+import { forgetDraft, storeDraft } from './draft-store';
+import { useLeaveGuard } from './leave-guard';
+
+/**
+ * What keeps a concept edit from being lost (docs/ui.md, "Edits are never lost"): every change of the
+ * draft is stored in this browser until saved or discarded, leaving the page with unsaved changes asks
+ * first, and the edit lock is released when the editor is left: by a link or Back (the editor unmounts),
+ * or by a reload or a closed tab (a keepalive request on pagehide), so colleagues are not blocked for
+ * CONCEPT_LOCK_TIMEOUT. Answers whether the draft differs from the saved concept (`original`, as JSON).
+ */
+export function useEditKeeping(
+  conceptId: number,
+  draft: Draft | null,
+  original: string | null,
+  baseVersion: number,
+): boolean {
+  const { t } = useTranslation('work');
+  const dirty = draft !== null && original !== null && JSON.stringify(draft) !== original;
+  useLeaveGuard(dirty, t('leaveQuestion'));
+
+  useEffect(() => {
+    if (draft === null) return;
+    if (dirty && original !== null) storeDraft(conceptId, draft, baseVersion, original);
+    else forgetDraft(conceptId);
+  }, [conceptId, draft, dirty, baseVersion, original]);
+
+  const editing = draft !== null;
+  useEffect(() => {
+    if (!editing) return;
+    const onPageHide = () => releaseWhileUnloading(conceptId);
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      void trpc.concepts.releaseLock.mutate({ id: conceptId }).catch(() => undefined);
+    };
+  }, [editing, conceptId]);
+  return dirty;
+}
+
+/** A request that outlives the page (fetch keepalive; sendBeacon cannot carry the token header). */
+function releaseWhileUnloading(conceptId: number): void {
+  const token = getSession()?.token;
+  if (!token) return;
+  void fetch(`/api/v4/concepts/${conceptId}/release-lock`, {
+    method: 'PUT',
+    keepalive: true,
+    headers: { 'x-auth-token': token },
+  }).catch(() => undefined);
+}
