@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
+import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
 import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
@@ -27,6 +28,7 @@ interface ImportSummary {
   updated?: number;
   skipped?: number;
   errorCount?: number;
+  errors?: ImportProblem[];
 }
 
 type Job = {
@@ -176,6 +178,9 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
             <a href={withQuery('/search', { d: job.summary.dictionaryId })} onClick={onLinkClick}>
               {t('import.searchImported')}
             </a>
+          )}
+          {job.status === 'DONE' && (
+            <ImportErrors errors={job.summary?.errors ?? []} count={job.summary?.errorCount ?? 0} />
           )}
         </div>
       )}

@@ -1,0 +1,51 @@
+/**
+ * More defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before:
+ * an import's problems are listed (line and message), not only counted.
+ * One server and one browser for the file.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueSuffix } from '../factories/tenant.js';
+import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { type Api, apiSession, openPage, signIn } from './session.js';
+
+let web: WebServer;
+let browser: Browser;
+let page: Page;
+let api: Api;
+
+const faulty = `<?xml version="1.0" encoding="UTF-8"?>
+<tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
+<tbxHeader><fileDesc><sourceDesc><p>web test</p></sourceDesc></fileDesc></tbxHeader>
+<text><body>
+<conceptEntry id="e1"><langSec xml:lang="en"><termSec><term>kept term</term></termSec></langSec></conceptEntry>
+<conceptEntry id="e2"><langSec xml:lang="en"><termSec><term></term></termSec></langSec></conceptEntry>
+</body></text></tbx>`;
+
+beforeAll(async () => {
+  ({ web, browser } = await startWebSuite());
+  ({ api } = await apiSession(web.base));
+  page = await openPage(browser);
+  await page.goto(`${web.base}/tbx`);
+  await signIn(page);
+}, 240_000);
+
+afterAll(() => closeWebSuite(browser, web));
+
+describe('other defects, second part', { timeout: 120_000 }, () => {
+  it("lists an import's problems with their lines, not only their count", async () => {
+    await page
+      .getByLabel('TBX file', { exact: true })
+      .setInputFiles({ name: 'faulty.tbx', mimeType: 'application/xml', buffer: Buffer.from(faulty) });
+    await page.getByLabel('Name of the new dictionary').fill(`Faulty ${uniqueSuffix()}`);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByText(/^(Imported|The import failed)/);
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toMatch(/^Imported: 2 concepts, .* 1 errors?\.$/);
+    const problems = page.getByRole('table', { name: 'Problems in the file' });
+    await problems.waitFor();
+    const rows = await problems.getByRole('row').allInnerTexts();
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^6\s+A term without text is skipped$/)]);
+    await expectAccessible(page, 'import with problems');
+  });
+});
