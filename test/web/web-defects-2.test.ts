@@ -1,18 +1,21 @@
 /**
  * More defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before:
- * an import's problems are listed (line and message), not only counted.
+ * an import's problems are listed (line and message), not only counted; match marks cover the letters
+ * the server folded (ð as d).
  * One server and one browser for the file.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
 import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
-import { type Api, apiSession, openPage, signIn } from './session.js';
+import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
 let page: Page;
 let api: Api;
+let dictionaryId = 0;
+let sectionOid = '';
 
 const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -25,6 +28,22 @@ const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 beforeAll(async () => {
   ({ web, browser } = await startWebSuite());
   ({ api } = await apiSession(web.base));
+  const dictionary = await api.dictionaries.create.mutate({
+    format: 'FULL',
+    name: `Defects two ${uniqueSuffix()}`,
+    languages: [{ code: 'eng' }, { code: 'isl' }],
+  } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+  dictionaryId = dictionary.id!;
+  sectionOid = dictionary.sections![0]!.oid!;
+  await api.concepts.create.mutate({
+    format: 'FULL',
+    dictionaryId,
+    sectionOid,
+    terms: [
+      { name: 'dictionary', languageCode: 'eng' },
+      { name: 'Orðabók þýðinga', languageCode: 'isl' },
+    ],
+  } as Parameters<typeof api.concepts.create.mutate>[0]);
   page = await openPage(browser);
   await page.goto(`${web.base}/tbx`);
   await signIn(page);
@@ -47,5 +66,13 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const rows = await problems.getByRole('row').allInnerTexts();
     expect(rows.slice(1)).toEqual([expect.stringMatching(/^6\s+A term without text is skipped$/)]);
     await expectAccessible(page, 'import with problems');
+  });
+
+  it('marks the letters the server folded to find a term (ð as d, þ as th)', async () => {
+    const mark = page.locator('table.results tbody tr').first().locator('mark');
+    await page.goto(`${web.base}/search?q=ordabok&d=${dictionaryId}&lang=isl`);
+    await poll(() => mark.allTextContents()).toEqual(['Orðabók']);
+    await page.goto(`${web.base}/search?q=thyd&d=${dictionaryId}&lang=isl&mode=SUBSTRING`);
+    await poll(() => mark.allTextContents()).toEqual(['þýð']);
   });
 });

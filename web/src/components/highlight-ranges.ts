@@ -1,10 +1,42 @@
+/**
+ * Letters the server's folding (PostgreSQL's unaccent rules, then lower case: polyterm_fold) turns into
+ * others that Unicode decomposition leaves alone: ð is d and þ is th there, so "ordabok" finds
+ * "Orðabók" and the mark must cover it. The Latin letters of Latin-1 and Latin Extended-A (those of
+ * European languages); test/search/highlight-folding.test.ts compares them with the database's.
+ */
+const SERVER_FOLDS: Record<string, string> = {
+  æ: 'ae',
+  ð: 'd',
+  ø: 'o',
+  þ: 'th',
+  đ: 'd',
+  ħ: 'h',
+  ı: 'i',
+  ĸ: 'q',
+  ŀ: 'l',
+  ł: 'l',
+  ŉ: "'n",
+  ŋ: 'n',
+  œ: 'oe',
+  ŧ: 't',
+  ß: 'ss',
+};
+
+const SERVER_FOLDED = new RegExp(`[${Object.keys(SERVER_FOLDS).join('')}]`, 'gu');
+const serverFolded = (text: string) => text.replace(SERVER_FOLDED, (letter) => SERVER_FOLDS[letter]!);
+
+/** One character folded as the server folds it (case, accents, compatibility forms like ﬁ). */
+export function foldCharacter(character: string): string {
+  // Before decomposition too: NFKD would make ŀ "l·" and ŉ "ʼn", which the server does not.
+  return serverFolded(serverFolded(character.toLowerCase()).normalize('NFKD').replace(/\p{M}/gu, ''));
+}
+
 /** Where a query matches a text, ignoring case and accents as the normalized search does (Ü finds u). */
 export function foldWithMap(text: string): { folded: string; origin: number[] } {
   let folded = '';
   const origin: number[] = [];
   for (let index = 0; index < text.length; index++) {
-    // Compatibility forms too (ﬁ is f i), and ß as ss, as the search folds it.
-    const part = text[index]!.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replaceAll('ß', 'ss');
+    const part = foldCharacter(text[index]!);
     for (let k = 0; k < part.length; k++) origin.push(index);
     folded += part;
   }
