@@ -1,7 +1,7 @@
 /**
  * More defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before:
  * an import's problems are listed (line and message), not only counted; match marks cover the letters
- * the server folded (ð as d).
+ * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused.
  * One server and one browser for the file.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -47,6 +47,7 @@ beforeAll(async () => {
   page = await openPage(browser);
   await page.goto(`${web.base}/tbx`);
   await signIn(page);
+  await page.getByRole('heading', { name: 'Import and export' }).waitFor();
 }, 240_000);
 
 afterAll(() => closeWebSuite(browser, web));
@@ -74,5 +75,34 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     await poll(() => mark.allTextContents()).toEqual(['Orðabók']);
     await page.goto(`${web.base}/search?q=thyd&d=${dictionaryId}&lang=isl&mode=SUBSTRING`);
     await poll(() => mark.allTextContents()).toEqual(['þýð']);
+  });
+
+  it("shows a refused save's problem beside the button or the control, and moves focus to it", async () => {
+    const gone = await api.sections.create.mutate({ format: 'FULL', name: 'Soon gone', dictionaryId });
+    await page.goto(`${web.base}/concepts/new?d=${dictionaryId}`);
+    const create = page.getByRole('button', { name: 'Create concept' });
+    await page.getByLabel('Term', { exact: true }).fill('sectionless');
+    await page.getByLabel('Section').selectOption({ label: 'Soon gone' });
+    // The section goes while the form is open: the server's message names no control of the form, so
+    // it stands beside the button.
+    await api.sections.delete.mutate({ id: gone.id });
+    await create.click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await poll(() => alert.evaluate((element) => element === document.activeElement)).toBe(true);
+    const button = (await create.boundingBox())!;
+    const message = (await alert.boundingBox())!;
+    expect(Math.abs(message.y - (button.y + button.height))).toBeLessThan(100);
+    // A term the server refuses: its message beside it, and focus on the term.
+    await page.getByLabel('Section').selectOption({ index: 1 });
+    const term = page.getByLabel('Term', { exact: true });
+    await term.fill('x'.repeat(2000));
+    await create.click();
+    await poll(() => term.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await term.getAttribute('aria-invalid')).toBe('true');
+    const described = await term.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).innerText()).toMatch(/1024 characters/);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectAccessible(page, 'new concept refused');
   });
 });

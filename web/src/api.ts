@@ -27,11 +27,36 @@ export interface ApiProblem {
   status: number;
 }
 
+/**
+ * tRPC sends a refused input as the JSON of its validation issues: read as the server's other messages
+ * ("terms[0].name: Too big…", parts joined by "; "), so that the editor can place each beside its control.
+ */
+function inputIssuesOf(message: string): string {
+  if (!message.startsWith('[')) return message;
+  try {
+    const issues = JSON.parse(message) as { path?: (string | number)[]; message?: string }[];
+    return issues
+      .map((issue) => {
+        const path = (issue.path ?? [])
+          .map((part, index) => (typeof part === 'number' ? `[${part}]` : index ? `.${part}` : part))
+          .join('');
+        return path ? `${path}: ${issue.message}` : String(issue.message);
+      })
+      .join('; ');
+  } catch {
+    return message;
+  }
+}
+
 /** The error of a tRPC call or a REST call as {code, message, status}. */
 export function problemOf(error: unknown): ApiProblem {
   if (error instanceof TRPCClientError) {
     const data = error.data as { code?: string; httpStatus?: number } | undefined;
-    return { code: data?.code ?? 'ERROR', message: error.message, status: data?.httpStatus ?? 0 };
+    return {
+      code: data?.code ?? 'ERROR',
+      message: inputIssuesOf(error.message),
+      status: data?.httpStatus ?? 0,
+    };
   }
   if (error instanceof RestError) return error.problem;
   return { code: 'ERROR', message: error instanceof Error ? error.message : String(error), status: 0 };

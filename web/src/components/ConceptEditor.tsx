@@ -39,13 +39,6 @@ export function ConceptEditor(props: {
 
   return (
     <div className="stack editor">
-      {problems.general.length > 0 && (
-        <div role="alert" className="error">
-          {problems.general.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-        </div>
-      )}
       <label>
         {t('editor.section')}
         <select

@@ -12,6 +12,7 @@ import { CheckList, languageOptions } from '../components/controls';
 import { DeleteConcept } from '../components/DeleteConcept';
 import { type EditorProblems, editorProblemsOf, noProblems } from '../components/editor-problems';
 import { HistoryPanel } from '../components/HistoryPanel';
+import { SaveProblems } from '../components/SaveProblems';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { formatTime } from '../i18n';
@@ -266,6 +267,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
               {t('cancelEdit')}
             </button>
           </div>
+          <SaveProblems problems={problems} form={form} />
           {conflict && (
             <ConflictDialog
               message={conflict.message}

@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { ConceptEditor } from '../components/ConceptEditor';
 import { bodyOf, type Draft, emptyDraft } from '../components/concept-draft';
 import { Choice, dictionaryOptions } from '../components/controls';
 import { type EditorProblems, editorProblemsOf, noProblems } from '../components/editor-problems';
+import { SaveProblems } from '../components/SaveProblems';
 import { loadDictionaries, useLoaded } from '../data';
 import { idList, navigate, withQuery } from '../routes';
 
@@ -15,6 +16,7 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
   const [draft, setDraft] = useState<Draft | null>(null);
   const [problems, setProblems] = useState<EditorProblems>(noProblems);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
   if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
   const list = dictionaries.data;
@@ -46,7 +48,7 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
   }
 
   return (
-    <form onSubmit={create} aria-labelledby="new-title">
+    <form ref={form} onSubmit={create} aria-labelledby="new-title">
       <h1 id="new-title">{t('new.title')}</h1>
       <Choice
         label={t('new.dictionary')}
@@ -69,6 +71,7 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
           {t('new.create')}
         </button>
       </div>
+      <SaveProblems problems={problems} form={form} />
     </form>
   );
 }
