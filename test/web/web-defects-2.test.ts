@@ -1,7 +1,8 @@
 /**
  * More defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before:
  * an import's problems are listed (line and message), not only counted; match marks cover the letters
- * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused.
+ * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused;
+ * history shows the field values of a term added in the same save.
  * One server and one browser for the file.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -16,6 +17,7 @@ let page: Page;
 let api: Api;
 let dictionaryId = 0;
 let sectionOid = '';
+let usageNote = '';
 
 const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -32,9 +34,11 @@ beforeAll(async () => {
     format: 'FULL',
     name: `Defects two ${uniqueSuffix()}`,
     languages: [{ code: 'eng' }, { code: 'isl' }],
+    termFields: [{ name: 'Usage note', fieldType: 'SINGLELINE' }],
   } as Parameters<typeof api.dictionaries.create.mutate>[0]);
   dictionaryId = dictionary.id!;
   sectionOid = dictionary.sections![0]!.oid!;
+  usageNote = dictionary.termFields!.find((field) => field.name === 'Usage note')!.oid!;
   await api.concepts.create.mutate({
     format: 'FULL',
     dictionaryId,
@@ -81,7 +85,7 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const gone = await api.sections.create.mutate({ format: 'FULL', name: 'Soon gone', dictionaryId });
     await page.goto(`${web.base}/concepts/new?d=${dictionaryId}`);
     const create = page.getByRole('button', { name: 'Create concept' });
-    await page.getByLabel('Term', { exact: true }).fill('sectionless');
+    await page.getByLabel('Term', { exact: true }).fill('orphan');
     await page.getByLabel('Section').selectOption({ label: 'Soon gone' });
     // The section goes while the form is open: the server's message names no control of the form, so
     // it stands beside the button.
@@ -104,5 +108,29 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(await page.locator(`[id="${described}"]`).innerText()).toMatch(/1024 characters/);
     expect(await page.getByRole('alert').count()).toBe(0);
     await expectAccessible(page, 'new concept refused');
+  });
+
+  it('shows in history the field values of a term added in the same save', async () => {
+    const created = await api.concepts.create.mutate({
+      format: 'FULL',
+      dictionaryId,
+      sectionOid,
+      terms: [{ name: 'pump', languageCode: 'eng' }],
+    } as Parameters<typeof api.concepts.create.mutate>[0]);
+    await api.concepts.patch.mutate({
+      id: created.id!,
+      version: created.version!,
+      format: 'ID',
+      'with-comments': false,
+      terms: [
+        { id: created.terms![0]!.id, name: 'pump', languageCode: 'eng' },
+        { name: 'dæla', languageCode: 'isl', fieldMap: { [usageNote]: ['in the engine room'] } },
+      ],
+    } as Parameters<typeof api.concepts.patch.mutate>[0]);
+    await page.goto(`${web.base}/concepts/${created.id}`);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const added = page.locator('ins', { hasText: 'in the engine room' });
+    await added.waitFor();
+    expect(await added.count()).toBe(1);
   });
 });

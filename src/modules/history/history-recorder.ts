@@ -60,13 +60,18 @@ const termHead = (term: TermSnapshot) => ({
   scriptCode: term.scriptCode,
 });
 
+/** A term added, with the field values it came with (a later diff compares with these). */
+const addedTerm = (term: ConceptSnapshot['terms'][number]): HistoryChange[] => [
+  { kind: 'ADDED', subject: 'TERM', termId: term.id, after: termHead(term) },
+  ...fieldChanges({}, term.fieldMap, 'TERM_FIELD', term.id),
+];
+
 /** What differs between two snapshots (before null: everything is added). */
 export function diffSnapshots(before: ConceptSnapshot | null, after: ConceptSnapshot): HistoryChange[] {
   const changes: HistoryChange[] = [];
   if (!before) {
     changes.push({ kind: 'ADDED', subject: 'CONCEPT', after: after.cid });
-    for (const term of after.terms)
-      changes.push({ kind: 'ADDED', subject: 'TERM', termId: term.id, after: termHead(term) });
+    for (const term of after.terms) changes.push(...addedTerm(term));
     return changes;
   }
   if (before.deleted !== after.deleted) {
@@ -90,7 +95,7 @@ export function diffSnapshots(before: ConceptSnapshot | null, after: ConceptSnap
   for (const term of after.terms) {
     const old = oldTerms.get(term.id);
     if (!old) {
-      changes.push({ kind: 'ADDED', subject: 'TERM', termId: term.id, after: termHead(term) });
+      changes.push(...addedTerm(term));
       continue;
     }
     if (!same(termHead(old), termHead(term))) {
