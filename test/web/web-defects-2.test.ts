@@ -2,12 +2,13 @@
  * More defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before:
  * an import's problems are listed (line and message), not only counted; match marks cover the letters
  * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused;
- * history shows the field values of a term added in the same save.
+ * history shows the field values of a term added in the same save; import offers only where the caller
+ * may import.
  * One server and one browser for the file.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueSuffix } from '../factories/tenant.js';
+import { createUser, uniqueSuffix } from '../factories/tenant.js';
 import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
@@ -132,5 +133,48 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const added = page.locator('ins', { hasText: 'in the engine room' });
     await added.waitFor();
     expect(await added.count()).toBe(1);
+  });
+
+  it('offers import only where the caller may import (no new dictionary, no read-only one)', async () => {
+    const me = await api.ui.sessionData.query();
+    const user = await createUser(web.server.orm, me.user.clientId!, {});
+    const group = await api.groups.create.mutate({
+      format: 'FULL',
+      name: `Importers ${uniqueSuffix()}`,
+      groupMembers: [user.id],
+    } as Parameters<typeof api.groups.create.mutate>[0]);
+    const guarded = async (name: string, more: string[]) => {
+      const scheme = await api.permissionSchemes.create.mutate({
+        format: 'FULL',
+        name: `${name} scheme`,
+        grants: [
+          {
+            groupId: group.id!,
+            dictionaryPermissions: ['DICT_READ', ...more],
+            conceptPermissions: [],
+            languages: [],
+          },
+        ],
+      } as Parameters<typeof api.permissionSchemes.create.mutate>[0]);
+      await api.dictionaries.create.mutate({
+        format: 'FULL',
+        name,
+        languages: [{ code: 'eng' }],
+        permissionSchemeId: scheme.id!,
+      } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    };
+    const readOnly = `Read only ${uniqueSuffix()}`;
+    const writable = `Importable ${uniqueSuffix()}`;
+    await guarded(readOnly, []);
+    await guarded(writable, ['CONCEPT_IMPORT']);
+    const other = await openPage(browser);
+    await other.goto(`${web.base}/tbx`);
+    await signIn(other, user.username, user.password);
+    // The export form lists what the user may read; the import form only where they may import.
+    await other.getByRole('option', { name: readOnly }).first().waitFor({ state: 'attached' });
+    const into = other.getByLabel('Into');
+    await poll(() => into.locator('option').allTextContents()).toEqual([writable]);
+    await expectAccessible(other, 'import for a user who may import into one dictionary');
+    await other.context().close();
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
 import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
+import { useImportTargets } from '../components/import-targets';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
 import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
@@ -51,6 +52,16 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const sending = useRef(false);
   const [sendingShown, setSendingShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const targets = useImportTargets(dictionaries);
+  const targetOptions = targets
+    ? [
+        ...(targets.newDictionary ? [{ value: 'new', label: t('import.newDictionary') }] : []),
+        ...dictionaryOptions(targets.existing.map((entry) => entry.dictionary)),
+      ]
+    : [];
+  // The choice may name what the caller may not import into (the default is a new dictionary).
+  const into = targetOptions.some((option) => option.value === target) ? target : targetOptions[0]?.value;
+  const section = targets?.existing.find((entry) => String(entry.dictionary.id) === into)?.sectionOid;
 
   useEffect(() => {
     if (jobId === null) return;
@@ -88,7 +99,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     const form = new FormData(event.currentTarget);
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
-    const params = target === 'new' ? { name } : { 'dictionary-id': target, merge };
+    const params = into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge };
     try {
       const response = await rest(withQuery('/dictionaries/import-tbx', params), { method: 'POST', body });
       const answer = (await response.json()) as { jobTaskId?: number; result?: ImportSummary };
@@ -115,6 +126,14 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
         ? Math.round((100 * job.processed) / job.total)
         : 0
     : 0;
+  if (!targets || !into) {
+    return (
+      <section className="stack card" aria-labelledby="import-title">
+        <h2 id="import-title">{t('import.title')}</h2>
+        <p role="status">{targets ? t('import.notAllowed') : t('common:loading')}</p>
+      </section>
+    );
+  }
   return (
     <form className="stack card" onSubmit={submit} aria-labelledby="import-title">
       <h2 id="import-title">{t('import.title')}</h2>
@@ -122,13 +141,8 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
         {t('import.file')}
         <input type="file" name="file" accept=".tbx,.xml,application/x-tbx,application/xml" required />
       </label>
-      <Choice
-        label={t('import.into')}
-        value={target}
-        options={[{ value: 'new', label: t('import.newDictionary') }, ...dictionaryOptions(dictionaries)]}
-        onChange={setTarget}
-      />
-      {target === 'new' ? (
+      <Choice label={t('import.into')} value={into} options={targetOptions} onChange={setTarget} />
+      {into === 'new' ? (
         <label>
           {t('import.name')}
           <input value={name} onChange={(e) => setName(e.target.value)} required />
