@@ -3,7 +3,7 @@
  * a maximal request and serialising its answer (megabytes) take hundreds of milliseconds of one
  * thread; in the server's thread that would hold health checks and every other request. A request's
  * session lives in one worker (its segments and spans stay there between the database round trips;
- * only keys, rows and the answer's JSON cross). The work is bounded: at most ACTIVE_PER_WORKER
+ * only keys, rows and the answer's JSON bytes, transferred, cross). The work is bounded: at most ACTIVE_PER_WORKER
  * sessions per worker at once, QUEUE_LENGTH more waiting, and beyond that 503 with Retry-After.
  */
 import { availableParallelism } from 'node:os';
@@ -164,10 +164,10 @@ export class WorkerSession implements AsyncSession {
     return this.send({ op: 'spans', row }) as Promise<{ maxWords: number; keys: CandidateKeys | null }>;
   }
 
-  /** The answer's segments as JSON; ends the session in the worker. */
-  answerJson(found: Found, shape: ShapeOptions): Promise<string> {
+  /** The answer as UTF-8 JSON; ends the session in the worker. */
+  answerJson(found: Found, shape: ShapeOptions): Promise<Uint8Array> {
     this.open = false;
-    return this.send({ op: 'answer', found, shape }) as Promise<string>;
+    return this.send({ op: 'answer', found, shape }) as Promise<Uint8Array>;
   }
 
   close(): void {

@@ -79,9 +79,11 @@ export class DecorationSession {
     };
   }
 
-  /** The answer's segments as JSON: serialised here, not on the server's event loop. */
-  answerJson(found: Found, shape: ShapeOptions): string {
-    return JSON.stringify(answerSegments(this.lookup(found), shape));
+  /** The answer as UTF-8 JSON: serialised here, not on the server's event loop. */
+  answerJson(found: Found, shape: ShapeOptions): Uint8Array {
+    const { sourceLang, dictionaryIds } = found;
+    const segments = answerSegments(this.lookup(found), shape);
+    return new TextEncoder().encode(JSON.stringify({ sourceLang, dictionaryIds, segments }));
   }
 }
 

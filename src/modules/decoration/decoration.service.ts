@@ -166,20 +166,19 @@ export async function lookUpSegments(scope: Scope, request: LookupRequest): Prom
 }
 
 /**
- * An answer whose segments a worker serialised: the REST adapter sends that JSON as it is (see
- * raw-json.ts); the segments are parsed only when read as objects (GraphQL, tRPC).
+ * An answer a worker serialised: the REST adapter sends its bytes as they are (see raw-json.ts); the
+ * segments are parsed only when read as objects (GraphQL, tRPC).
  */
-function answerOf(sourceLang: string, dictionaryIds: number[], segmentsJson: string): DecorationResponse {
+function answerOf(found: Found, json: Uint8Array): DecorationResponse {
   let segments: DecorationResponse['segments'] | undefined;
   const answer = {
-    sourceLang,
-    dictionaryIds,
+    sourceLang: found.sourceLang,
+    dictionaryIds: found.dictionaryIds,
     get segments() {
-      segments ??= JSON.parse(segmentsJson) as DecorationResponse['segments'];
+      segments ??= (JSON.parse(new TextDecoder().decode(json)) as DecorationResponse).segments;
       return segments;
     },
   };
-  const json = `{"sourceLang":${JSON.stringify(sourceLang)},"dictionaryIds":${JSON.stringify(dictionaryIds)},"segments":${segmentsJson}}`;
   return withRawJson(answer, json);
 }
 
@@ -212,7 +211,7 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
   try {
     const found = await findTerms(scope, request, session);
     const json = await session.answerJson(found, { output, overlap, targetLangs });
-    return answerOf(found.sourceLang, found.dictionaryIds, json);
+    return answerOf(found, json);
   } finally {
     session.close();
   }

@@ -39,5 +39,7 @@ parentPort!.on('message', (call: WorkerCall) => {
           : { message: error instanceof Error ? error.message : String(error) },
     };
   }
-  parentPort!.postMessage(answer);
+  // The answer's bytes move to the server's thread (no copy on its heap).
+  const bytes = answer.value instanceof Uint8Array ? [answer.value.buffer as ArrayBuffer] : [];
+  parentPort!.postMessage(answer, bytes);
 });
