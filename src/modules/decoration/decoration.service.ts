@@ -151,8 +151,7 @@ async function findTerms(
   return { sourceLang, dictionaryIds, rows };
 }
 
-type LookupRequest = Omit<SessionRequest, 'sourceLang'> & {
-  sourceLang: string;
+type LookupRequest = SessionRequest & {
   dictionaryIds?: number[];
   targetLangs: string[];
 };
