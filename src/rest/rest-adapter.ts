@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import { setMetricsRoute } from '../shared/metrics-route.js';
+import { rawJsonOf } from '../shared/raw-json.js';
 import type { Context } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import { sendError, sendProcedureError, toErrorBody } from './error-body.js';
@@ -213,7 +214,7 @@ async function answerDirectly(
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .send(JSON.stringify(output ?? null));
+      .send(rawJsonOf(output) ?? JSON.stringify(output ?? null));
   } catch (error) {
     try {
       sendProcedureError(reply, error);

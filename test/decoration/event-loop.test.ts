@@ -1,10 +1,21 @@
 /**
  * No decoration request stalls the server (issue 38): while ten maximal requests (100 segments, 64 KB
- * of text dense with terms, translations, decorated as HTML) run at once, GET /ready keeps
- * answering within 100 ms at the 99th percentile.
+ * of text dense with terms, translations, decorated as HTML; 5 MB answers) run at once, the server's
+ * thread never holds the event loop for long, and GET /ready keeps answering.
+ *
+ * Why two bounds, neither of them "/ready p99 < 100 ms": on the shared 2-core machine at load 8-12
+ * (CI runners are no better) every runnable thread waits for a core for tens of milliseconds at a
+ * time, so wall-clock latency measures the neighbours as much as the server; with matching in worker
+ * threads, /ready's p99 measured 150-260 ms there while its p50 stayed under 11 ms. What the server
+ * controls is how long its own thread runs without returning to the event loop. That is measured in
+ * CPU time of the server's thread (process.threadCpuUsage, which does not advance while the thread
+ * waits for a core) between two turns of a 1 ms timer: the longest synchronous stretch, garbage
+ * collection included. It must stay under 50 ms at the 99th percentile and 100 ms at most, whatever
+ * the load (the server runs in this process; the test's own client work counts against it too).
+ * /ready's p99 must stay under 500 ms: loose for load, but the matcher on the server's thread (5 ms
+ * turns) measured 400-900 ms at load 5, so it fails the old design.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../concepts/concept-helpers.js';
 import { startEngineServer } from '../search/search-helpers.js';
@@ -26,6 +37,29 @@ function maximalSegments(): { text: string }[] {
     segments.push({ text: words.join(' ').slice(0, 655) });
   }
   return segments;
+}
+
+/** CPU milliseconds of this thread (the server's) so far. */
+function threadCpuMs(): number {
+  const { user, system } = (
+    process as unknown as { threadCpuUsage(): { user: number; system: number } }
+  ).threadCpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU time of this thread between two turns of a 1 ms timer, for each turn, until stopped. */
+function watchTurns(): () => number[] {
+  const turns: number[] = [];
+  let last = threadCpuMs();
+  const timer = setInterval(() => {
+    const now = threadCpuMs();
+    turns.push(now - last);
+    last = now;
+  }, 1);
+  return () => {
+    clearInterval(timer);
+    return turns;
+  };
 }
 
 const quantile = (values: number[], q: number) =>
@@ -51,7 +85,7 @@ describe('decoration and the event loop', () => {
   }, 120_000);
   afterAll(() => server?.close());
 
-  it('keeps /ready under 100 ms p99 while ten maximal decorations run', async () => {
+  it("holds the server's thread under 50 ms p99 while ten maximal decorations run", async () => {
     const body = JSON.stringify({
       sourceLang: 'eng',
       dictionaryIds: [base.dictionary.id],
@@ -74,8 +108,7 @@ describe('decoration and the event loop', () => {
     // Warm-up (plans and connections), and what a maximal request finds.
     const first = JSON.parse((await decorate()).toString()) as { segments: { matches: unknown[] }[] };
     expect(first.segments[0]!.matches.length).toBeGreaterThan(50);
-    const lag = monitorEventLoopDelay({ resolution: 5 });
-    lag.enable();
+    const stopWatching = watchTurns();
     let running = true;
     const readyTimes: number[] = [];
     const poll = (async () => {
@@ -91,15 +124,17 @@ describe('decoration and the event loop', () => {
     await Promise.all(Array.from({ length: 10 }, decorate));
     running = false;
     await poll;
-    lag.disable();
+    const turns = stopWatching();
     const p99 = quantile(readyTimes, 0.99);
-    const load = loadavg()[0]!;
+    const turnP99 = quantile(turns, 0.99);
+    const turnMax = Math.max(...turns);
     console.log(
-      `/ready during ten maximal decorations: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...readyTimes).toFixed(1)} ms; event loop delay p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms; load ${load.toFixed(1)} on ${availableParallelism()} cores`,
+      `/ready during ten maximal decorations: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...readyTimes).toFixed(1)} ms; server thread CPU per turn p99 ${turnP99.toFixed(1)} ms, max ${turnMax.toFixed(1)} ms over ${turns.length} turns; load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
     );
     expect(readyTimes.length).toBeGreaterThan(10);
-    // The bound is the server's, on a machine it has to itself: with many times more runnable
-    // processes than cores (shared CI runners), wall time says more about the neighbours than the server.
-    if (load <= 2 * availableParallelism()) expect(p99).toBeLessThan(100);
+    expect(turns.length).toBeGreaterThan(100);
+    expect(turnP99).toBeLessThan(50);
+    expect(turnMax).toBeLessThan(100);
+    expect(p99).toBeLessThan(500);
   }, 120_000);
 });

@@ -32,8 +32,8 @@ export const decorationRouter = router({
           tags,
           summary: 'Find the terms of the termbase in segments of text, HTML or XLIFF',
           description:
-            'Matches with UTF-16 offsets in the original segments, kind (exact, case-folded, accent-folded, stemmed) and score, status, preferred terms, translations and homonyms; optionally each segment decorated (HTML spans or XLIFF 2 <mrk type="term">). More than 100 segments or 64 KB of text: 413.',
-          errorResponses: [400, 401, 404, 413],
+            'Matches with UTF-16 offsets in the original segments, kind (exact, case-folded, accent-folded, stemmed) and score, status, preferred terms, translations and homonyms; optionally each segment decorated (HTML spans or XLIFF 2 <mrk type="term">). More than 100 segments or 64 KB of text: 413. When too many decorations are already running or waiting: 503 with Retry-After.',
+          errorResponses: [400, 401, 404, 413, 503],
         },
         // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
         directRest: true,

@@ -5,6 +5,7 @@
  * span's keys with the matched concepts' other terms.
  */
 import { AppError } from '../../shared/errors.js';
+import { withRawJson } from '../../shared/raw-json.js';
 import type { Scope } from '../../shared/scope.js';
 import { boundRows } from '../../shared/sql.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
@@ -13,68 +14,19 @@ import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
 import { checkLanguageCodes } from '../stemming/language-codes.js';
-import { foldedTextsSql, StemKeys, stemGroupsSql } from '../stemming/stem-keys.js';
-import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
+import { foldedTextsSql, stemGroupsSql } from '../stemming/stem-keys.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
-import { lookUpTerms, type TermRow } from './candidate-lookup.js';
-import { inTurns } from './cpu-turns.js';
-import { decoratedSegment } from './decorated-output.js';
-import {
-  DEFAULT_KINDS,
-  type DecorationInput,
-  type DecorationResponse,
-  type Match,
-  type MatchKind,
-} from './decoration.schema.js';
-import {
-  normalizedText,
-  originalRange,
-  type SegmentFormat,
-  type SegmentText,
-  segmentText,
-} from './inline-markup.js';
-import {
-  type Candidate,
-  chooseSpans,
-  entryOf,
-  FUZZY_EXTRA,
-  FUZZY_MIN_LENGTH,
-  foldedCandidate,
-  fuzzyCandidate,
-  groupBySpan,
-  type SpanMatch,
-  stemmedCandidate,
-  termsByConcept,
-} from './match-building.js';
-import { piecesOf, type Span, spanStemKey, spansOf } from './text-spans.js';
+import { lookUpTerms } from './candidate-lookup.js';
+import { DEFAULT_KINDS, type DecorationInput, type DecorationResponse } from './decoration.schema.js';
+import type { KeyInputs, KeyRow, Lookup } from './decoration-phases.js';
+import { decorationPool } from './decoration-pool.js';
+import { type AsyncSession, type Found, localSession, type SessionRequest } from './decoration-session.js';
 
-/** Words starting spans per slice of matching (see cpu-turns.ts). */
-const WORDS_PER_SLICE = 200;
+export { type Lookup, matchOf } from './decoration-phases.js';
 
 /** Per call (docs/decoration.md): more is 413. */
 export const MAX_SEGMENTS = 100;
 export const MAX_BYTES = 64 * 1024;
-
-interface PreparedSegment {
-  id: string;
-  format: SegmentFormat;
-  text: SegmentText;
-  tokens: TextToken[];
-}
-
-/** What a lookup of segments answers before it is shaped for an endpoint. */
-export interface SegmentMatches {
-  segment: PreparedSegment;
-  /** Chosen spans, each with its candidates (best first). */
-  spans: SpanMatch[];
-}
-
-export interface Lookup {
-  sourceLang: string;
-  dictionaryIds: number[];
-  segments: SegmentMatches[];
-  byConcept: Map<number, TermRow[]>;
-}
 
 function checkLimits(texts: readonly string[]) {
   if (texts.length > MAX_SEGMENTS) {
@@ -116,34 +68,16 @@ async function accessPlan(
   return { dictionaryIds: readableIds, plan: await planSearch(scope, context, { ...input, sectionOids }) };
 }
 
-interface KeyRow {
-  folded: string[];
-  stems: [number | null, string[]][] | null;
-  /** The most words of a term whose stem key starts with the word, by first word. */
-  starts: Record<string, number>;
-  bounds: { words: number; chars: number } | null;
-  /** Of the first characters of the words (languages without spaces), those some term's folded name starts with. */
-  firsts: string[];
-  /** Dictionaries whose acronyms match any case (stemming settings' acronymCase 'fold'). */
-  acronymFolds: number[];
-}
-
 /**
  * One statement: the folded pieces and stemmed words of all segments; for each word, the most words of
  * a term starting with its stem (terms_stem_first_index); and the longest term's words and characters
  * (for scripts without spaces, whose words do not bound a term).
  */
-async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly PreparedSegment[]) {
-  const characters = isCharacterLanguage(plan.languageCode);
-  const firstChars = characters
-    ? [
-        ...new Set(
-          segments.flatMap((s) => s.tokens.map((t) => String.fromCodePoint(t.surface.codePointAt(0)!))),
-        ),
-      ]
-    : [];
-  const pieces = [...new Set(segments.flatMap((s) => piecesOf(s.text.text, s.tokens)))];
-  const words = [...new Set(segments.flatMap((s) => s.tokens.map((t) => t.surface)))];
+async function textKeyRow(
+  scope: Scope,
+  plan: SearchPlan,
+  { pieces, words, firstChars }: KeyInputs,
+): Promise<KeyRow> {
   const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
   const folded = foldedTextsSql(pieces);
   const [row] = await boundRows<KeyRow>(scope.em, {
@@ -182,249 +116,75 @@ async function textKeys(scope: Scope, plan: SearchPlan, segments: readonly Prepa
       plan.languageCode,
     ],
   });
-  const firsts = new Set(row!.firsts);
-  const foldedOf = new Map(pieces.map((piece, index) => [piece, row!.folded[index] ?? piece]));
-  const wordIndex = new Map(words.map((word, index) => [word, index]));
-  const stems = new StemKeys(row!.stems);
-  const maxWords = row!.bounds?.words ?? 0;
-  /** The most words a span starting with this word may have (the longest term starting with it). */
-  const wordsFrom = (word: string): number => {
-    // Without spaces, a term may start at any character (経済 in 経済学) some term starts with.
-    if (characters) return firsts.has(String.fromCodePoint(word.codePointAt(0)!)) ? maxWords : 0;
-    if (NO_SPACES.test(word)) return maxWords;
-    const index = wordIndex.get(word)!;
-    let most = 0;
-    for (const set of stems.all()) most = Math.max(most, row!.starts[(set[index] ?? '').split(' ')[0]!] ?? 0);
-    return most;
-  };
-  return {
-    fold: (piece: string) => foldedOf.get(piece) ?? piece,
-    stems,
-    wordIndex,
-    wordsFrom,
-    maxWords,
-    maxChars: row!.bounds?.chars ?? 0,
-    acronymFolds: new Set(row!.acronymFolds),
-  };
+  return row!;
 }
 
-/** Scripts written without spaces: their words do not bound a term, its characters do. */
-const NO_SPACES =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
-/** Finds the terms of the caller's dictionaries in the segments (the work of both endpoints). */
-export async function lookUpSegments(
+/**
+ * Finds the visible terms the segments may use: the database's part of a lookup, whose CPU-bound
+ * phases run in the session (a worker's for decoration, see decoration-pool.ts).
+ */
+async function findTerms(
   scope: Scope,
-  request: {
-    sourceLang: string;
-    dictionaryIds?: number[];
-    targetLangs: string[];
-    segments: { id: string; text: string; format: SegmentFormat }[];
-    kinds: readonly MatchKind[];
-    minScore: number;
-    overlap: 'longest' | 'all';
-  },
-): Promise<Lookup> {
-  checkLimits(request.segments.map((s) => s.text));
-  const sourceLang = request.sourceLang.toLowerCase();
+  request: SessionRequest & { dictionaryIds?: number[]; targetLangs: string[] },
+  session: AsyncSession,
+): Promise<Found> {
+  const sourceLang = request.sourceLang;
   const named = request.dictionaryIds !== undefined;
   const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
-  const segments = await inTurns(async (pace) => {
-    const prepared: PreparedSegment[] = [];
-    for (const segment of request.segments) {
-      const text = normalizedText(segmentText(segment.text, segment.format));
-      prepared.push({
-        id: segment.id,
-        format: segment.format,
-        text,
-        tokens: wordTokens(text.text, sourceLang),
-      });
-      await pace();
-    }
-    return prepared;
-  });
-  const emptyOver = (dictionaryIds: number[]): Lookup => ({
-    sourceLang,
-    dictionaryIds,
-    segments: segments.map((segment) => ({ segment, spans: [] })),
-    byConcept: new Map(),
-  });
-  if (!requestedIds.length) return emptyOver(requestedIds);
+  const hasWords = await session.hasWords();
+  if (!requestedIds.length) return { sourceLang, dictionaryIds: requestedIds, rows: [] };
   const { dictionaryIds, plan } = await accessPlan(scope, requestedIds, sourceLang, !named);
   await checkLanguageCodes(scope, 'targetLangs', request.targetLangs, dictionaryIds);
-  const empty = emptyOver(dictionaryIds);
-
-  if (!plan || segments.every((s) => !s.tokens.length)) return empty;
-
-  const kinds = new Set(request.kinds);
-  const keys = await textKeys(scope, plan, segments);
-
-  if (keys.maxWords === 0) return empty;
-  // Folding may lengthen a text (ß -> ss, æ -> ae): spans get room beyond the longest folded name.
-  const maxLength = 2 * keys.maxChars + 16;
-  const stemSets = keys.stems.all();
-  // Fuzzy matches need every word's one-word span, whatever terms start with it.
-  const wordsFrom = kinds.has('fuzzy') ? (word: string) => Math.max(1, keys.wordsFrom(word)) : keys.wordsFrom;
-  const folded = new Set<string>();
-  const stemmed = new Set<string>();
-  const perSegment = await inTurns(async (pace) => {
-    const all: { segment: PreparedSegment; spans: Span[]; stemKeys: string[][] }[] = [];
-    for (const segment of segments) {
-      const { text } = segment.text;
-      const wordStems = stemSets.map((set) =>
-        segment.tokens.map((t) => set[keys.wordIndex.get(t.surface)!] ?? ''),
-      );
-      const spans: Span[] = [];
-      const stemKeys: string[][] = [];
-      for (let from = 0; from < segment.tokens.length; from += WORDS_PER_SLICE) {
-        const range = { from, to: from + WORDS_PER_SLICE };
-        for (const span of spansOf(text, segment.tokens, keys.fold, wordsFrom, maxLength, range)) {
-          const spanKeys = stemSets.map((_, index) =>
-            span.attached ? '' : spanStemKey(text, segment.tokens, wordStems[index]!, span),
-          );
-          spans.push(span);
-          stemKeys.push(spanKeys);
-          folded.add(span.folded);
-          for (const key of spanKeys) if (key) stemmed.add(key);
-        }
-        await pace();
-      }
-      all.push({ segment, spans, stemKeys });
-    }
-    return all;
-  });
-  const fuzzyWords = kinds.has('fuzzy') ? fuzzyWordsOf(perSegment.flatMap((s) => s.spans)) : [];
-  // A word's shorter forms are plain keys; its longer forms, prefixes.
-  for (const word of fuzzyWords) for (const shorter of shorterForms(word)) folded.add(shorter);
-  const prefixes = fuzzyWords.map((word) => ({ word, maxLength: [...word].length + FUZZY_EXTRA }));
+  const none: Found = { sourceLang, dictionaryIds, rows: [] };
+  if (!plan || !hasWords) return none;
+  const row = await textKeyRow(scope, plan, await session.keyInputs(plan.languageCode));
+  const { keys } = await session.spans(row);
+  if (!keys) return none;
   const languages = [
     ...new Set([sourceLang, plan.languageCode, ...request.targetLangs.map((l) => l.toLowerCase())]),
   ];
-  const found = await lookUpTerms(
-    scope.em,
-    plan,
-    { folded: [...folded], stems: [...stemmed], prefixes },
-    languages,
-  );
+  const found = await lookUpTerms(scope.em, plan, keys, languages);
   // Workflows: hidden and (but for reviewers) unpublished terms are neither matched nor offered.
   const rows = (await visibleTermsWithStates(scope, found)).map(({ term, state }) =>
     state ? { ...term, workflowCategory: state.category } : term,
   );
-  const hits = rows
-    .filter((row) => row.hit)
-    .map((row) => (keys.acronymFolds.has(row.dictionaryId) ? { ...row, acronymFolds: true } : row));
-  const byFolded = groupRows(hits, (row) => row.folded);
-  const byStem = groupRows(hits, (row) => row.stemKey ?? '');
-  // Fuzzy candidates of a word: names that are one of its shorter forms, or start with it.
-  const byStart = groupRows(
-    hits.filter((row) => !row.folded.includes(' ')),
-    (row) => [...row.folded].slice(0, FUZZY_MIN_LENGTH).join(''),
-  );
+  return { sourceLang, dictionaryIds, rows };
+}
 
-  return {
-    sourceLang,
-    dictionaryIds,
-    byConcept: termsByConcept(rows),
-    segments: await inTurns(async (pace) => {
-      const matched: SegmentMatches[] = [];
-      for (const { segment, spans, stemKeys } of perSegment) {
-        matched.push(matchSegment(segment, spans, stemKeys));
-        await pace();
-      }
-      return matched;
-    }),
+type LookupRequest = SessionRequest & {
+  dictionaryIds?: number[];
+  targetLangs: string[];
+};
+
+/** Finds the terms of the caller's dictionaries in the segments, in this thread (term check). */
+export async function lookUpSegments(scope: Scope, request: LookupRequest): Promise<Lookup> {
+  checkLimits(request.segments.map((s) => s.text));
+  const sessionRequest = { ...request, sourceLang: request.sourceLang.toLowerCase() };
+  const local = localSession(sessionRequest);
+  return local.session.lookup(await findTerms(scope, sessionRequest, local));
+}
+
+/**
+ * An answer a worker serialised: the REST adapter sends its bytes as they are (see raw-json.ts); the
+ * segments are parsed only when read as objects (GraphQL, tRPC).
+ */
+function answerOf(found: Found, json: Uint8Array): DecorationResponse {
+  let segments: DecorationResponse['segments'] | undefined;
+  const answer = {
+    sourceLang: found.sourceLang,
+    dictionaryIds: found.dictionaryIds,
+    get segments() {
+      segments ??= (JSON.parse(new TextDecoder().decode(json)) as DecorationResponse).segments;
+      return segments;
+    },
   };
-
-  function matchSegment(segment: PreparedSegment, spans: Span[], stemKeys: string[][]): SegmentMatches {
-    const candidates: Candidate[] = [];
-    spans.forEach((span, index) => {
-      for (const term of byFolded.get(span.folded) ?? []) {
-        const candidate = foldedCandidate(span, term);
-        if (candidate) candidates.push(candidate);
-      }
-      stemSets.forEach((set, setIndex) => {
-        const key = stemKeys[index]![setIndex];
-        if (!key) return;
-        for (const term of byStem.get(key) ?? []) {
-          // The key was made under this term's dictionary's settings, and no folded match says more.
-          if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
-          const candidate = stemmedCandidate(span, term);
-          if (candidate) candidates.push(candidate);
-        }
-      });
-    });
-    if (kinds.has('fuzzy')) {
-      for (const span of spans) {
-        if (span.firstToken !== span.lastToken || span.attached) continue;
-        const start = [...span.folded].slice(0, FUZZY_MIN_LENGTH).join('');
-        for (const term of byStart.get(start) ?? []) {
-          const candidate = fuzzyCandidate(span, term);
-          if (candidate) candidates.push(candidate);
-        }
-      }
-    }
-    const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= request.minScore);
-    return { segment, spans: chooseSpans(groupBySpan(wanted), request.overlap) };
-  }
+  return withRawJson(answer, json);
 }
 
-/** The folded one-word spans long enough for fuzzy matches. */
-function fuzzyWordsOf(spans: readonly Span[]): string[] {
-  const words = new Set<string>();
-  for (const span of spans) {
-    if (span.firstToken === span.lastToken && !span.attached && !span.folded.includes(' ')) {
-      if ([...span.folded].length >= FUZZY_MIN_LENGTH) words.add(span.folded);
-    }
-  }
-  return [...words];
-}
-
-/** A word without its last 1 to FUZZY_EXTRA letters, no shorter than FUZZY_MIN_LENGTH. */
-function shorterForms(word: string): string[] {
-  const chars = [...word];
-  const forms: string[] = [];
-  for (let cut = 1; cut <= FUZZY_EXTRA && chars.length - cut >= FUZZY_MIN_LENGTH; cut++) {
-    forms.push(chars.slice(0, chars.length - cut).join(''));
-  }
-  return forms;
-}
-
-function groupRows(rows: readonly TermRow[], keyOf: (row: TermRow) => string): Map<string, TermRow[]> {
-  const groups = new Map<string, TermRow[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    if (!key) continue;
-    const list = groups.get(key) ?? [];
-    list.push(row);
-    groups.set(key, list);
-  }
-  return groups;
-}
-
-/** A chosen span as an answer's match: offsets in the original, the best concept, the homonyms. */
-export function matchOf(
-  lookup: Lookup,
-  segment: PreparedSegment,
-  spanMatch: SpanMatch,
-  targetLangs: readonly string[],
-): Match {
-  const { span } = spanMatch;
-  const range = originalRange(segment.text, span.start, span.end);
-  const [first, ...others] = spanMatch.candidates.map((c) =>
-    entryOf(c, lookup.byConcept, lookup.sourceLang, targetLangs),
-  );
-  return {
-    ...first!,
-    start: range.start,
-    end: range.end,
-    text: segment.text.text.slice(span.start, span.end),
-    homonyms: others,
-  };
-}
-
-/** POST /term-decoration. */
+/** POST /term-decoration: matching and the answer's JSON in a worker thread. */
 export async function decorate(scope: Scope, input: DecorationInput): Promise<DecorationResponse> {
   const output = input.output ?? 'matches';
+  const overlap = input.overlap ?? 'longest';
   const targetLangs = [...new Set((input.targetLangs ?? []).map((l) => l.toLowerCase()))];
   const segments = input.segments.map((segment, index) => ({
     id: segment.id ?? String(index),
@@ -436,33 +196,22 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
       throw new AppError('BAD_REQUEST', `output ${output} cannot decorate a segment in ${segment.format}`);
     }
   }
-  const lookup = await lookUpSegments(scope, {
-    sourceLang: input.sourceLang,
+  checkLimits(segments.map((s) => s.text));
+  const request = {
+    sourceLang: input.sourceLang.toLowerCase(),
     dictionaryIds: input.dictionaryIds,
     targetLangs,
     segments,
     kinds: input.kinds ?? DEFAULT_KINDS,
     minScore: input.minScore ?? 0,
-    overlap: input.overlap ?? 'longest',
-  });
-  const answered = await inTurns(async (pace) => {
-    const shaped: DecorationResponse['segments'] = [];
-    for (const { segment, spans } of lookup.segments) {
-      const matches = spans.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-      if (output === 'matches') shaped.push({ id: segment.id, matches });
-      else {
-        // Overlapping matches cannot all be marked: the decorated segment gets the longest-leftmost ones.
-        const marked = input.overlap === 'all' ? chooseSpans(spans, 'longest') : spans;
-        const markedMatches = marked.map((spanMatch) => matchOf(lookup, segment, spanMatch, targetLangs));
-        shaped.push({
-          id: segment.id,
-          matches,
-          decorated: decoratedSegment(segment.text, segment.format, markedMatches, output),
-        });
-      }
-      await pace();
-    }
-    return shaped;
-  });
-  return { sourceLang: lookup.sourceLang, dictionaryIds: lookup.dictionaryIds, segments: answered };
+    overlap,
+  };
+  const session = await decorationPool().session(request);
+  try {
+    const found = await findTerms(scope, request, session);
+    const json = await session.answerJson(found, { output, overlap, targetLangs });
+    return answerOf(found, json);
+  } finally {
+    session.close();
+  }
 }
