@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { problemOf, trpc } from '../api';
 import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
+import { type EnablePreview, EnablePreviewDialog } from '../components/EnablePreviewDialog';
 import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
 import type { RuleChoices } from '../components/WorkflowRuleControls';
 import { type Dictionary, loadDictionaries, useLoaded } from '../data';
@@ -113,6 +114,17 @@ function DictionaryWorkflows({
         }),
       'The default workflow was created (disabled).',
     );
+  // Enabling shows first who would stop seeing which entries (issue 36); disabling hides nothing.
+  const [confirming, setConfirming] = useState<{ workflow: Workflow; preview: EnablePreview } | null>(null);
+  async function askToEnable(workflow: Workflow) {
+    setError(null);
+    setStatus(null);
+    try {
+      setConfirming({ workflow, preview: await trpc.workflows.enablePreview.query({ id: workflow.id }) });
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
   const setEnabled = (workflow: Workflow, enabled: boolean) =>
     act(
       () =>
@@ -148,7 +160,10 @@ function DictionaryWorkflows({
             .
           </p>
           <div className="actions">
-            <button type="button" onClick={() => void setEnabled(workflow, !workflow.enabled)}>
+            <button
+              type="button"
+              onClick={() => void (workflow.enabled ? setEnabled(workflow, false) : askToEnable(workflow))}
+            >
               {workflow.enabled ? 'Disable' : 'Enable'} {workflow.name}
             </button>
           </div>
@@ -165,6 +180,17 @@ function DictionaryWorkflows({
           />
         </section>
       ))}
+      {confirming && (
+        <EnablePreviewDialog
+          name={confirming.workflow.name ?? ''}
+          preview={confirming.preview}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            void setEnabled(confirming.workflow, true);
+          }}
+        />
+      )}
     </>
   );
 }
