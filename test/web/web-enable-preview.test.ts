@@ -7,6 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
+import { TEST_ADMIN_PASSWORD } from '../helpers/constants.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
@@ -87,4 +88,25 @@ describe('enabling a workflow', { timeout: 120_000 }, () => {
       await page.context().close();
     });
   }
+
+  it('shows the workflow editor and its rules in Icelandic', async () => {
+    // A German/Icelandic browser: the Workflows screen, the editor and the rule pickers were English-only.
+    const page = await openPage(browser, { locale: 'is-IS', viewport: { width: 390, height: 900 } });
+    await page.goto(`${web.base}/workflows?d=${dictionaryId}`);
+    await page.getByLabel('Notandanafn').fill('admin');
+    await page.getByLabel('Lykilorð').fill(TEST_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Skrá inn' }).click();
+    await page.getByRole('heading', { name: 'Verkferli', level: 1 }).waitFor();
+    // Enabled by the test before: it offers to switch it off.
+    await page.getByRole('button', { name: 'Gera Review óvirkt' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Bæta við stöðu' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Vista verkferli' }).count()).toBe(1);
+    expect(
+      await page.getByRole('group', { name: 'Aðgerðir þegar þau eru framkvæmd' }).count(),
+    ).toBeGreaterThan(0);
+    expect(await page.getByLabel('Lykill stöðu 1').inputValue()).toBe('suggested');
+    expect(await page.getByText('Add a state').count()).toBe(0);
+    await expectAccessible(page, 'workflow editor in Icelandic at 390px');
+    await page.context().close();
+  });
 });
