@@ -10,6 +10,7 @@ import '../modules/access/access.graphql.js';
 import '../modules/dictionary/dictionary.graphql.js';
 import '../modules/concept/concept.graphql.js';
 import '../modules/workflow/workflow.graphql.js';
+import '../modules/workflow/workflow-preview.graphql.js';
 import '../modules/statistics/statistics.graphql.js'; // dictionary-statistics-26
 import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';

@@ -239,6 +239,8 @@ describe('search extras', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Create the default workflow' }).click();
     await page.getByRole('heading', { name: /Default workflow/ }).waitFor();
     await page.getByRole('button', { name: 'Enable Default workflow' }).click();
+    // Enabling asks first, showing who would stop seeing entries (web-enable-preview.test.ts).
+    await page.getByRole('dialog').getByRole('button', { name: 'Enable the workflow' }).click();
     await poll(() => page.getByRole('status').first().textContent()).toBe('Default workflow enabled.');
     // A state key twice: the server's message, nothing saved.
     await page.getByLabel('Key of state 2').fill('suggested');

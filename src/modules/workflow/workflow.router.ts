@@ -1,5 +1,5 @@
 import { crudProcedures } from '../../trpc/crud-procedures.js';
-import { router } from '../../trpc/trpc.js';
+import { authedProcedure, router } from '../../trpc/trpc.js';
 import {
   WorkflowCreateInputSchema,
   WorkflowListInputSchema,
@@ -9,6 +9,7 @@ import {
   WorkflowUpdateInputSchema,
 } from './workflow.schema.js';
 import * as workflows from './workflow.service.js';
+import { EnablePreviewInputSchema, EnablePreviewSchema, enablePreview } from './workflow-enable-preview.js';
 import { workflowEntryProcedures } from './workflow-entry.router.js';
 
 const tags = ['workflows'];
@@ -44,4 +45,19 @@ export const workflowRouter = router({
     },
   }),
   ...workflowEntryProcedures,
+  enablePreview: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/{id}/enable-preview',
+        tags,
+        summary: 'What enabling a workflow would hide: entries and terms each audience sees now and after',
+        description:
+          'Per audience (guests, readers, client administrators, the dictionary administrators, the reviewers, each group the transitions name), by the rule every read applies: unpublished states are unseen unless one reviews. Dictionary administrators only (403), 404 for workflows you cannot read.',
+        errorResponses: [401, 403, 404],
+      },
+    })
+    .input(EnablePreviewInputSchema)
+    .output(EnablePreviewSchema)
+    .query(({ ctx, input }) => enablePreview(ctx.scope, input.id)),
 });

@@ -63,7 +63,7 @@ export const listWorkflows = listing.list;
 export const workflowRownum = listing.rownum;
 
 /** A workflow of a dictionary the caller reads; 404 otherwise (also across tenants). */
-async function readableWorkflow(
+export async function readableWorkflow(
   scope: Scope,
   id: number,
   em: EntityManager = scope.em,
@@ -82,7 +82,7 @@ async function readableWorkflow(
 }
 
 /** The dictionary, when the caller administers it: unreadable 404, readable only 403. */
-async function administeredDictionary(scope: Scope, dictionaryId: number, em: EntityManager) {
+export async function administeredDictionary(scope: Scope, dictionaryId: number, em: EntityManager) {
   const dictionary = await readableDictionary(scope, dictionaryId, { em });
   if (!isDictionaryAdmin(scope.actor, dictionary)) {
     throw new AppError('FORBIDDEN', 'Only administrators of the dictionary change its workflows');

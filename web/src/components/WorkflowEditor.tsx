@@ -1,5 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type ApiProblem, problemOf, trpc } from '../api';
 import { CheckList, Choice, type Option } from './controls';
 import { Problems } from './FieldValues';
@@ -12,25 +14,25 @@ type Definition = NonNullable<Workflow['definition']>;
 type State = Definition['states'][number];
 type Transition = Definition['transitions'][number];
 
-const CATEGORIES = ['DRAFT', 'REVIEW', 'APPROVED', 'REJECTED', 'RETIRED'].map((value) => ({
-  value,
-  label: value.charAt(0) + value.slice(1).toLowerCase(),
-}));
+const categories = (t: TFunction<'workflow'>) =>
+  ['DRAFT', 'REVIEW', 'APPROVED', 'REJECTED', 'RETIRED'].map((value) => ({
+    value,
+    label: t(`editor.category.${value}`),
+  }));
 const PROCESS_STATUSES = [
   { value: 'unprocessed', label: 'unprocessed' },
   { value: 'provisionallyProcessed', label: 'provisionallyProcessed' },
   { value: 'finalized', label: 'finalized' },
 ];
-const ROLES = [
-  { value: 'DICTIONARY_ADMIN', label: 'Dictionary administrators' },
-  { value: 'ADMIN', label: 'Administrators' },
-  { value: 'SYSADMIN', label: 'System administrators' },
-  { value: 'USER', label: 'Every named user' },
-];
+const roles = (t: TFunction<'workflow'>) =>
+  ['DICTIONARY_ADMIN', 'ADMIN', 'SYSADMIN', 'USER'].map((value) => ({
+    value,
+    label: t(`editor.role.${value}`),
+  }));
 
-const newState = (index: number): State => ({
+const newState = (index: number, t: TFunction<'workflow'>): State => ({
   key: `state${index}`,
-  name: `State ${index}`,
+  name: t('editor.newState', { index }),
   category: 'DRAFT',
   processStatus: null,
   style: '',
@@ -39,9 +41,9 @@ const newState = (index: number): State => ({
   unpublished: false,
 });
 
-const newTransition = (index: number, states: State[]): Transition => ({
+const newTransition = (index: number, states: State[], t: TFunction<'workflow'>): Transition => ({
   key: `transition${index}`,
-  name: `Transition ${index}`,
+  name: t('editor.newTransition', { index }),
   from: states[0] ? [states[0].key] : [],
   to: states[1]?.key ?? states[0]?.key ?? '',
   groupIds: [],
@@ -115,6 +117,7 @@ export function WorkflowEditor(props: {
   onSaved: (saved: Workflow) => void;
   onReload: () => void;
 }) {
+  const { t } = useTranslation('workflow');
   const { workflow } = props;
   const [definition, setDefinition] = useState<Definition>(workflow.definition!);
   const [messages, setMessages] = useState<string[]>([]);
@@ -148,14 +151,14 @@ export function WorkflowEditor(props: {
         id: workflow.id,
         version: workflow.version,
         format: 'FULL',
-        name: workflow.name ?? 'Workflow',
+        name: workflow.name ?? t('editor.fallbackName'),
         description: workflow.description ?? null,
         dictionaryId: workflow.dictionaryId!,
         unit: workflow.unit ?? 'LANGUAGE',
         enabled: workflow.enabled ?? false,
         definition,
       });
-      setSaved('Workflow saved.');
+      setSaved(t('editor.saved'));
       props.onSaved(answer as Workflow);
     } catch (caught) {
       const problem = problemOf(caught);
@@ -168,10 +171,14 @@ export function WorkflowEditor(props: {
   }
 
   return (
-    <form className="workflow-editor stack" onSubmit={save} aria-label={`Definition of ${workflow.name}`}>
+    <form
+      className="workflow-editor stack"
+      onSubmit={save}
+      aria-label={t('editor.definitionOf', { name: workflow.name })}
+    >
       {messages.length > 0 && (
         <div role="alert" className="error">
-          <p>The server refused the definition:</p>
+          <p>{t('editor.refused')}</p>
           <ul>
             {messages.map((message) => (
               <li key={message}>{message}</li>
@@ -181,7 +188,7 @@ export function WorkflowEditor(props: {
       )}
       {saved && <p role="status">{saved}</p>}
       <PathChoice
-        label="Initial state"
+        label={t('editor.initialState')}
         value={definition.initialState}
         options={stateOptions}
         onChange={(initialState) => setDefinition({ ...definition, initialState })}
@@ -189,21 +196,21 @@ export function WorkflowEditor(props: {
         problems={problems}
       />
       <fieldset className="rule-list">
-        <legend>Approved entries</legend>
+        <legend>{t('editor.approvedEntries')}</legend>
         <Choice
-          label="When an approved entry is edited"
+          label={t('editor.onEdit')}
           value={definition.onEditOfApproved}
           options={[
-            { value: 'REOPEN', label: 'it is re-opened' },
-            { value: 'KEEP', label: 'it stays approved' },
+            { value: 'REOPEN', label: t('editor.reopen') },
+            { value: 'KEEP', label: t('editor.keep') },
           ]}
           onChange={(value) => setDefinition({ ...definition, onEditOfApproved: value as 'REOPEN' | 'KEEP' })}
         />
         {definition.onEditOfApproved === 'REOPEN' && (
           <PathChoice
-            label="Re-opened into"
+            label={t('editor.reopenedInto')}
             value={definition.reopenState ?? ''}
-            empty="(the initial state)"
+            empty={t('editor.theInitialState')}
             options={stateOptions}
             onChange={(value) => setDefinition({ ...definition, reopenState: value || null })}
             path="reopenState"
@@ -211,8 +218,8 @@ export function WorkflowEditor(props: {
           />
         )}
         <TextControl
-          label="Re-validate approved entries after days"
-          hint="empty: never"
+          label={t('editor.revalidateAfter')}
+          hint={t('editor.never')}
           type="number"
           value={definition.revalidateAfterDays === null ? '' : String(definition.revalidateAfterDays)}
           onChange={(text) =>
@@ -223,9 +230,9 @@ export function WorkflowEditor(props: {
         />
         {definition.revalidateAfterDays !== null && (
           <PathChoice
-            label="Re-validation moves them into"
+            label={t('editor.revalidateInto')}
             value={definition.revalidateState ?? ''}
-            empty="(the initial state)"
+            empty={t('editor.theInitialState')}
             options={stateOptions}
             onChange={(value) => setDefinition({ ...definition, revalidateState: value || null })}
             path="revalidateState"
@@ -236,19 +243,19 @@ export function WorkflowEditor(props: {
       {/* Seven columns of controls outgrow the card on narrow screens: the table scrolls, not the page. */}
       <div className="table-scroll">
         <table className="results states-table">
-          <caption>States</caption>
+          <caption>{t('editor.states')}</caption>
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Category</th>
-              <th scope="col">TBX process status</th>
-              <th scope="col">Style in term lists</th>
-              <th scope="col">Read-only</th>
-              <th scope="col">Hidden</th>
-              <th scope="col">Unpublished</th>
+              <th scope="col">{t('editor.key')}</th>
+              <th scope="col">{t('editor.name')}</th>
+              <th scope="col">{t('editor.categoryHeader')}</th>
+              <th scope="col">{t('editor.processStatus')}</th>
+              <th scope="col">{t('editor.style')}</th>
+              <th scope="col">{t('editor.flag.readOnly')}</th>
+              <th scope="col">{t('editor.flag.hidden')}</th>
+              <th scope="col">{t('editor.flag.unpublished')}</th>
               <th scope="col">
-                <span className="visually-hidden">Remove</span>
+                <span className="visually-hidden">{t('editor.remove')}</span>
               </th>
             </tr>
           </thead>
@@ -257,36 +264,36 @@ export function WorkflowEditor(props: {
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place, keys change as typed.
               <tr key={index}>
                 <StateTextCell
-                  label={`Key of state ${index + 1}`}
+                  label={t('editor.keyOf', { n: index + 1 })}
                   value={state.key}
                   onChange={(key) => setState(index, { key })}
                   path={`states.${index}.key`}
                   problems={problems}
                 />
                 <StateTextCell
-                  label={`Name of state ${index + 1}`}
+                  label={t('editor.nameOf', { n: index + 1 })}
                   value={state.name}
                   onChange={(name) => setState(index, { name })}
                   path={`states.${index}.name`}
                   problems={problems}
                 />
                 <StateSelectCell
-                  label={`Category of state ${index + 1}`}
+                  label={t('editor.categoryOf', { n: index + 1 })}
                   value={state.category}
-                  options={CATEGORIES}
+                  options={categories(t)}
                   onChange={(category) => setState(index, { category: category as State['category'] })}
                 />
                 <StateSelectCell
-                  label={`TBX process status of state ${index + 1}`}
+                  label={t('editor.processStatusOf', { n: index + 1 })}
                   value={state.processStatus ?? ''}
-                  empty="(none)"
+                  empty={t('editor.none')}
                   options={PROCESS_STATUSES}
                   onChange={(status) =>
                     setState(index, { processStatus: (status || null) as State['processStatus'] })
                   }
                 />
                 <StateTextCell
-                  label={`Style of state ${index + 1}`}
+                  label={t('editor.styleOf', { n: index + 1 })}
                   placeholder="color: #888"
                   value={state.style}
                   onChange={(style) => setState(index, { style })}
@@ -297,7 +304,7 @@ export function WorkflowEditor(props: {
                   <td key={flag}>
                     <input
                       type="checkbox"
-                      aria-label={`${flag} for state ${index + 1}`}
+                      aria-label={t('editor.flagOf', { flag: t(`editor.flag.${flag}`), n: index + 1 })}
                       checked={state[flag]}
                       onChange={(e) => setState(index, { [flag]: e.target.checked })}
                     />
@@ -313,7 +320,8 @@ export function WorkflowEditor(props: {
                       })
                     }
                   >
-                    Remove<span className="visually-hidden"> state {state.key}</span>
+                    {t('editor.remove')}
+                    <span className="visually-hidden"> {t('editor.stateKey', { key: state.key })}</span>
                   </button>
                 </td>
               </tr>
@@ -327,36 +335,34 @@ export function WorkflowEditor(props: {
           onClick={() =>
             setDefinition({
               ...definition,
-              states: [...definition.states, newState(definition.states.length + 1)],
+              states: [...definition.states, newState(definition.states.length + 1, t)],
             })
           }
         >
-          Add a state
+          {t('editor.addState')}
         </button>
       </div>
-      <h3>Transitions</h3>
+      <h3>{t('editor.transitions')}</h3>
       {definition.transitions.map((transition, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: edited in place.
         <fieldset key={index} className="transition card">
-          <legend>
-            Transition {index + 1}: {transition.name}
-          </legend>
+          <legend>{t('editor.transitionN', { n: index + 1, name: transition.name })}</legend>
           <TextControl
-            label="Key"
+            label={t('editor.key')}
             value={transition.key}
             onChange={(key) => setTransition(index, { key })}
             path={`transitions.${index}.key`}
             problems={problems}
           />
           <TextControl
-            label="Name"
+            label={t('editor.name')}
             value={transition.name}
             onChange={(name) => setTransition(index, { name })}
             path={`transitions.${index}.name`}
             problems={problems}
           />
           <PathCheckList
-            legend="From"
+            legend={t('editor.from')}
             options={stateOptions}
             chosen={transition.from}
             onChange={(from) => setTransition(index, { from })}
@@ -364,7 +370,7 @@ export function WorkflowEditor(props: {
             problems={problems}
           />
           <PathChoice
-            label="To"
+            label={t('editor.to')}
             value={transition.to}
             options={stateOptions}
             onChange={(to) => setTransition(index, { to })}
@@ -372,8 +378,8 @@ export function WorkflowEditor(props: {
             problems={problems}
           />
           <CheckList
-            legend="Roles whose holders may fire it"
-            options={ROLES}
+            legend={t('editor.roles')}
+            options={roles(t)}
             chosen={transition.roles}
             onChange={(roles) => setTransition(index, { roles })}
           />
@@ -394,7 +400,7 @@ export function WorkflowEditor(props: {
                 })
               }
             >
-              Remove transition {transition.key}
+              {t('editor.removeTransition', { key: transition.key })}
             </button>
           </div>
         </fieldset>
@@ -407,15 +413,15 @@ export function WorkflowEditor(props: {
               ...definition,
               transitions: [
                 ...definition.transitions,
-                newTransition(definition.transitions.length + 1, definition.states),
+                newTransition(definition.transitions.length + 1, definition.states, t),
               ],
             })
           }
         >
-          Add a transition
+          {t('editor.addTransition')}
         </button>
         <button type="submit" className="primary">
-          Save workflow
+          {t('editor.save')}
         </button>
       </div>
       {conflict !== null && (
@@ -423,12 +429,9 @@ export function WorkflowEditor(props: {
           <Dialog.Portal>
             <Dialog.Overlay className="dialog-overlay" />
             <Dialog.Content className="dialog">
-              <Dialog.Title>Someone else changed this workflow</Dialog.Title>
+              <Dialog.Title>{t('editor.conflictTitle')}</Dialog.Title>
               <Dialog.Description>{conflict}</Dialog.Description>
-              <p>
-                Reload their version (your changes here are lost), or go back to your edit and copy what you
-                need.
-              </p>
+              <p>{t('editor.conflictHelp')}</p>
               <div className="actions">
                 <button
                   type="button"
@@ -438,10 +441,10 @@ export function WorkflowEditor(props: {
                     props.onReload();
                   }}
                 >
-                  Reload the saved version
+                  {t('editor.reloadSaved')}
                 </button>
                 <Dialog.Close asChild>
-                  <button type="button">Back to my edit</button>
+                  <button type="button">{t('editor.backToEdit')}</button>
                 </Dialog.Close>
               </div>
             </Dialog.Content>

@@ -1,9 +1,11 @@
+import type { TFunction } from 'i18next';
 /**
  * The controls a transition's rules are built from (WorkflowRules.tsx) and the Workflows screen's
  * editor reuses: lists of rows, text and choice controls that show the server's messages beside them,
  * and pickers of fields, groups and users.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { trpc } from '../api';
 import type { Dictionary } from '../data';
 import { CheckList, Choice, type Option } from './controls';
@@ -25,9 +27,9 @@ export interface RuleChoices {
   users: User[] | null;
 }
 
-const LEVELS: Option[] = [
-  { value: 'CONCEPT', label: 'Concept' },
-  { value: 'TERM', label: 'Term' },
+const levels = (t: TFunction<'workflow'>): Option[] => [
+  { value: 'CONCEPT', label: t('rules.level.CONCEPT') },
+  { value: 'TERM', label: t('rules.level.TERM') },
 ];
 
 /** Lines of a text area as values; no lines: none. */
@@ -67,11 +69,12 @@ export function RowList<T>(props: {
   add?: { label: string; row: () => T };
   extraAdd?: ReactNode;
 }) {
+  const { t } = useTranslation('workflow');
   const { rows, onChange } = props;
   return (
     <fieldset className="rule-list">
       <legend>{props.legend}</legend>
-      {rows.length === 0 && <p className="hint">None.</p>}
+      {rows.length === 0 && <p className="hint">{t('rules.none')}</p>}
       {rows.map((row, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place.
         <fieldset key={index} className="rule">
@@ -83,7 +86,8 @@ export function RowList<T>(props: {
           )}
           <div className="actions">
             <button type="button" onClick={() => onChange(rows.filter((_, i) => i !== index))}>
-              Remove<span className="visually-hidden"> {props.rowLegend(row, index)}</span>
+              {t('rules.remove')}
+              <span className="visually-hidden"> {props.rowLegend(row, index)}</span>
             </button>
           </div>
         </fieldset>
@@ -223,21 +227,22 @@ export function LevelAndField(props: {
   dictionary: Dictionary | undefined;
   problems: PathProblems;
 }) {
+  const { t } = useTranslation('workflow');
   const { rule, set, path, problems } = props;
   return (
     <>
       <PathChoice
-        label="Level"
+        label={t('rules.levelLabel')}
         value={rule.level}
-        options={LEVELS}
+        options={levels(t)}
         onChange={(level) => set({ level: level as Level, fieldOid: '' })}
         path={`${path}.level`}
         problems={problems}
       />
       <PathChoice
-        label="Field"
+        label={t('rules.field')}
         value={rule.fieldOid}
-        empty="(choose a field)"
+        empty={t('rules.chooseField')}
         options={fieldOptions(props.dictionary, rule.level, rule.fieldOid)}
         onChange={(fieldOid) => set({ fieldOid })}
         path={`${path}.fieldOid`}
@@ -256,12 +261,13 @@ export function UserIds(props: {
   path: string;
   problems: PathProblems;
 }) {
+  const { t } = useTranslation('workflow');
   const { problems, path } = props;
   if (props.users === null) {
     return (
       <TextControl
         label={props.legend}
-        hint="user ids, separated by commas"
+        hint={t('rules.userIdsHint')}
         value={props.ids.join(', ')}
         onChange={(text) => props.onChange(idsOf(text))}
         path={path}

@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Check, CheckList, Choice, type Option } from './controls';
 import type { Workflow } from './WorkflowEditor';
 import {
@@ -17,17 +19,11 @@ type Transition = NonNullable<Workflow['definition']>['transitions'][number];
 type Condition = Transition['condition'][number];
 type Action = Transition['actions'][number];
 
-const VOTE_MODES: Option[] = [
-  { value: '', label: 'No vote: the first to fire it moves the entry' },
-  { value: 'FIRST_WINS', label: 'First vote wins' },
-  { value: 'MINIMUM_VOTES', label: 'A number of votes for it' },
-  { value: 'MINIMUM_AGREEMENT', label: 'A number of votes for it, none for another transition' },
-];
-const ACTION_NAMES: Record<Action['type'], string> = {
-  SET_FIELD: 'Set a field',
-  NOTIFY: 'Notify',
-  ASSIGN: 'Assign',
-};
+const voteModes = (t: TFunction<'workflow'>): Option[] =>
+  ['', 'FIRST_WINS', 'MINIMUM_VOTES', 'MINIMUM_AGREEMENT'].map((value) => ({
+    value,
+    label: t(`rules.vote.${value || 'NONE'}`),
+  }));
 const NEW_ACTIONS: Record<Action['type'], Action> = {
   SET_FIELD: { type: 'SET_FIELD', fieldOid: '', level: 'CONCEPT', values: [] },
   NOTIFY: { type: 'NOTIFY', userIds: [], groupIds: [], assignee: false, enteredBy: false },
@@ -47,6 +43,7 @@ export function TransitionRules(props: {
   problems: PathProblems;
   onChange: (change: Partial<Transition>) => void;
 }) {
+  const { t } = useTranslation('workflow');
   const { transition, at, choices, problems, onChange } = props;
   const { dictionary } = choices;
   const languages = (dictionary?.languages ?? [])
@@ -60,7 +57,7 @@ export function TransitionRules(props: {
   return (
     <>
       <GroupIds
-        legend="Groups whose members may fire it"
+        legend={t('rules.groups')}
         ids={transition.groupIds}
         groups={choices.groups}
         onChange={(groupIds) => onChange({ groupIds })}
@@ -68,7 +65,7 @@ export function TransitionRules(props: {
         problems={problems}
       />
       <CheckList
-        legend="Only on these languages (none chosen: all)"
+        legend={t('rules.languages')}
         options={[
           ...languages,
           ...transition.languages
@@ -79,11 +76,14 @@ export function TransitionRules(props: {
         onChange={(chosen) => onChange({ languages: chosen })}
       />
       <RowList<Condition>
-        legend="Conditions (all must hold for it to be offered)"
+        legend={t('rules.conditions')}
         rows={transition.condition}
-        rowLegend={(_, i) => `Condition ${i + 1}`}
+        rowLegend={(_, i) => t('rules.conditionN', { n: i + 1 })}
         onChange={(condition) => onChange({ condition })}
-        add={{ label: 'Add a condition', row: () => ({ fieldOid: '', level: 'CONCEPT', present: true }) }}
+        add={{
+          label: t('rules.addCondition'),
+          row: () => ({ fieldOid: '', level: 'CONCEPT', present: true }),
+        }}
         render={(condition, set, i) => {
           const path = `${at}.condition.${i}`;
           return (
@@ -96,11 +96,11 @@ export function TransitionRules(props: {
                 problems={problems}
               />
               <Choice
-                label="Its value must be"
+                label={t('rules.valueMustBe')}
                 value={condition.present ? 'present' : 'absent'}
                 options={[
-                  { value: 'present', label: 'present' },
-                  { value: 'absent', label: 'empty' },
+                  { value: 'present', label: t('rules.present') },
+                  { value: 'absent', label: t('rules.empty') },
                 ]}
                 onChange={(value) =>
                   set(value === 'present' ? { present: true } : { present: false, equals: undefined })
@@ -108,8 +108,8 @@ export function TransitionRules(props: {
               />
               {condition.present && (
                 <TextControl
-                  label="Equal to one of"
-                  hint="one value a line; none: any value"
+                  label={t('rules.equalTo')}
+                  hint={t('rules.equalToHint')}
                   multiline
                   value={(condition.equals ?? []).join('\n')}
                   onChange={(text) => set({ equals: text === '' ? undefined : linesOf(text) })}
@@ -122,11 +122,11 @@ export function TransitionRules(props: {
         }}
       />
       <RowList<Transition['requiredFields'][number]>
-        legend="Required fields (must be filled to fire it)"
+        legend={t('rules.required')}
         rows={transition.requiredFields}
-        rowLegend={(_, i) => `Required field ${i + 1}`}
+        rowLegend={(_, i) => t('rules.requiredN', { n: i + 1 })}
         onChange={(requiredFields) => onChange({ requiredFields })}
-        add={{ label: 'Add a required field', row: () => ({ fieldOid: '', level: 'CONCEPT' }) }}
+        add={{ label: t('rules.addRequired'), row: () => ({ fieldOid: '', level: 'CONCEPT' }) }}
         render={(required, set, i) => (
           <LevelAndField
             rule={required}
@@ -138,16 +138,16 @@ export function TransitionRules(props: {
         )}
       />
       <Check
-        label="Comment required"
+        label={t('rules.commentRequired')}
         checked={transition.commentRequired}
         onChange={(commentRequired) => onChange({ commentRequired })}
       />
       <fieldset className="rule-list">
-        <legend>Votes</legend>
+        <legend>{t('rules.votes')}</legend>
         <PathChoice
-          label="Vote mode"
+          label={t('rules.voteMode')}
           value={transition.votes?.mode ?? ''}
-          options={VOTE_MODES}
+          options={voteModes(t)}
           onChange={(mode) =>
             onChange({
               votes: mode
@@ -163,7 +163,7 @@ export function TransitionRules(props: {
         />
         {transition.votes && (
           <TextControl
-            label="Votes needed"
+            label={t('rules.votesNeeded')}
             type="number"
             value={Number.isNaN(transition.votes.count) ? '' : String(transition.votes.count)}
             onChange={(text) =>
@@ -175,9 +175,9 @@ export function TransitionRules(props: {
         )}
       </fieldset>
       <RowList<Action>
-        legend="Actions when it fires"
+        legend={t('rules.actions')}
         rows={transition.actions}
-        rowLegend={(action, i) => `Action ${i + 1}: ${ACTION_NAMES[action.type]}`}
+        rowLegend={(action, i) => t('rules.actionN', { n: i + 1, name: t(`rules.action.${action.type}`) })}
         onChange={(actions) => onChange({ actions })}
         extraAdd={(Object.keys(NEW_ACTIONS) as Action['type'][]).map((type) => (
           <button
@@ -185,8 +185,8 @@ export function TransitionRules(props: {
             type="button"
             onClick={() => onChange({ actions: [...transition.actions, structuredClone(NEW_ACTIONS[type])] })}
           >
-            Add action: {ACTION_NAMES[type]}
-            <span className="visually-hidden"> to transition {transition.key}</span>
+            {t('rules.addAction', { name: t(`rules.action.${type}`) })}
+            <span className="visually-hidden"> {t('rules.toTransition', { key: transition.key })}</span>
           </button>
         ))}
         render={(action, set, i) => (
@@ -210,6 +210,7 @@ function ActionControls(props: {
   choices: RuleChoices;
   problems: PathProblems;
 }) {
+  const { t } = useTranslation('workflow');
   const { action, set, path, choices, problems } = props;
   if (action.type === 'SET_FIELD') {
     return (
@@ -222,8 +223,8 @@ function ActionControls(props: {
           problems={problems}
         />
         <TextControl
-          label="New values"
-          hint="one value a line; none: the field is cleared"
+          label={t('rules.newValues')}
+          hint={t('rules.newValuesHint')}
           multiline
           value={action.values.join('\n')}
           onChange={(text) => set({ values: linesOf(text) })}
@@ -237,7 +238,7 @@ function ActionControls(props: {
     return (
       <>
         <UserIds
-          legend="Users to notify"
+          legend={t('rules.usersToNotify')}
           ids={action.userIds}
           users={choices.users}
           onChange={(userIds) => set({ userIds })}
@@ -245,7 +246,7 @@ function ActionControls(props: {
           problems={problems}
         />
         <GroupIds
-          legend="Groups to notify"
+          legend={t('rules.groupsToNotify')}
           ids={action.groupIds}
           groups={choices.groups}
           onChange={(groupIds) => set({ groupIds })}
@@ -253,12 +254,12 @@ function ActionControls(props: {
           problems={problems}
         />
         <Check
-          label="Also the assignee"
+          label={t('rules.alsoAssignee')}
           checked={action.assignee}
           onChange={(assignee) => set({ assignee })}
         />
         <Check
-          label="Also whoever moved the entry into the state left"
+          label={t('rules.alsoEnteredBy')}
           checked={action.enteredBy}
           onChange={(enteredBy) => set({ enteredBy })}
         />
@@ -268,8 +269,8 @@ function ActionControls(props: {
   if (choices.users === null) {
     return (
       <TextControl
-        label="Assign to"
-        hint="a user id; empty: nobody"
+        label={t('rules.assignTo')}
+        hint={t('rules.assignHint')}
         value={action.userId === null ? '' : String(action.userId)}
         onChange={(text) => set({ userId: text.trim() === '' ? null : Number(text) })}
         path={`${path}.userId`}
@@ -279,9 +280,9 @@ function ActionControls(props: {
   }
   return (
     <PathChoice
-      label="Assign to"
+      label={t('rules.assignTo')}
       value={action.userId === null ? '' : String(action.userId)}
-      empty="(nobody: no assignee any more)"
+      empty={t('rules.nobody')}
       options={userOptions(choices.users)}
       onChange={(value) => set({ userId: value === '' ? null : Number(value) })}
       path={`${path}.userId`}

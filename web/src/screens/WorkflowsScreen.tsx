@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
 import { Choice, dictionaryOptions, ErrorMessage } from '../components/controls';
+import { type EnablePreview, EnablePreviewDialog } from '../components/EnablePreviewDialog';
 import { type Workflow, WorkflowEditor } from '../components/WorkflowEditor';
 import type { RuleChoices } from '../components/WorkflowRuleControls';
 import { type Dictionary, loadDictionaries, useLoaded } from '../data';
@@ -13,13 +15,14 @@ import { navigate, withQuery } from '../routes';
  * server decides who may: others see its 403 message. `d` in the URL names the dictionary.
  */
 export default function WorkflowsScreen({ query }: { query: URLSearchParams }) {
+  const { t } = useTranslation('workflow');
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const dictionaryId = Number(query.get('d')) || dictionaries.data?.[0]?.id;
   return (
     <div className="workflows-page stack">
-      <h1>Workflows</h1>
+      <h1>{t('screen.title')}</h1>
       <Choice
-        label="Dictionary"
+        label={t('screen.dictionary')}
         value={dictionaryId ?? ''}
         options={dictionaryOptions(dictionaries.data ?? [])}
         onChange={(value) => navigate(withQuery('/workflows', { d: value }), { replace: true })}
@@ -59,6 +62,7 @@ function DictionaryWorkflows({
   dictionaryId: number;
   dictionary?: Dictionary;
 }) {
+  const { t } = useTranslation('workflow');
   const people = useLoaded(loadPeople, 'people');
   const list = useLoaded(
     () =>
@@ -106,50 +110,60 @@ function DictionaryWorkflows({
       () =>
         trpc.workflows.create.mutate({
           format: 'FULL',
-          name: 'Default workflow',
+          name: t('screen.defaultName'),
           dictionaryId,
           unit: 'LANGUAGE',
           enabled: false,
         }),
-      'The default workflow was created (disabled).',
+      t('screen.created'),
     );
+  // Enabling shows first who would stop seeing which entries (issue 36); disabling hides nothing.
+  const [confirming, setConfirming] = useState<{ workflow: Workflow; preview: EnablePreview } | null>(null);
+  async function askToEnable(workflow: Workflow) {
+    setError(null);
+    setStatus(null);
+    try {
+      setConfirming({ workflow, preview: await trpc.workflows.enablePreview.query({ id: workflow.id }) });
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
   const setEnabled = (workflow: Workflow, enabled: boolean) =>
     act(
       () =>
         trpc.workflows.patch.mutate({ id: workflow.id, version: workflow.version, format: 'FULL', enabled }),
-      `${workflow.name} ${enabled ? 'enabled' : 'disabled'}.`,
+      t(enabled ? 'screen.enabledNote' : 'screen.disabledNote', { name: workflow.name }),
     );
 
   return (
     <>
       <div className="actions">
         <button type="button" onClick={() => void createDefault()}>
-          Create the default workflow
+          {t('screen.createDefault')}
         </button>
       </div>
       <ErrorMessage text={error ?? list.error?.message} />
       {status && <p role="status">{status}</p>}
-      {list.data && list.data.length === 0 && <p>This dictionary has no workflow.</p>}
+      {list.data && list.data.length === 0 && <p>{t('screen.none')}</p>}
       {list.data?.map((workflow) => (
         <section key={workflow.id} className="card" aria-labelledby={`workflow-${workflow.id}`}>
           <h2 id={`workflow-${workflow.id}`}>
             {workflow.name}{' '}
             <span className={`badge ${workflow.enabled ? 'on' : ''}`}>
-              {workflow.enabled ? 'enabled' : 'disabled'}
+              {t(workflow.enabled ? 'screen.enabled' : 'screen.disabled')}
             </span>
           </h2>
           <p>
-            A state per{' '}
-            {workflow.unit === 'CONCEPT'
-              ? 'concept'
-              : workflow.unit === 'TERM'
-                ? 'term'
-                : 'language of a concept'}
-            .
+            {t(
+              `screen.unit.${workflow.unit === 'CONCEPT' || workflow.unit === 'TERM' ? workflow.unit : 'LANGUAGE'}`,
+            )}
           </p>
           <div className="actions">
-            <button type="button" onClick={() => void setEnabled(workflow, !workflow.enabled)}>
-              {workflow.enabled ? 'Disable' : 'Enable'} {workflow.name}
+            <button
+              type="button"
+              onClick={() => void (workflow.enabled ? setEnabled(workflow, false) : askToEnable(workflow))}
+            >
+              {t(workflow.enabled ? 'screen.disable' : 'screen.enable', { name: workflow.name })}
             </button>
           </div>
           <WorkflowEditor
@@ -165,6 +179,17 @@ function DictionaryWorkflows({
           />
         </section>
       ))}
+      {confirming && (
+        <EnablePreviewDialog
+          name={confirming.workflow.name ?? ''}
+          preview={confirming.preview}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            setConfirming(null);
+            void setEnabled(confirming.workflow, true);
+          }}
+        />
+      )}
     </>
   );
 }
