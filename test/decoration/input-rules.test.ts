@@ -69,6 +69,21 @@ describe('decoration input rules', () => {
     ).toBe(200);
   });
 
+  // The openapi fuzz found it (seed 25): the language tables were object literals, so "__proto__"
+  // found Object.prototype and the tokenizer failed with 500.
+  it('answers 400 for language codes that name object members (__proto__, constructor)', async () => {
+    for (const code of ['__proto__', 'constructor', 'toString']) {
+      const answer = await post('/term-decoration', {
+        sourceLang: code,
+        targetLangs: ['eng'],
+        segments: [{ text: 'pump' }],
+      });
+      expect([answer.status, answer.body.code], code).toEqual([400, 'BAD_REQUEST']);
+      const analyze = await post('/stemming/analyze', { langCode: code, text: 'pumps' });
+      expect([analyze.status, analyze.body.code], code).toEqual([400, 'BAD_REQUEST']);
+    }
+  });
+
   it('answers 400 for a dictionary id given as a string', async () => {
     const answer = await post('/term-decoration', {
       sourceLang: 'eng',

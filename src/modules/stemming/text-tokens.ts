@@ -22,11 +22,19 @@ export interface TextToken {
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
-/** ISO 639-2 codes of the languages whose segmentation differs from the root locale's. */
-const SEGMENTER_LOCALES: Record<string, string> = { jpn: 'ja', zho: 'zh', chi: 'zh', tha: 'th' };
+/**
+ * ISO 639-2 codes of the languages whose segmentation differs from the root locale's. Maps, not object
+ * literals: a language code comes from the caller, and "__proto__" must find nothing.
+ */
+const SEGMENTER_LOCALES = new Map([
+  ['jpn', 'ja'],
+  ['zho', 'zh'],
+  ['chi', 'zh'],
+  ['tha', 'th'],
+]);
 
 function segmenterFor(language: string): Intl.Segmenter {
-  const locale = SEGMENTER_LOCALES[language.toLowerCase()] ?? 'und';
+  const locale = SEGMENTER_LOCALES.get(language.toLowerCase()) ?? 'und';
   let segmenter = segmenters.get(locale);
   if (!segmenter) {
     segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
@@ -61,21 +69,21 @@ const ITALIAN_ELISION = [
   'd',
 ];
 const CATALAN_ELISION = ['d', 'l', 'm', 'n', 's', 't'];
-const ELISION_BY_LANGUAGE: Record<string, readonly string[]> = {
-  fr: FRENCH_ELISION,
-  fra: FRENCH_ELISION,
-  fre: FRENCH_ELISION,
-  it: ITALIAN_ELISION,
-  ita: ITALIAN_ELISION,
-  ca: CATALAN_ELISION,
-  cat: CATALAN_ELISION,
-};
+const ELISION_BY_LANGUAGE = new Map<string, readonly string[]>([
+  ['fr', FRENCH_ELISION],
+  ['fra', FRENCH_ELISION],
+  ['fre', FRENCH_ELISION],
+  ['it', ITALIAN_ELISION],
+  ['ita', ITALIAN_ELISION],
+  ['ca', CATALAN_ELISION],
+  ['cat', CATALAN_ELISION],
+]);
 const elisionPatterns = new Map<string, RegExp>();
 
 /** The elided prefix of a word ("l'", "qu’") in this language, as a pattern; null where there is none. */
 export function elisionPattern(language: string): RegExp | null {
   const code = language.toLowerCase();
-  const words = ELISION_BY_LANGUAGE[code];
+  const words = ELISION_BY_LANGUAGE.get(code);
   if (!words) return null;
   let pattern = elisionPatterns.get(code);
   if (!pattern) {
