@@ -30,8 +30,9 @@ export interface ApiProblem {
 /**
  * tRPC sends a refused input as the JSON of its validation issues: read as the server's other messages
  * ("terms[0].name: Too big…", parts joined by "; "), so that the editor can place each beside its control.
+ * problemOf keeps the JSON itself, which the administration forms and the workflow editor read by path.
  */
-function inputIssuesOf(message: string): string {
+export function issuesAsText(message: string): string {
   if (!message.startsWith('[')) return message;
   try {
     const issues = JSON.parse(message) as { path?: (string | number)[]; message?: string }[];
@@ -52,11 +53,7 @@ function inputIssuesOf(message: string): string {
 export function problemOf(error: unknown): ApiProblem {
   if (error instanceof TRPCClientError) {
     const data = error.data as { code?: string; httpStatus?: number } | undefined;
-    return {
-      code: data?.code ?? 'ERROR',
-      message: inputIssuesOf(error.message),
-      status: data?.httpStatus ?? 0,
-    };
+    return { code: data?.code ?? 'ERROR', message: error.message, status: data?.httpStatus ?? 0 };
   }
   if (error instanceof RestError) return error.problem;
   return { code: 'ERROR', message: error instanceof Error ? error.message : String(error), status: 0 };

@@ -1,3 +1,4 @@
+import { issuesAsText } from '../api';
 import { type FieldProblems, problemsOf } from './concept-text';
 
 /**
@@ -37,7 +38,7 @@ export function editorProblemsOf(message: string, fieldNames: Map<string, string
   const fieldOf = (text: string) =>
     [...fieldNames].find(([, name]) => text.startsWith(`Field "${name}"`))?.[0];
   const rest: string[] = [];
-  for (const part of message.split('; ')) {
+  for (const part of issuesAsText(message).split('; ')) {
     const relation = /^conceptRelations\[(\d+)\][^:]*: (.*)$/.exec(part);
     const termLink = /^terms\[(\d+)\]\.refLinks[^:]*: (.*)$/.exec(part);
     const conceptLink = /^refLinks[^:]*: (.*)$/.exec(part);
