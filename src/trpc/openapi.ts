@@ -26,6 +26,7 @@ const errorStatuses: Record<string, string> = {
   '422': 'An equal object already exists',
   '429': 'Too many attempts: wait the seconds of Retry-After',
   '500': 'Internal server error (the body says no more)',
+  '503': 'Busy or a dependency is unavailable: nothing was written; retry after the seconds of Retry-After',
 };
 
 const retryAfterHeader = {
@@ -93,7 +94,7 @@ export function buildOpenApiDocument(rawPaths: ZodOpenApiPathsObject): OpenAPIOb
       if (!responses[status]) continue;
       responses[status] = {
         description,
-        ...(status === '429' ? { headers: retryAfterHeader } : {}),
+        ...(status === '429' || status === '503' ? { headers: retryAfterHeader } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
