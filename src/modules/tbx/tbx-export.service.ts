@@ -19,6 +19,7 @@ import { getFilter } from '../filter/filter.service.js';
 import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
+import { writeMtf } from '../multiterm/mtf-writer.js';
 import { Section } from '../section/section.entity.js';
 import { enabledWorkflows, type GoverningWorkflow, statesOf } from '../workflow/workflow-effects.js';
 import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
@@ -43,7 +44,7 @@ const BATCH_SIZE = 500;
  * TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL and TBX_V2_FULL: every field of the
  * dictionary under its own category, valid against the core structure (docs/tbx.md, Dialects).
  */
-export const TbxExportFormats = ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL'] as const;
+export const TbxExportFormats = ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL', 'MULTITERM_XML'] as const;
 export type TbxExportFormat = (typeof TbxExportFormats)[number];
 
 const FORMAT_DIALECTS: Record<TbxExportFormat, { dialect: 'TBX_V3_DCA' | 'TBX_V2'; profile: TbxProfile }> = {
@@ -51,6 +52,8 @@ const FORMAT_DIALECTS: Record<TbxExportFormat, { dialect: 'TBX_V3_DCA' | 'TBX_V2
   TBX_V2: { dialect: 'TBX_V2', profile: 'basic' },
   TBX_V3_FULL: { dialect: 'TBX_V3_DCA', profile: 'full' },
   TBX_V2_FULL: { dialect: 'TBX_V2', profile: 'full' },
+  // MultiTerm XML (multiterm/mtf-writer.ts) is written from the entries of the full dialect.
+  MULTITERM_XML: { dialect: 'TBX_V3_DCA', profile: 'full' },
 };
 
 export interface TbxExportInput {
@@ -221,10 +224,14 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .map((char) => (char < ' ' || '\\/:*?"<>|'.includes(char) ? '_' : char))
       .join('')
       .trim() || 'dictionary';
+  const entries = counted(conceptEntries(scope.em.fork(), plan), written);
+  const multiTerm = input.format === 'MULTITERM_XML';
   return {
-    fileName: `${safeName}.tbx`,
+    fileName: `${safeName}.${multiTerm ? 'xml' : 'tbx'}`,
     // Cross-references are only written to concepts of the export, by their XML ids.
-    chunks: writeTbx(header, counted(conceptEntries(scope.em.fork(), plan), written), { report, examples }),
+    chunks: multiTerm
+      ? writeMtf(entries, { report, examples })
+      : writeTbx(header, entries, { report, examples }),
     report,
     examples,
     written,

@@ -2,7 +2,6 @@
  * Where a TBX import goes and what the file holds, settled before (and as) its job starts: the target
  * dictionary and section with the caller's rights there, and the first pass over the file.
  */
-import { createReadStream } from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lowerOf } from '../../db/sql.js';
 import { AppError, notFound } from '../../shared/errors.js';
@@ -17,7 +16,8 @@ import type { TbxImportOptions } from './tbx-import.service.js';
 import { type ImportPlace, NO_TENANT } from './tbx-import-context.js';
 import { usesNordicCodes } from './tbx-languages.js';
 import type { TbxHeader } from './tbx-model.js';
-import { readTbx, TbxFormatError } from './tbx-reader.js';
+import { TbxFormatError } from './tbx-reader.js';
+import { FORMAT_NAMES, readTermbaseFile, type TermbaseFormat, termbaseFormat } from './termbase-file.js';
 
 export type ImportTarget =
   | { kind: 'existing'; dictionaryId: number; sectionId: number; importableSectionIds: Set<number> }
@@ -25,6 +25,8 @@ export type ImportTarget =
 
 /** What the first pass found: the header, the counts, and whether the language tags are the Nordic banks' codes. */
 export interface FileScan {
+  /** TBX or MultiTerm XML, by the root element. */
+  format: TermbaseFormat;
   header: TbxHeader | null;
   entries: number;
   terms: number;
@@ -101,12 +103,13 @@ async function freeName(em: EntityManager, clientId: number, wanted: string): Pr
 
 /** The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. */
 export async function scanFile(path: string): Promise<FileScan> {
+  const format = await termbaseFormat(path);
   const seen: { header: TbxHeader | null } = { header: null };
   const tags = new Set<string>();
   let entries = 0;
   let terms = 0;
   try {
-    const reading = readTbx(createReadStream(path), {
+    const reading = readTermbaseFile(path, format, {
       onHeader: (header) => {
         seen.header = header;
       },
@@ -120,11 +123,11 @@ export async function scanFile(path: string): Promise<FileScan> {
     }
   } catch (error) {
     if (error instanceof TbxFormatError) {
-      throw new AppError('BAD_REQUEST', `Not a valid TBX file: ${error.message}`);
+      throw new AppError('BAD_REQUEST', `Not a valid ${FORMAT_NAMES[format]} file: ${error.message}`);
     }
     throw error;
   }
-  return { header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
+  return { format, header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
 }
 
 /**

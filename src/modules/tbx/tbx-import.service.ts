@@ -6,7 +6,6 @@
  * collected in a temporary table and become relations once the whole file is in.
  */
 
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
@@ -33,7 +32,7 @@ import { ImportWorkflow } from './tbx-import-workflow.js';
 import { createConcepts } from './tbx-import-writer.js';
 import { mergedParts } from './tbx-mapping.js';
 import { prepareFileIds, rememberFileIds } from './tbx-original-ids.js';
-import { readTbx } from './tbx-reader.js';
+import { readTermbaseFile } from './termbase-file.js';
 
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
 const BATCH_SIZE = 500;
@@ -155,7 +154,7 @@ async function runImport(
     pendingKeys.clear();
     await progress(processed, scan.entries);
   };
-  for await (const entry of readTbx(createReadStream(path))) {
+  for await (const entry of readTermbaseFile(path, scan.format)) {
     const planned = planEntry(ctx, structure, entry);
     // An entry that would merge into one still waiting in this batch waits for that one to be written.
     const keys = mergeKeys(ctx.merge, planned);

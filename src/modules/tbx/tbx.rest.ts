@@ -85,7 +85,8 @@ export const tbxPaths: ZodOpenApiPathsObject = {
       summary: "Download a dictionary's concepts as TBX (CONCEPT_EXPORT)",
       description:
         'Streamed, in concept id order: TBX-Basic v3 DCA (format=TBX, default), TBX-Basic v2 (TBX_V2), or ' +
-        'every field under its own category in v3 (TBX_V3_FULL) or v2 (TBX_V2_FULL). languages ' +
+        'every field under its own category in v3 (TBX_V3_FULL) or v2 (TBX_V2_FULL), or MultiTerm XML ' +
+        '(MULTITERM_XML, docs/exchange.md). languages ' +
         '(comma list of codes), fields (comma list of field oids) and filter-id restrict what is written. Only ' +
         'sections with CONCEPT_EXPORT are exported. See docs/tbx.md.',
       parameters: [
@@ -267,7 +268,7 @@ function sendDownload(
   const body = Readable.from(download.chunks, { objectMode: false });
   body.on('error', (error) => request.log.error({ err: error }, 'TBX export failed while streaming'));
   return reply
-    .type('application/x-tbx; charset=UTF-8')
+    .type(`${download.fileName.endsWith('.xml') ? 'application/xml' : 'application/x-tbx'}; charset=UTF-8`)
     .header('cache-control', 'no-store')
     .header('x-job-task-id', String(download.jobTaskId)) // tbx-export-report
     .header(

@@ -1,0 +1,121 @@
+/**
+ * Streams TbxEntry values out as MultiTerm XML (`<mtf>`), the format RWS MultiTerm imports, from the
+ * same entries the TBX export reads (docs/exchange.md). UTF-8, a batch of entries per chunk, never the
+ * whole document in memory.
+ *
+ * Every value is a descripGrp with the field's name (MultiTerm's template names for the TBX categories it
+ * knows: Definition, Note, Source, Subject, Status…, else the dictionary's field name); a cross-reference
+ * is an xref with Clink (the target entry's id), a link an xref with Ulink; the entry's processStatus is
+ * `<system type="status">`. MultiTerm numbers its entries, so `<concept>` is the position in the file and
+ * the concept's id travels in an `originalId` field, which the import reads back.
+ */
+import type { TbxEntry, TbxTransaction, TbxValue } from '../tbx/tbx-model.js';
+import type { TbxReportExample } from '../tbx/tbx-writer.js';
+import { escapeXmlAttribute, escapeXmlText } from '../tbx/tbx-writer.js';
+import { exportedValue, systemStatusOf } from './mtf-vocabulary.js';
+
+export interface MtfWriteOptions {
+  /** Filled with what could not be written (concepts without terms) -> count. */
+  report?: Map<string, number>;
+  examples?: TbxReportExample[];
+  chunkChars?: number;
+}
+
+const DEFAULT_CHUNK_CHARS = 256 * 1024;
+const NO_TERMS = 'not written: concepts without terms (a MultiTerm entry needs one)';
+const languageNames = new Intl.DisplayNames(['en'], {
+  type: 'language',
+  languageDisplay: 'standard',
+  fallback: 'code',
+});
+
+/** Streams a MultiTerm XML document, one chunk per batch of entries. */
+export async function* writeMtf(
+  entries: AsyncIterable<TbxEntry> | Iterable<TbxEntry>,
+  options: MtfWriteOptions = {},
+): AsyncGenerator<string> {
+  const report = options.report ?? new Map<string, number>();
+  const chunkChars = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n<mtf>\n';
+  let pending = '';
+  let number = 0;
+  for await (const entry of entries) {
+    if (!entry.languages.some((section) => section.terms.length > 0)) {
+      report.set(NO_TERMS, (report.get(NO_TERMS) ?? 0) + 1);
+      if ((options.examples?.length ?? Number.POSITIVE_INFINITY) < 100) {
+        options.examples?.push({
+          what: NO_TERMS,
+          entryId: entry.id,
+          level: 'concept',
+          lang: null,
+          term: null,
+          value: '',
+        });
+      }
+      continue;
+    }
+    pending += conceptGroup(entry, ++number);
+    if (pending.length >= chunkChars) {
+      yield pending;
+      pending = '';
+    }
+  }
+  yield `${pending}</mtf>\n`;
+}
+
+function conceptGroup(entry: TbxEntry, number: number): string {
+  const status = entry.values.find((value) => value.category === 'processStatus');
+  const system = status ? systemStatusOf(status.value) : null;
+  const values = entry.values.filter((value) => value !== status || system === null);
+  let xml = `  <conceptGrp>\n    <concept>${number}</concept>\n`;
+  if (system) xml += `    <system type="status">${system}</system>\n`;
+  xml += transactions(entry.transactions, '    ');
+  if (entry.id) xml += descripGroup({ category: 'originalId', element: 'admin', value: entry.id }, '    ');
+  for (const value of values) xml += descripGroup(value, '    ');
+  for (const section of entry.languages) {
+    if (section.terms.length === 0) continue;
+    const tag = (section.lang || 'und').replaceAll('_', '-');
+    xml += '    <languageGrp>\n';
+    xml += `      <language type="${escapeXmlAttribute(languageName(tag))}" lang="${escapeXmlAttribute(tag.toUpperCase())}"/>\n`;
+    for (const value of section.values) xml += descripGroup(value, '      ');
+    for (const term of section.terms) {
+      xml += `      <termGrp>\n        <term>${escapeXmlText(term.term)}</term>\n`;
+      xml += transactions(term.transactions, '        ');
+      if (term.id)
+        xml += descripGroup({ category: 'originalId', element: 'admin', value: term.id }, '        ');
+      for (const value of term.values) xml += descripGroup(value, '        ');
+      xml += '      </termGrp>\n';
+    }
+    xml += '    </languageGrp>\n';
+  }
+  return `${xml}  </conceptGrp>\n`;
+}
+
+function descripGroup(value: TbxValue, indent: string): string {
+  const { name, value: text } = exportedValue(value.category, value.value);
+  let content = escapeXmlText(text);
+  if (value.target !== undefined) {
+    const link = value.category === 'crossReference' ? 'Clink' : 'Ulink';
+    content = `<xref ${link}="${escapeXmlAttribute(value.target)}">${content}</xref>`;
+  }
+  return `${indent}<descripGrp><descrip type="${escapeXmlAttribute(name)}">${content}</descrip></descripGrp>\n`;
+}
+
+function transactions(list: readonly TbxTransaction[], indent: string): string {
+  return list
+    .map((tx) => {
+      const type = tx.kind === 'created' ? 'origination' : 'modification';
+      const date = tx.date ? `<date>${tx.date.toISOString()}</date>` : '';
+      return `${indent}<transacGrp><transac type="${type}">${escapeXmlText(tx.responsibility ?? '')}</transac>${date}</transacGrp>\n`;
+    })
+    .join('');
+}
+
+/** MultiTerm names an index by its language's English name (`English`, `English (United States)`). */
+function languageName(tag: string): string {
+  try {
+    return languageNames.of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
