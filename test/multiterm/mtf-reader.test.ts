@@ -22,7 +22,9 @@ const stripLines = (entries: TbxEntry[]) =>
 
 /** UTF-16 little-endian with a BOM, as MultiTerm writes its exports. */
 function utf16le(text: string): Uint8Array {
-  return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replace('UTF-8', 'UTF-16'), 'utf16le')]));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replace('UTF-8', 'UTF-16'), 'utf16le')]),
+  );
 }
 
 describe('MultiTerm XML reader', () => {
@@ -78,7 +80,9 @@ describe('MultiTerm XML reader', () => {
     expect(stripLines(await readAll(chunks))).toEqual(stripLines(await readAll([SAMPLE])));
     expect(isMultiTermXml(bytes.subarray(0, 1000))).toBe(true);
     expect(isMultiTermXml(new TextEncoder().encode(SAMPLE.slice(0, 400)))).toBe(true);
-    expect(isMultiTermXml(new TextEncoder().encode('<?xml version="1.0"?>\n<martif type="TBX">'))).toBe(false);
+    expect(isMultiTermXml(new TextEncoder().encode('<?xml version="1.0"?>\n<martif type="TBX">'))).toBe(
+      false,
+    );
   });
 
   it('refuses a file that is no MultiTerm XML, with its line', async () => {
@@ -87,9 +91,9 @@ describe('MultiTerm XML reader', () => {
     await expect(broken).rejects.toBeInstanceOf(TbxFormatError);
     await expect(broken).rejects.toMatchObject({ line: 4 });
     await expect(readAll(['<!DOCTYPE mtf [<!ENTITY x "y">]><mtf/>'])).rejects.toThrow(/internal subset/);
-    await expect(readAll(['<mtf><conceptGrp><descrip type="Note">&x;</descrip></conceptGrp></mtf>'])).rejects.toThrow(
-      /malformed XML/,
-    );
+    await expect(
+      readAll(['<mtf><conceptGrp><descrip type="Note">&x;</descrip></conceptGrp></mtf>']),
+    ).rejects.toThrow(/malformed XML/);
   });
 });
 
@@ -99,7 +103,8 @@ describe('MultiTerm XML writer', () => {
     const report = new Map<string, number>();
     const withoutTerms: TbxEntry = { id: 'c9', values: [], transactions: [], languages: [], line: 1 };
     let xml = '';
-    for await (const chunk of writeMtf([...original, withoutTerms], { report, chunkChars: 100 })) xml += chunk;
+    for await (const chunk of writeMtf([...original, withoutTerms], { report, chunkChars: 100 }))
+      xml += chunk;
     expect(xml).toContain('<language type="English (United States)" lang="EN-US"/>');
     expect(xml).toContain('<descrip type="Status">preferred</descrip>');
     expect(xml).toContain('<system type="status">approved</system>');
@@ -120,7 +125,9 @@ describe('MultiTerm XML writer', () => {
       expect(entry.languages.map((s) => s.lang)).toEqual(
         before.languages.map((s) => s.lang.toUpperCase().replace('_', '-')),
       );
-      expect(stripLines(entry.languages.map((s) => s.terms))).toEqual(stripLines(before.languages.map((s) => s.terms)));
+      expect(stripLines(entry.languages.map((s) => s.terms))).toEqual(
+        stripLines(before.languages.map((s) => s.terms)),
+      );
     }
   });
 });

@@ -128,7 +128,11 @@ class MtfStreamReader {
     if (this.capture) {
       // Mixed content of a descrip: an xref's link is kept with the value, its text as the value's text.
       if (name === 'xref' && this.link.from === undefined) {
-        this.link = { clink: attrs.Clink || undefined, ulink: attrs.Ulink || undefined, from: this.text.length };
+        this.link = {
+          clink: attrs.Clink || undefined,
+          ulink: attrs.Ulink || undefined,
+          from: this.text.length,
+        };
       }
       return;
     }
@@ -251,12 +255,23 @@ class MtfStreamReader {
     const holder = this.term ?? this.lang ?? this.entry!;
     const line = this.parser.line;
     if (clink && (whole || !text)) {
-      holder.values.push({ category: 'crossReference', element: 'ref', value: linkText, target: clink, line });
+      holder.values.push({
+        category: 'crossReference',
+        element: 'ref',
+        value: linkText,
+        target: clink,
+        line,
+      });
       return;
     }
     if (!text && !ulink) return;
     const { category, value } = importedValue(fieldName || 'note', text);
-    const tbxValue: TbxValue = { category, element: category === 'originalId' ? 'admin' : 'descrip', value, line };
+    const tbxValue: TbxValue = {
+      category,
+      element: category === 'originalId' ? 'admin' : 'descrip',
+      value,
+      line,
+    };
     if (ulink && whole) {
       tbxValue.target = ulink;
       tbxValue.element = 'xref';
@@ -265,7 +280,13 @@ class MtfStreamReader {
     }
     holder.values.push(tbxValue);
     if (clink) {
-      holder.values.push({ category: 'crossReference', element: 'ref', value: linkText, target: clink, line });
+      holder.values.push({
+        category: 'crossReference',
+        element: 'ref',
+        value: linkText,
+        target: clink,
+        line,
+      });
     }
   }
 
