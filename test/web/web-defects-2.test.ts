@@ -6,6 +6,7 @@
  * may import.
  * One server and one browser for the file.
  */
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
@@ -73,6 +74,32 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const rows = await problems.getByRole('row').allInnerTexts();
     expect(rows.slice(1)).toEqual([expect.stringMatching(/^6\s+A term without text is skipped$/)]);
     await expectAccessible(page, 'import with problems');
+  });
+
+  it('imports a MultiTerm XML file and exports a dictionary as MultiTerm XML (issue 39)', async () => {
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    const sample = await readFile(new URL('../multiterm/fixtures/multiterm-sample.xml', import.meta.url));
+    const name = `From MultiTerm ${uniqueSuffix()}`;
+    await page
+      .getByLabel('TBX file', { exact: true })
+      .setInputFiles({ name: 'termbase.xml', mimeType: 'application/xml', buffer: sample });
+    await page.getByLabel('Name of the new dictionary').fill(name);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByRole('status').filter({ hasText: /^(Imported|The import failed)/ });
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toMatch(/^Imported: 2 concepts, 6 terms/);
+    await page.getByRole('combobox', { name: 'Dictionary' }).selectOption({ label: name });
+    await page.getByRole('combobox', { name: 'Format' }).selectOption('MULTITERM_XML');
+    await page.getByRole('button', { name: 'Prepare the export' }).click();
+    const link = page.getByRole('link', { name: /^Download / });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(`${name}.xml`);
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text).toContain('<mtf>');
+    expect(text).toContain('<term>tölva</term>');
+    expect(text).toContain('<descrip type="Status">preferred</descrip>');
+    await expectAccessible(page, 'MultiTerm XML import and export');
   });
 
   it('marks the letters the server folded to find a term (ð as d, þ as th)', async () => {

@@ -20,6 +20,7 @@ const MERGE_MODES = [
 const EXPORT_FORMATS = [
   { value: 'TBX', label: 'TBX-Basic v3 (DCA)' },
   { value: 'TBX_V2', label: 'TBX v2 (martif)' },
+  { value: 'MULTITERM_XML', label: 'MultiTerm XML' },
 ];
 
 interface ImportSummary {
@@ -248,7 +249,10 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
-      const name = fileNameOf(disposition, `${dictionary!.name}.tbx`);
+      const name = fileNameOf(
+        disposition,
+        `${dictionary!.name}.${format === 'MULTITERM_XML' ? 'xml' : 'tbx'}`,
+      );
       setDownload({ url: URL.createObjectURL(await response.blob()), name });
     } catch (caught) {
       setError(problemOf(caught).message);
