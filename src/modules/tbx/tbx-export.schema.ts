@@ -16,7 +16,7 @@ export const TbxReportExampleSchema = z.object({
  */
 export const TbxExportSummarySchema = z.object({
   dictionaryId: z.number().int(),
-  format: z.string().describe('TBX, TBX_V2, TBX_V3_FULL or TBX_V2_FULL'),
+  format: z.string().describe('TBX, TBX_V2, TBX_V3_FULL, TBX_V2_FULL or MULTITERM_XML'),
   exportedConcepts: z.number().int().describe('concepts written'),
   exportedTerms: z.number().int().describe('terms written'),
   notExpressed: z
