@@ -26,7 +26,8 @@ export function useEditKeeping(
 ): boolean {
   const { t } = useTranslation('work');
   const dirty = draft !== null && original !== null && JSON.stringify(draft) !== original;
-  useLeaveGuard(dirty && lockHeld, t('leaveQuestion'));
+  // Still asked with the lock lost: what was typed since lives only in this tab.
+  useLeaveGuard(dirty, t('leaveQuestion'));
 
   useEffect(() => {
     if (draft === null || !lockHeld) return;
