@@ -153,6 +153,8 @@ for (const width of [390, 1440]) {
         await expect(toggle.isVisible()).resolves.toBe(false);
       }
       const nav = page.getByRole('navigation', { name: 'Main' });
+      // New concept shows once the caller's rights are read (CONCEPT_CREATE somewhere).
+      await nav.getByRole('link', { name: 'New concept' }).waitFor({ state: 'attached' });
       const targets = [
         ...(await nav.getByRole('link').all()),
         page.getByRole('button', { name: 'Sign out' }),

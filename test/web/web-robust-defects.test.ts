@@ -1,11 +1,13 @@
 /**
  * Defects of issue 36 ("Other defects"), in Debian's Chromium, each failing on the code before: a double
  * click on Import imports once; a concept link naming the search language twice shows its column once;
- * a history restore asks before it rewrites the concept. One server and one browser for the file.
+ * a history restore asks before it rewrites the concept; actions are offered only to who may use them.
+ * One server and one browser for the file.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueSuffix } from '../factories/tenant.js';
+import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
+import { createUser, uniqueSuffix } from '../factories/tenant.js';
 import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
@@ -137,5 +139,104 @@ describe('other defects', { timeout: 120_000 }, () => {
       'Ventil',
       'valve',
     ]);
+  });
+
+  it('offers a reader no action they may not use, and an editor every one', async () => {
+    // A reader: reads the dictionary and its history, nothing more. The editor is the administrator.
+    const me = await api.ui.sessionData.query();
+    const reader = await createUser(web.server.orm, me.user.clientId!, {});
+    const readers = await api.groups.create.mutate({
+      format: 'FULL',
+      name: `Readers ${uniqueSuffix()}`,
+      groupMembers: [reader.id],
+    } as Parameters<typeof api.groups.create.mutate>[0]);
+    const scheme = await api.permissionSchemes.create.mutate({
+      format: 'FULL',
+      name: `Read only ${uniqueSuffix()}`,
+      grants: [
+        {
+          groupId: readers.id!,
+          dictionaryPermissions: ['DICT_READ'],
+          conceptPermissions: ['CONCEPT_VIEW_HISTORY'],
+          termPermissions: [],
+          languages: [],
+        },
+      ],
+    } as Parameters<typeof api.permissionSchemes.create.mutate>[0]);
+    const dictionary = await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name: `Rights ${uniqueSuffix()}`,
+      languages: [{ code: 'eng' }],
+      permissionSchemeId: scheme.id!,
+    } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    const created = await api.concepts.create.mutate({
+      format: 'FULL',
+      dictionaryId: dictionary.id!,
+      sectionOid: dictionary.sections![0]!.oid!,
+      terms: [{ name: 'gate valve', languageCode: 'eng' }],
+    } as Parameters<typeof api.concepts.create.mutate>[0]);
+    await api.concepts.patch.mutate({
+      id: created.id!,
+      version: created.version!,
+      format: 'ID',
+      'with-comments': false,
+      terms: [{ id: created.terms![0]!.id, name: 'gate valves', languageCode: 'eng' }],
+    } as Parameters<typeof api.concepts.patch.mutate>[0]);
+    await api.comments.create.mutate({ 'entry-id': created.id!, text: 'Check the plural.' });
+    // A workflow that only the system administrator moves, whose drafts readers see (published).
+    const definition = defaultDefinition();
+    for (const transition of definition.transitions) transition.roles = ['SYSADMIN'];
+    for (const state of definition.states) Object.assign(state, { unpublished: false, hidden: false });
+    await api.workflows.create.mutate({
+      format: 'FULL',
+      name: 'Admin review',
+      dictionaryId: dictionary.id!,
+      unit: 'CONCEPT',
+      enabled: true,
+      definition,
+    });
+
+    const check = async (who: Page, editor: boolean) => {
+      // Each action: none for the reader, at least one for the editor.
+      const offered = async (locator: Locator) => {
+        if (editor) expect(await locator.count()).toBeGreaterThan(0);
+        else expect(await locator.count()).toBe(0);
+      };
+      await who.goto(`${web.base}/concepts/${created.id}`);
+      await who.getByRole('heading', { name: /gate valves/ }).waitFor();
+      // What the session data and the permissions say arrives after the concept: wait for the editor's.
+      if (editor) await who.getByRole('link', { name: 'New concept' }).waitFor();
+      await who.locator('.workflow-entry').waitFor();
+      await offered(who.getByRole('button', { name: 'Edit', exact: true }));
+      await offered(who.getByRole('button', { name: 'Delete concept' }));
+      await offered(who.getByRole('link', { name: 'New concept' }));
+      await offered(who.locator('.workflow-entry button'));
+      await who.getByRole('tab', { name: 'Comments' }).click();
+      await who.getByText('Check the plural.').waitFor();
+      await offered(who.getByRole('button', { name: /^Delete comment by/ }));
+      await who.getByRole('tab', { name: 'History' }).click();
+      await who.locator('.history-item').nth(1).waitFor();
+      await offered(who.getByRole('button', { name: /^Restore version/ }));
+      if (!editor) await expectAccessible(who, "a reader's concept view");
+      // Bulk transitions on the search results: only where the caller may fire one.
+      await who.goto(`${web.base}/search?q=gate&d=${dictionary.id}`);
+      await who.getByRole('link', { name: 'gate valves' }).waitFor();
+      if (editor) await who.getByRole('heading', { name: 'Workflow on the results' }).waitFor();
+      await offered(who.getByRole('heading', { name: 'Workflow on the results' }));
+    };
+
+    const readerPage = await openPage(browser);
+    await readerPage.goto(`${web.base}/signin`);
+    await signIn(readerPage, reader.username, reader.password);
+    await readerPage.getByRole('navigation').waitFor();
+    await check(readerPage, false);
+    await readerPage.context().close();
+
+    const editorPage = await openPage(browser);
+    await editorPage.goto(`${web.base}/signin`);
+    await signIn(editorPage);
+    await editorPage.getByRole('navigation').waitFor();
+    await check(editorPage, true);
+    await editorPage.context().close();
   });
 });

@@ -23,6 +23,7 @@ let answer: 'accept' | 'dismiss' = 'dismiss';
 
 const read = () =>
   api.concepts.get.query({ id: conceptId, format: 'FULL', 'with-comments': false, 'include-deleted': false });
+const LOCK_MOVED = 'This concept is now being edited in another tab; your changes are kept as a draft.';
 const termBox = (of: Page = page) => of.getByRole('textbox', { name: 'Term', exact: true }).first();
 const onDialog = (dialog: Dialog) => {
   asked.push(dialog.type());
@@ -157,9 +158,43 @@ describe('edits are never lost', { timeout: 120_000 }, () => {
     await expectAccessible(second, 'own lock in another tab');
     await second.getByRole('button', { name: 'Take over the lock in this tab' }).click();
     expect(await termBox(second).inputValue()).toBe('globe valve');
+    // The first tab, still in the editor, learns it at once (a storage event between the tabs): it says
+    // so, keeps its draft on screen and no longer saves.
+    await page.getByText(LOCK_MOVED).waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(await termBox().inputValue()).toBe('globe valve');
+    await expectAccessible(page, 'edit moved to another tab');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'edit moved to another tab, 390 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await second.getByRole('button', { name: 'Save' }).click();
     await second.getByRole('button', { name: 'Edit' }).waitFor();
     expect((await read()).terms?.map((term) => term.name)).toEqual(['globe valve']);
     await second.close();
+    // Leaving the editor there releases nothing and forgets no draft that is not its own.
+    await page.getByRole('button', { name: 'Cancel and release the lock' }).click();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+  });
+
+  it('a tab whose lock was taken over elsewhere learns it on Save and keeps its draft', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await termBox().fill('check valve');
+    // The same user's session in another browser takes the edit over: no storage event reaches this tab.
+    const { api: elsewhere } = await apiSession(web.base);
+    expect(await elsewhere.concepts.takeOverLock.mutate({ id: conceptId })).toBe(true);
+    const version = (await read()).version;
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(LOCK_MOVED).waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    expect(await termBox().inputValue()).toBe('check valve');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // Nothing saved over the other session's edit, and its lock stands after this tab leaves the editor.
+    await page.getByRole('button', { name: 'Cancel and release the lock' }).click();
+    await page.getByText(/You are editing this concept in another tab or window/).waitFor();
+    const after = await read();
+    expect(after.version).toBe(version);
+    expect(after.terms?.map((term) => term.name)).toEqual(['globe valve']);
+    expect(after.lock).not.toBeNull();
+    await elsewhere.concepts.releaseLock.mutate({ id: conceptId });
   });
 });

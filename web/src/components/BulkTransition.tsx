@@ -2,6 +2,7 @@ import * as Progress from '@radix-ui/react-progress';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
+import { type Caller, useCaller } from '../caller';
 import { useLoaded } from '../data';
 import { formatNumber } from '../i18n';
 import { onLinkClick } from '../routes';
@@ -24,6 +25,25 @@ async function entriesIn(dictionaryId: number, state: string): Promise<Entry[]> 
     if (batch.length < 1000) break;
   }
   return all;
+}
+
+type Transition = { roles?: string[]; groupIds?: number[] };
+
+/**
+ * Whether the transition may name the caller (the server's mayFire, workflow-rules.ts): a role the caller
+ * holds, USER, the dictionary's administrators. The browser does not know the caller's groups: a
+ * transition that names groups stays offered, and the server decides.
+ */
+function mayName(transition: Transition, caller: Caller, dictionary: { id: number; oid?: string | null }) {
+  if (caller.guest) return false;
+  if ((transition.groupIds ?? []).length > 0) return true;
+  return (transition.roles ?? []).some((role) =>
+    role === 'USER'
+      ? true
+      : role === 'DICTIONARY_ADMIN'
+        ? caller.roles.includes(`DICTIONARY_ADMIN@${dictionary.oid ?? String(dictionary.id)}`)
+        : caller.roles.includes(role),
+  );
 }
 
 const entryKey = (entry: Pick<Entry, 'conceptId' | 'languageCode' | 'termId'>) =>
@@ -57,6 +77,8 @@ interface Report {
  */
 export function BulkTransition(props: {
   dictionaryId: number;
+  /** The dictionary's oid: its administrators hold DICTIONARY_ADMIN@<oid>. */
+  dictionaryOid?: string | null;
   selected: number[];
   allMatching: () => Promise<number[]>;
   onReady: (ready: boolean) => void;
@@ -78,8 +100,12 @@ export function BulkTransition(props: {
         .then((page) => page.content[0] ?? null),
     `bulk workflow ${dictionaryId}`,
   );
+  const caller = useCaller();
   const definition = workflow.data?.definition;
-  const transitions = definition?.transitions ?? [];
+  // Only the transitions the caller may fire are offered (none while the caller loads).
+  const transitions = (definition?.transitions ?? []).filter(
+    (transition) => !!caller && mayName(transition, caller, { id: dictionaryId, oid: props.dictionaryOid }),
+  );
   const [transition, setTransition] = useState('');
   const [scope, setScope] = useState<'selected' | 'all'>('selected');
   const [comment, setComment] = useState('');

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../api';
+import { useCaller } from '../caller';
 import { useLoaded } from '../data';
 import { formatDate } from '../i18n';
 import { ErrorMessage } from './controls';
@@ -14,9 +15,17 @@ export function CommentsPanel(props: {
   level?: 'CONCEPT' | 'TERM';
   about?: string;
   canComment: boolean;
+  /** The concept's dictionary: its administrators may delete any comment. */
+  dictionary?: { id: number; oid?: string | null };
 }) {
-  const { entryId, level = 'CONCEPT', about, canComment } = props;
+  const { entryId, level = 'CONCEPT', about, canComment, dictionary } = props;
   const { t } = useTranslation('concept');
+  // Deleting is for the comment's author and the dictionary's administrators (guests share one account).
+  const caller = useCaller();
+  const mayDelete = (authorId: number | null) =>
+    !!caller &&
+    !caller.guest &&
+    ((authorId !== null && authorId === caller.userId) || (!!dictionary && caller.administers(dictionary)));
   // Labels name the term a comment is about, so buttons of several terms' panels differ.
   const on = (key: string, values: Record<string, string> = {}) =>
     about ? t(`comments.${key}On`, { ...values, about }) : t(`comments.${key}`, values);
@@ -59,14 +68,16 @@ export function CommentsPanel(props: {
             <div className="value">{comment.text}</div>
             <div className="hint">
               {comment.authorName ?? t('someone')}, {formatDate(comment.date)}{' '}
-              <button
-                type="button"
-                className="danger"
-                onClick={() => void remove(comment.id)}
-                aria-label={on('delete', { author: comment.authorName ?? t('someone') })}
-              >
-                {t('comments.deleteButton')}
-              </button>
+              {mayDelete(comment.userId) && (
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => void remove(comment.id)}
+                  aria-label={on('delete', { author: comment.authorName ?? t('someone') })}
+                >
+                  {t('comments.deleteButton')}
+                </button>
+              )}
             </div>
           </li>
         ))}

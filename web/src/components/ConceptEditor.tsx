@@ -74,7 +74,6 @@ export function ConceptEditor(props: {
           links={draft.refLinks}
           languages={labelLanguages}
           conceptId={conceptId}
-          owner="the concept"
           problems={linkProblems(problems, 'concept', draft.refLinks)}
           onChange={(refLinks) => onChange({ ...draft, refLinks })}
         />
@@ -134,7 +133,7 @@ export function ConceptEditor(props: {
                 links={term.refLinks}
                 languages={labelLanguages}
                 conceptId={conceptId}
-                owner={owner}
+                term={owner}
                 problems={linkProblems(problems, String(index), term.refLinks)}
                 onChange={(refLinks) => setTerm(index, { refLinks })}
               />

@@ -119,7 +119,7 @@ export function ConceptPicker(props: {
               >
                 <span className="value">{entry.name}</span>{' '}
                 <span className="hint">
-                  ({names.language(entry.langCode)}, concept {entry.conceptId})
+                  {t('picker.where', { language: names.language(entry.langCode), id: entry.conceptId })}
                 </span>
               </button>
             </li>

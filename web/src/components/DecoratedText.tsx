@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { trpc } from '../api';
 import { onLinkClick } from '../routes';
 
@@ -43,12 +44,13 @@ export function DecoratedText(props: {
   languageNames: Map<string, string>;
 }) {
   const { text, matches, languageNames } = props;
+  const { t } = useTranslation('check');
   const pieces = piecesOf(text, matches);
   const [chosen, setChosen] = useState<number | null>(null);
   const selected = pieces.find((piece) => piece.match && piece.index === chosen);
   return (
     <div className="decoration">
-      <h2 className="visually-hidden">Checked text</h2>
+      <h2 className="visually-hidden">{t('decorated.title')}</h2>
       <p className="decorated-text">
         {pieces.map((piece) =>
           piece.match ? (
@@ -62,20 +64,23 @@ export function DecoratedText(props: {
               onFocus={() => setChosen(piece.index)}
             >
               {piece.text}
-              <span className="term-status">{piece.match.status}</span>
+              <span className="term-status">{t(`statusName.${piece.match.status}`)}</span>
             </button>
           ) : (
             <span key={`t${piece.start}`}>{piece.text}</span>
           ),
         )}
       </p>
-      <section id="term-details" className="card term-details" aria-live="polite" aria-label="Term details">
+      <section
+        id="term-details"
+        className="card term-details"
+        aria-live="polite"
+        aria-label={t('decorated.details')}
+      >
         {selected?.match ? (
           <MatchDetails match={selected.match} languageNames={languageNames} />
         ) : (
-          <p className="hint">
-            Choose a marked term (Tab or click) to see what to write and its translations.
-          </p>
+          <p className="hint">{t('decorated.choose')}</p>
         )}
       </section>
     </div>
@@ -83,6 +88,7 @@ export function DecoratedText(props: {
 }
 
 function MatchDetails({ match, languageNames }: { match: TermMatch; languageNames: Map<string, string> }) {
+  const { t } = useTranslation('check');
   const translations = Object.entries(match.translations);
   return (
     <>
@@ -92,19 +98,23 @@ function MatchDetails({ match, languageNames }: { match: TermMatch; languageName
         </a>
       </h2>
       <dl className="fields">
-        <dt>Status</dt>
+        <dt>{t('decorated.status')}</dt>
         <dd>
-          <span className={`status-badge term-${match.status}`}>{match.status}</span>
+          <span className={`status-badge term-${match.status}`}>{t(`statusName.${match.status}`)}</span>
         </dd>
-        <dt>Found as</dt>
+        <dt>{t('decorated.foundAs')}</dt>
         <dd>
-          {match.text} ({match.kind}, score {match.score})
+          {t('decorated.found', {
+            text: match.text,
+            kind: t(`decorated.kind.${match.kind}`),
+            score: match.score,
+          })}
         </dd>
         {match.status !== 'preferred' && (
           <>
-            <dt>Use instead</dt>
+            <dt>{t('decorated.useInstead')}</dt>
             <dd className="replacement">
-              {match.preferred.length > 0 ? names(match.preferred) : 'No preferred term in this language'}
+              {match.preferred.length > 0 ? names(match.preferred) : t('decorated.noPreferred')}
             </dd>
           </>
         )}
@@ -113,7 +123,7 @@ function MatchDetails({ match, languageNames }: { match: TermMatch; languageName
         ))}
         {match.homonyms.length > 0 && (
           <>
-            <dt>Other concepts</dt>
+            <dt>{t('decorated.homonyms')}</dt>
             <dd>
               {match.homonyms.map((homonym, i) => (
                 <span key={homonym.conceptId}>
@@ -132,17 +142,18 @@ function MatchDetails({ match, languageNames }: { match: TermMatch; languageName
 }
 
 function TranslationRow({ language, terms }: { language: string; terms: TermRef[] }) {
+  const { t } = useTranslation('check');
   return (
     <>
-      <dt>In {language}</dt>
+      <dt>{t('decorated.inLanguage', { language })}</dt>
       <dd className="translation">
         {terms.length === 0
-          ? 'No term'
+          ? t('decorated.noTerm')
           : terms.map((term, i) => (
               <span key={term.termId}>
                 {i > 0 && ', '}
                 {term.name}
-                <span className={`status-badge term-${term.status}`}>{term.status}</span>
+                <span className={`status-badge term-${term.status}`}>{t(`statusName.${term.status}`)}</span>
               </span>
             ))}
       </dd>

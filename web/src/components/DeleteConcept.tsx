@@ -19,7 +19,9 @@ export function DeleteConcept(props: { concept: Concept; label: string; onDelete
   const [error, setError] = useState<string | null>(null);
   if (!concept.permissions?.CONCEPT_DELETE) return null;
   const lockedBy =
-    concept.lock && !concept.lock.mine ? concept.lock.fullName || concept.lock.name || 'another user' : null;
+    concept.lock && !concept.lock.mine
+      ? concept.lock.fullName || concept.lock.name || t('lock.anotherUser')
+      : null;
 
   async function remove() {
     setBusy(true);

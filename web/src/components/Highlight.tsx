@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { fuzzyRange, matchRanges } from './highlight-ranges';
 
 /**
@@ -6,6 +7,7 @@ import { fuzzyRange, matchRanges } from './highlight-ranges';
  * match (a dotted mark, titled so, since the server found it a few edits away).
  */
 export function Highlight({ text, query, fuzzy = false }: { text: string; query: string; fuzzy?: boolean }) {
+  const { t } = useTranslation('common');
   const exact = matchRanges(text, query);
   const near = exact.length === 0 && fuzzy ? fuzzyRange(text, query) : null;
   const ranges = near ? [near] : exact;
@@ -16,7 +18,7 @@ export function Highlight({ text, query, fuzzy = false }: { text: string; query:
     if (start > at) parts.push(text.slice(at, start));
     parts.push(
       near ? (
-        <mark key={start} className="fuzzy" title="near match">
+        <mark key={start} className="fuzzy" title={t('nearMatch')}>
           {text.slice(start, end)}
         </mark>
       ) : (

@@ -97,10 +97,12 @@ export function HistoryPanel(props: {
   conceptId: number;
   version: number;
   dictionary?: Dictionary;
+  /** Offered only to callers who may restore (CONCEPT_UPDATE or RESTORE_STATE). */
+  canRestore: boolean;
   onRestored: () => void;
 }) {
   const { t } = useTranslation('concept');
-  const { conceptId, version, dictionary, onRestored } = props;
+  const { conceptId, version, dictionary, canRestore, onRestored } = props;
   const history = useLoaded(
     () => trpc.history.concept.query({ conceptId, page: 0, size: 100, format: 'FULL' }),
     `history ${conceptId} ${version}`,
@@ -139,7 +141,7 @@ export function HistoryPanel(props: {
                 · {item.time ? formatDate(item.time) : ''}
               </h3>
               <ChangesTable changes={(item.changes ?? []) as Change[]} names={names} termNames={termNames} />
-              {index > 0 && (
+              {index > 0 && canRestore && (
                 <button type="button" onClick={() => void restore(item.id)}>
                   {t('history.restore', { revision: item.revision })}
                 </button>

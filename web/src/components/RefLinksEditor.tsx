@@ -1,4 +1,6 @@
+import type { TFunction } from 'i18next';
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Dictionary } from '../data';
 import { ConceptPicker, type Picked } from './ConceptPicker';
 import { type DraftLink, positionIn } from './concept-draft';
@@ -11,15 +13,29 @@ import { Problems } from './FieldValues';
 type Target = 'URL' | 'CONCEPT' | 'TERM';
 
 /** "“pump” in Definition → https://…", as text. */
-function describe(link: DraftLink, fieldName: string, conceptName: (id: number) => string): string {
+function describe(
+  t: TFunction<'concept'>,
+  link: DraftLink,
+  fieldName: string,
+  conceptName: (id: number) => string,
+): string {
+  const concept = conceptName(link.conceptId ?? 0);
   const target =
     link.type === 'URL'
       ? (link.url ?? '')
       : link.type === 'CONCEPT'
-        ? conceptName(link.conceptId ?? 0)
-        : `a term of ${conceptName(link.conceptId ?? 0)}${link.termId ? ` (term ${link.termId})` : ''}`;
-  return `“${link.text}” in ${fieldName} → ${target}`;
+        ? concept
+        : link.termId
+          ? t('linksEditor.termOfN', { concept, id: link.termId })
+          : t('linksEditor.termOf', { concept });
+  return t('linksEditor.describe', { text: link.text, field: fieldName, target });
 }
+
+/**
+ * The owner of the links: the concept itself (no term), or a term by its name. Each phrase is its own
+ * message, since the languages word "of the concept" and "of pump" differently.
+ */
+type Owner = { term?: string };
 
 /** The form that adds a link: a value of a field, the text in it, and what it points to. */
 function NewLink(props: {
@@ -27,17 +43,18 @@ function NewLink(props: {
   fields: Fields;
   values: Record<string, string[]>;
   conceptId?: number;
-  owner: string;
+  owner: Owner;
   onAdd: (link: DraftLink, picked: Picked | null) => void;
 }) {
   const { dictionary, fields, values, conceptId, owner, onAdd } = props;
+  const { t } = useTranslation('concept');
   const slots = fields.flatMap((field) =>
     (values[field.oid ?? ''] ?? [])
       .map((value, index, all) => ({
         key: `${field.oid}#${index}`,
         oid: field.oid ?? '',
         value,
-        label: all.length > 1 ? `${field.name}, value ${index + 1}` : field.name,
+        label: all.length > 1 ? t('fields.valueN', { field: field.name, n: index + 1 }) : field.name,
       }))
       .filter((slot) => slot.value.trim() !== ''),
   );
@@ -48,15 +65,16 @@ function NewLink(props: {
   const [picked, setPicked] = useState<Picked | null>(null);
   const [error, setError] = useState<string | null>(null);
   const slot = slots.find((s) => s.key === slotKey) ?? slots[0];
-  if (!slot) return <p className="hint">Give a field a value to link a part of it.</p>;
+  if (!slot) return <p className="hint">{t('linksEditor.noValue')}</p>;
 
   function add() {
     setError(null);
     if (!slot) return;
     const position = positionIn(slot.value, text);
-    if (text === '' || position < 0) return setError(`“${text}” does not stand in ${slot.label}.`);
-    if (type === 'URL' && url.trim() === '') return setError('Give the address the link leads to.');
-    if (type !== 'URL' && !picked) return setError('Find the concept or term the link leads to.');
+    if (text === '' || position < 0)
+      return setError(t('linksEditor.notInValue', { text, field: slot.label }));
+    if (type === 'URL' && url.trim() === '') return setError(t('linksEditor.noAddress'));
+    if (type !== 'URL' && !picked) return setError(t('linksEditor.noTarget'));
     onAdd(
       {
         sourceFieldOid: slot.oid,
@@ -84,10 +102,14 @@ function NewLink(props: {
 
   return (
     <fieldset className="new-link">
-      <legend>New link{owner ? ` in ${owner}` : ''}</legend>
+      <legend>
+        {owner.term === undefined
+          ? t('linksEditor.newInConcept')
+          : t('linksEditor.newInTerm', { term: owner.term })}
+      </legend>
       <div className="actions">
         <label>
-          Field
+          {t('linksEditor.field')}
           <select value={slot.key} onChange={(e) => setSlotKey(e.target.value)}>
             {slots.map((s) => (
               <option key={s.key} value={s.key}>
@@ -97,35 +119,40 @@ function NewLink(props: {
           </select>
         </label>
         <label>
-          Linked text
+          {t('linksEditor.text')}
           <input value={text} onChange={(e) => setText(e.target.value)} onKeyDown={onEnter} />
         </label>
         <label>
-          Leads to
+          {t('linksEditor.leadsTo')}
           <select value={type} onChange={(e) => setType(e.target.value as Target)}>
-            <option value="URL">an address (URL)</option>
-            <option value="CONCEPT">a concept</option>
-            <option value="TERM">a term</option>
+            <option value="URL">{t('linksEditor.toUrl')}</option>
+            <option value="CONCEPT">{t('linksEditor.toConcept')}</option>
+            <option value="TERM">{t('linksEditor.toTerm')}</option>
           </select>
         </label>
         {type === 'URL' && (
           <label>
-            Address
+            {t('linksEditor.address')}
             <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} onKeyDown={onEnter} />
           </label>
         )}
       </div>
       {type !== 'URL' && (
         <>
-          <ConceptPicker dictionary={dictionary} label="Link target" exclude={conceptId} onPick={setPicked} />
+          <ConceptPicker
+            dictionary={dictionary}
+            label={t('linksEditor.target')}
+            exclude={conceptId}
+            onPick={setPicked}
+          />
           <p className="hint" role="status">
-            {picked ? `Target: ${picked.name}` : 'No target chosen.'}
+            {picked ? t('linksEditor.picked', { name: picked.name }) : t('linksEditor.notPicked')}
           </p>
         </>
       )}
       <ErrorMessage text={error} />
       <button type="button" onClick={add}>
-        Add link
+        {t('linksEditor.add')}
       </button>
     </fieldset>
   );
@@ -144,37 +171,40 @@ export function RefLinksEditor(props: {
   links: DraftLink[];
   languages: string[];
   conceptId?: number;
-  owner?: string;
+  /** The term whose links these are; none for the concept's own. */
+  term?: string;
   problems?: string[];
   onChange: (links: DraftLink[]) => void;
 }) {
-  const { dictionary, fields, values, links, languages, conceptId, owner = '', problems, onChange } = props;
+  const { dictionary, fields, values, links, languages, conceptId, term, problems, onChange } = props;
+  const { t } = useTranslation('concept');
+  const owner: Owner = { term };
   const names = namesOf(dictionary);
   const [picked, setPicked] = useState<Record<number, string>>({});
   const labels = useConceptLabels(
     links.flatMap((l) => (l.conceptId === null ? [] : [l.conceptId])),
     languages,
   );
-  const conceptName = (id: number) => picked[id] ?? labels.get(id) ?? `concept ${id}`;
+  const conceptName = (id: number) => picked[id] ?? labels.get(id) ?? t('cid', { cid: id });
   const [open, setOpen] = useState(false);
   const errorId = useId();
   return (
     <fieldset className="links-editor" aria-describedby={problems?.length ? errorId : undefined}>
-      <legend>Reference links{owner ? ` of ${owner}` : ''}</legend>
+      <legend>{term === undefined ? t('linksEditor.ofConcept') : t('linksEditor.ofTerm', { term })}</legend>
       {links.length > 0 && (
         <ul>
           {links.map((link, index) => {
-            const text = describe(link, names.field(link.sourceFieldOid), conceptName);
+            const text = describe(t, link, names.field(link.sourceFieldOid), conceptName);
             return (
               <li key={`${link.sourceFieldOid}-${link.position}-${link.text}`}>
                 <span className="value">{text}</span>{' '}
                 <button
                   type="button"
                   className="danger"
-                  aria-label={`Remove the link ${text}`}
+                  aria-label={t('linksEditor.removeLabel', { link: text })}
                   onClick={() => onChange(links.filter((_, k) => k !== index))}
                 >
-                  Remove
+                  {t('linksEditor.remove')}
                 </button>
               </li>
             );
@@ -183,7 +213,11 @@ export function RefLinksEditor(props: {
       )}
       <Problems id={errorId} list={problems} />
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Close the new link' : `Add a reference link${owner ? ` in ${owner}` : ''}`}
+        {open
+          ? t('linksEditor.close')
+          : term === undefined
+            ? t('linksEditor.addInConcept')
+            : t('linksEditor.addInTerm', { term })}
       </button>
       {open && (
         <NewLink

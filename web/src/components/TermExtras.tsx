@@ -28,7 +28,13 @@ export function TermExtras(props: {
       </button>
       {open && (
         <div className="stack">
-          <CommentsPanel entryId={term.id} level="TERM" about={term.name} canComment={canComment} />
+          <CommentsPanel
+            entryId={term.id}
+            level="TERM"
+            about={term.name}
+            canComment={canComment}
+            dictionary={dictionary}
+          />
           <TermHistory concept={concept} term={term} dictionary={dictionary} onRestored={onChanged} />
         </div>
       )}

@@ -1,4 +1,5 @@
 import type { Concept, Dictionary, TermEntry } from '../data';
+import { i18next } from '../i18n';
 import type { Option } from './controls';
 
 /**
@@ -6,34 +7,37 @@ import type { Option } from './controls';
  * settings' `resultColumns`: dictionary, section, language variant (region, script), concept, and any
  * concept or term field (`field:<oid>`). Values are shown as text.
  */
-export const BUILT_IN_COLUMNS: Option[] = [
-  { value: 'dictionary', label: 'Dictionary' },
-  { value: 'section', label: 'Section' },
-  { value: 'variant', label: 'Region and script' },
-  { value: 'concept', label: 'Concept number' },
-];
+const BUILT_IN_COLUMNS = ['dictionary', 'section', 'variant', 'concept'] as const;
 
-/** Every column a user may choose: the built-in ones, then the fields of the dictionaries (each oid once). */
+/**
+ * Every column a user may choose: the built-in ones, then the fields of the dictionaries (each oid once).
+ * Named in the interface language from the `search` catalogue, which the calling screen has loaded.
+ */
 export function columnOptions(dictionaries: Dictionary[]): Option[] {
-  const fields = new Map<string, { label: string; dictionary: string }>();
+  const fields = new Map<string, { name: string; level: 'term' | 'concept'; dictionary: string }>();
   for (const dictionary of dictionaries) {
-    const level = (list: typeof dictionary.termFields, kind: string) => {
+    const level = (list: typeof dictionary.termFields, kind: 'term' | 'concept') => {
       for (const field of list ?? []) {
         if (field.oid && !fields.has(field.oid))
-          fields.set(field.oid, { label: `${field.name} (${kind}`, dictionary: dictionary.name ?? '' });
+          fields.set(field.oid, { name: field.name ?? '', level: kind, dictionary: dictionary.name ?? '' });
       }
     };
     level(dictionary.termFields, 'term');
     level(dictionary.conceptFields, 'concept');
   }
-  // Fields of the same name in several dictionaries are told apart by their dictionary.
-  const labels = [...fields.values()].map((field) => field.label);
+  // Fields of the same name and level in several dictionaries are told apart by their dictionary.
+  const labels = [...fields.values()].map((field) => `${field.level}:${field.name}`);
   const shared = new Set(labels.filter((label, index) => labels.indexOf(label) !== index));
   return [
-    ...BUILT_IN_COLUMNS,
+    ...BUILT_IN_COLUMNS.map((value) => ({ value, label: i18next.t(`search:columns.${value}`) })),
     ...[...fields].map(([oid, field]) => ({
       value: `field:${oid}`,
-      label: shared.has(field.label) ? `${field.label}, ${field.dictionary})` : `${field.label})`,
+      label: shared.has(`${field.level}:${field.name}`)
+        ? i18next.t(`search:columns.${field.level}FieldIn`, {
+            field: field.name,
+            dictionary: field.dictionary,
+          })
+        : i18next.t(`search:columns.${field.level}Field`, { field: field.name }),
     })),
   ];
 }

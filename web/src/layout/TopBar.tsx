@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMayCreateConcepts } from '../components/dictionary-rights';
 import { onLinkClick } from '../routes';
 import { AdminLink } from '../screens/admin/AdminLink';
 import type { Session } from '../session';
@@ -10,6 +11,8 @@ interface MenuLink {
   label: string;
   /** Guests use the app read-only: the editing screens are not offered to them. */
   signedInOnly?: boolean;
+  /** Shown only to callers who may create concepts somewhere (the server still decides). */
+  creates?: boolean;
   /** Paths besides `href` on which this link is the current page. */
   alsoCurrentOn?: string[];
   /** Paths under `href` count as this page (a prefix match). */
@@ -18,7 +21,7 @@ interface MenuLink {
 
 export const MENU_LINKS: MenuLink[] = [
   { href: '/search', label: 'menu.search', alsoCurrentOn: ['/'] },
-  { href: '/concepts/new', label: 'menu.newConcept', signedInOnly: true },
+  { href: '/concepts/new', label: 'menu.newConcept', signedInOnly: true, creates: true },
   { href: '/tbx', label: 'menu.tbx', signedInOnly: true },
   { href: '/inbox', label: 'menu.tasks', signedInOnly: true },
   { href: '/workflows', label: 'menu.workflows', signedInOnly: true }, // workflow-editor
@@ -42,6 +45,7 @@ export function TopBar(props: { session: Session; path: string; onSignOut: () =>
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const { session, path } = props;
+  const mayCreate = useMayCreateConcepts() === true;
   // A new page closes the menu on phones (the link was chosen, or Back was pressed).
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is what a change of path means
   useEffect(() => setOpen(false), [path]);
@@ -63,7 +67,9 @@ export function TopBar(props: { session: Session; path: string; onSignOut: () =>
       <div id={menuId} className={open ? 'top-bar-menu open' : 'top-bar-menu'}>
         <nav aria-label={t('menu.label')}>
           <ul>
-            {MENU_LINKS.filter((link) => !(link.signedInOnly && session.guest)).map((link) => (
+            {MENU_LINKS.filter(
+              (link) => !(link.signedInOnly && session.guest) && !(link.creates && !mayCreate),
+            ).map((link) => (
               <li key={link.href}>
                 <a
                   href={link.href}

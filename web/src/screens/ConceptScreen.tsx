@@ -7,6 +7,7 @@ import { ConceptEditor } from '../components/ConceptEditor';
 import { ConceptView } from '../components/ConceptView';
 import { ConflictDialog } from '../components/ConflictDialog';
 import { bodyOf, type Draft, draftOf } from '../components/concept-draft';
+import { conceptRights } from '../components/concept-rights';
 import { conceptLabel } from '../components/concept-text';
 import { CheckList, languageOptions } from '../components/controls';
 import { DeleteConcept } from '../components/DeleteConcept';
@@ -21,6 +22,7 @@ import { getSession } from '../session';
 import { forgetDraft, type StoredDraft, storedDraft } from '../work/draft-store';
 import { DraftOffer, isOwnLockElsewhere, OwnLockNote } from '../work/EditNotes';
 import { useEditKeeping } from '../work/edit-keeping';
+import { announceTakeOver, useTakeOverSignal } from '../work/lock-signal';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
@@ -52,9 +54,11 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   // The draft as the edit started (JSON): what "unsaved changes" are measured against.
   const [original, setOriginal] = useState<string | null>(null);
   const [, setDraftsSeen] = useState(0);
+  // The edit lock went elsewhere while editing: the user's other tab ('tab') or someone else ('other').
+  const [lockLost, setLockLost] = useState<'tab' | 'other' | null>(null);
   const { t: tw } = useTranslation('work');
   const { t } = useTranslation('concept');
-  useEditKeeping(id, draft, original, baseVersion);
+  useEditKeeping(id, draft, original, baseVersion, lockLost === null);
   const heading = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const start = useRef<(resume?: StoredDraft) => Promise<void>>(undefined);
@@ -62,16 +66,33 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const loaded = !!concept.data && !!context.data;
   const resume = query.get('edit') === '1';
 
-  // Held while editing: renewed before CONCEPT_LOCK_TIMEOUT runs out.
+  /** The lock is no longer this tab's: who has it now decides the words; the draft stays in the editor. */
+  const loseLock = useRef<() => Promise<void>>(undefined);
+  loseLock.current = async () => {
+    const now = await trpc.concepts.get
+      .query({ id, format: 'FULL', 'with-comments': false, 'include-deleted': false })
+      .catch(() => null);
+    setLockLost(now && !isOwnLockElsewhere(now.lock) ? 'other' : 'tab');
+  };
+
+  // Held while editing: renewed before CONCEPT_LOCK_TIMEOUT runs out. A renewal refused means another
+  // session holds the lock now (the user's other tab took it over, or it ran out and a colleague took it).
   const editing = draft !== null;
+  const holding = editing && lockLost === null;
   useEffect(() => {
-    if (!editing) return;
+    if (!holding) return;
     const timer = setInterval(
-      () => void trpc.concepts.acquireLock.mutate({ id }).catch(() => undefined),
+      () =>
+        void trpc.concepts.acquireLock
+          .mutate({ id })
+          .then((held) => (held ? undefined : loseLock.current?.()))
+          .catch(() => undefined),
       LOCK_RENEW_MS,
     );
     return () => clearInterval(timer);
-  }, [editing, id]);
+  }, [holding, id]);
+  // The user's other tab of this browser says at once that it took the edit over.
+  useTakeOverSignal(id, holding, () => setLockLost('tab'));
 
   // A reload, or sign-in after the session ran out, comes back with ?edit=1: the edit resumes, with the
   // draft kept in this browser.
@@ -106,6 +127,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       replace: true,
     });
   const guest = getSession()?.guest ?? false;
+  const may = conceptRights(data, guest);
   const fieldNames = new Map(
     [...(dictionary?.conceptFields ?? []), ...(dictionary?.termFields ?? [])].map((f) => [
       f.oid ?? '',
@@ -117,6 +139,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     // The ?edit=1 this sets must not start the edit a second time (over what the user types meanwhile).
     resumed.current = true;
     setNotice(null);
+    setLockLost(null);
     try {
       const got = await trpc.concepts.acquireLock.mutate({ id });
       if (!got) {
@@ -141,26 +164,34 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   /** Moves the user's own lock from their other tab here; the draft stored there comes along. */
   async function takeOver() {
     const got = await trpc.concepts.takeOverLock.mutate({ id }).catch(() => false);
-    if (got) await startEditing(storedDraft(id) ?? undefined);
-    else {
+    if (got) {
+      announceTakeOver(id);
+      await startEditing(storedDraft(id) ?? undefined);
+    } else {
       setNotice(tw('takeOverRefused'));
       concept.reload();
     }
   }
 
-  /** Ends the edit (saved, or cancelled: the stored draft goes too) and releases the lock. */
+  /**
+   * Ends the edit (saved, or cancelled: the stored draft goes too) and releases the lock. With the lock
+   * lost, the lock and the stored draft are the other tab's: both stay.
+   */
   async function stopEditing() {
-    forgetDraft(id);
     setOriginal(null);
     setQuery({ edit: '' });
-    await trpc.concepts.releaseLock.mutate({ id }).catch(() => undefined);
+    if (lockLost === null) {
+      forgetDraft(id);
+      await trpc.concepts.releaseLock.mutate({ id }).catch(() => undefined);
+    }
+    // lockLost stays set until the next edit: the editor's release on leaving must see it.
     setDraft(null);
     setConflict(null);
     concept.reload();
   }
 
   async function save(version = baseVersion, edit = draft) {
-    if (!edit) return;
+    if (!edit || lockLost) return;
     setBusy(true);
     setProblems(noProblems);
     try {
@@ -182,6 +213,11 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           'with-comments': false,
           'include-deleted': false,
         });
+        // Refused for a lock another session holds now: the edit went to another tab (or a colleague).
+        if (theirs.lock && !theirs.lock.mine) {
+          setLockLost(isOwnLockElsewhere(theirs.lock) ? 'tab' : 'other');
+          return;
+        }
         // A newer version with the content the edit started from (a workflow move counts a version and
         // changes no value) is no conflict: saved over once; a second refusal opens the dialog.
         const newer = theirs.version ?? 0;
@@ -204,7 +240,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       <h1 id="concept-title" ref={heading} tabIndex={-1}>
         <span className="value">{title}</span> <span className="hint">{t('cid', { cid: data.cid })}</span>
       </h1>
-      {!draft && isOwnLockElsewhere(data.lock) ? (
+      {!draft && may.edit && isOwnLockElsewhere(data.lock) ? (
         <OwnLockNote lock={data.lock} onTakeOver={() => void takeOver()} />
       ) : (
         <LockNote lock={data.lock} />
@@ -226,9 +262,11 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
       )}
       {!guest && !draft && (
         <div className="actions">
-          <button type="button" className="primary" onClick={() => void startEditing()}>
-            {t('edit')}
-          </button>
+          {may.edit && (
+            <button type="button" className="primary" onClick={() => void startEditing()}>
+              {t('edit')}
+            </button>
+          )}
           <DeleteConcept
             concept={data}
             label={title}
@@ -259,8 +297,13 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
             conceptId={id}
             languages={languages}
           />
+          {lockLost && (
+            <p role="alert" className="lock-note">
+              {tw(lockLost === 'tab' ? 'lockLostToTab' : 'lockLostToOther')}
+            </p>
+          )}
           <div className="actions" style={{ marginTop: '0.8rem' }}>
-            <button type="submit" className="primary" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy || lockLost !== null}>
               {t('save')}
             </button>
             <button type="button" onClick={() => void stopEditing()}>
@@ -314,13 +357,14 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
               />
             </Tabs.Content>
             <Tabs.Content value="comments">
-              <CommentsPanel entryId={id} canComment={!guest} />
+              <CommentsPanel entryId={id} canComment={!guest} dictionary={dictionary} />
             </Tabs.Content>
             <Tabs.Content value="history">
               <HistoryPanel
                 conceptId={id}
                 version={data.version ?? 0}
                 dictionary={dictionary}
+                canRestore={may.restore}
                 onRestored={concept.reload}
               />
             </Tabs.Content>

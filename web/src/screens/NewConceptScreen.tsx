@@ -4,12 +4,16 @@ import { problemOf, trpc } from '../api';
 import { ConceptEditor } from '../components/ConceptEditor';
 import { bodyOf, type Draft, emptyDraft } from '../components/concept-draft';
 import { Choice, dictionaryOptions } from '../components/controls';
+import { sectionsWhere, useDictionaryRights } from '../components/dictionary-rights';
 import { type EditorProblems, editorProblemsOf, noProblems } from '../components/editor-problems';
 import { SaveProblems } from '../components/SaveProblems';
 import { loadDictionaries, useLoaded } from '../data';
 import { idList, navigate, withQuery } from '../routes';
 
-/** A new concept in the dictionary of the URL (`d`), with one empty term to start from. */
+/**
+ * A new concept in the dictionary of the URL (`d`), with one empty term to start from. Only dictionaries
+ * and sections where the caller holds CONCEPT_CREATE are offered; the server still decides.
+ */
 export default function NewConceptScreen({ query }: { query: URLSearchParams }) {
   const { t } = useTranslation('concept');
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
@@ -17,9 +21,13 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
   const [problems, setProblems] = useState<EditorProblems>(noProblems);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const rights = useDictionaryRights(dictionaries.data ?? []);
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
-  if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
-  const list = dictionaries.data;
+  if (!dictionaries.data || !rights) return <p role="status">{t('common:loading')}</p>;
+  const list = dictionaries.data.flatMap((readable) => {
+    const sections = sectionsWhere(readable, rights.get(readable.id), 'CONCEPT_CREATE');
+    return sections.length ? [{ ...readable, sections }] : [];
+  });
   const dictionary = list.find((d) => d.id === idList(query.get('d'))[0]) ?? list[0];
   if (!dictionary) return <p>{t('new.noDictionary')}</p>;
   const current: Draft =

@@ -26,7 +26,8 @@ import { InterfaceLanguageChoice } from '../layout/InterfaceLanguageChoice';
  * a search matches; and, kept in this browser, the interface language.
  */
 export default function PreferencesScreen() {
-  const { t } = useTranslation('preferences');
+  // The column names are the search screen's (`search:columns`).
+  const { t } = useTranslation(['preferences', 'search']);
   const loaded = useLoaded(() => Promise.all([loadDictionaries(), loadSearchSettings()]), 'preferences');
   if (loaded.error) return <p role="alert">{loaded.error.message}</p>;
   if (!loaded.data) return <p role="status">{t('common:loading')}</p>;

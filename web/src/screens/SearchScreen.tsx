@@ -353,6 +353,7 @@ function Search({
       {settings && bulkDictionary !== null && (
         <BulkTransition
           dictionaryId={bulkDictionary}
+          dictionaryOid={dictionaries.find((d) => d.id === bulkDictionary)?.oid}
           selected={[...selected]}
           allMatching={allConceptIds}
           onReady={setBulkReady}

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
+import { mayInDictionary, useDictionaryRights } from '../components/dictionary-rights';
 import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
 import { useImportTargets } from '../components/import-targets';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
@@ -317,14 +318,21 @@ export default function TbxScreen({ query }: { query: URLSearchParams }) {
     },
     `tbx ${query.get('reload') ?? ''}`,
   );
+  const rights = useDictionaryRights(dictionaries.data ?? []);
   if (dictionaries.error) return <p role="alert">{dictionaries.error.message}</p>;
-  if (!dictionaries.data) return <p role="status">{t('common:loading')}</p>;
-  const chosen = dictionaries.data.find((d) => d.id === idList(query.get('d'))[0]);
+  if (!dictionaries.data || !rights) return <p role="status">{t('common:loading')}</p>;
+  // Export offers the dictionaries where the caller holds CONCEPT_EXPORT (the server still decides).
+  const exportable = dictionaries.data.filter((d) => mayInDictionary(rights.get(d.id), 'CONCEPT_EXPORT'));
+  const chosen = exportable.find((d) => d.id === idList(query.get('d'))[0]);
   return (
     <div className="stack">
       <h1>{t('title')}</h1>
       <ImportForm dictionaries={dictionaries.data} onImported={dictionaries.reload} />
-      <ExportForm key={chosen?.id ?? 0} dictionaries={dictionaries.data} chosen={chosen} />
+      {exportable.length > 0 ? (
+        <ExportForm key={chosen?.id ?? 0} dictionaries={exportable} chosen={chosen} />
+      ) : (
+        <p className="hint">{t('export.none')}</p>
+      )}
     </div>
   );
 }
