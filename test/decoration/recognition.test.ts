@@ -5,6 +5,8 @@
  * and NFKC forms with original offsets, U+202F, sentence boundaries and stem-only homonyms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ELISIONS } from '../../src/modules/stemming/elisions.js';
+import { wordTokens } from '../../src/modules/stemming/text-tokens.js';
 import type { Server } from '../concepts/concept-helpers.js';
 import { startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
@@ -28,6 +30,7 @@ describe('term recognition', () => {
       ['C++', 'eng'],
       ['C#', 'eng'],
       ['clean water', 'eng'],
+      ['U.S. Army', 'eng'],
       ['nation', 'eng'],
       ['national', 'eng'],
       ['ИИ', 'rus'],
@@ -123,6 +126,35 @@ describe('term recognition', () => {
     expect(await matchesOf('eng', 'The river stayed clean. Water levels rose.')).toEqual([]);
     expect(await matchesOf('eng', 'clean; water')).toEqual([]);
     expect((await matchesOf('eng', 'Clean water')).map((m) => m.term)).toEqual(['clean water']);
+  });
+
+  it('sees no sentence end at the period of an abbreviation or initial inside a term', async () => {
+    expect(brief(await matchesOf('eng', 'The U.S. Army left.'))).toEqual([
+      [4, 13, 'U.S. Army', 'U.S. Army', 'exact'],
+    ]);
+    expect(await matchesOf('eng', 'The river stayed clean. Water levels rose.')).toEqual([]);
+  });
+
+  it('drops the same elided words from texts and from term names (one list for both sides)', async () => {
+    const pairs = ELISIONS.flatMap(({ codes, words }) =>
+      codes.flatMap((code) => words.flatMap((word) => ["'", '\u2019'].map((a) => [code, `${word}${a}eau`]))),
+    );
+    // Text side: the elided word leaves the word it precedes.
+    for (const [code, text] of pairs) {
+      expect(
+        wordTokens(`${text}`, code!).map((t) => t.surface),
+        `${code} ${text}`,
+      ).toEqual(['eau']);
+    }
+    // Term side: polyterm_stem_keys keys the name as the bare word.
+    const rows = await server.t.orm.em.fork().execute<{ code: string; text: string; same: boolean }[]>(
+      `select p[1] as code, p[2] as text,
+                public.polyterm_stem_key(null, p[1], p[2]) = public.polyterm_stem_key(null, p[1], 'eau') as same
+           from jsonb_array_elements(?::jsonb) j, lateral (select array[j->>0, j->>1] as p) x`,
+      [JSON.stringify(pairs)],
+    );
+    expect(rows.filter((row) => !row.same)).toEqual([]);
+    expect(rows).toHaveLength(pairs.length);
   });
 
   it('adds a homonym only when it matches as well as the match', async () => {

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { APOSTROPHES, ELISIONS } from '../../modules/stemming/elisions.js';
 
 /**
  * Stem keys, second version (issue 38, docs/decoration.md):
@@ -10,14 +11,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - `stemming_settings.acronym_case`: whether a term written in capitals ("IT") matches only text in
  *   capitals (`exact`, the default) or any case (`fold`).
  * The terms whose key changes are rewritten (only those), and the search outbox trigger queues their
- * concepts, so Elasticsearch documents get the new keys too.
+ * concepts, so Elasticsearch documents get the new keys too. The elided words come from the one list
+ * text-tokens.ts reads (elisions.ts).
  */
-const ELISIONS: [string[], string][] = [
-  [['fr', 'fra', 'fre'], 'l|m|t|qu|n|s|j|d|c|jusqu|quoiqu|lorsqu|puisqu'],
-  [['it', 'ita'], 'c|l|all|dall|dell|nell|sull|coll|pell|gl|agl|dagl|degl|negl|sugl|un|m|t|s|v|d'],
-  [['ca', 'cat'], 'd|l|m|n|s|t'],
-];
-
 /**
  * The word the stemmer gets: folded, but for й, a letter of its own that unaccent would make и (the
  * Russian stemmer knows -ой, not -ои); the key folds the stem afterwards, on both sides alike.
@@ -25,9 +21,10 @@ const ELISIONS: [string[], string][] = [
 const FOLDED_FOR_STEMMER = `replace(public.polyterm_fold(replace(public.polyterm_lower(v_word), 'й', U&'\\E000')), U&'\\E000', 'й')`;
 
 const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
+  const apostrophes = APOSTROPHES.replaceAll("'", "''");
   const elisionCases = ELISIONS.map(
-    ([codes, words]) =>
-      `when lower(p_language) in (${codes.map((c) => `'${c}'`).join(', ')}) then '(^|[^[:alnum:]])(${words})[''’]'`,
+    ({ codes, words }) =>
+      `when lower(p_language) in (${codes.map((c) => `'${c}'`).join(', ')}) then '(^|[^[:alnum:]])(${words.join('|')})[${apostrophes}]'`,
   ).join(' ');
   return `create or replace function polyterm_stem_keys(p_dictionary int, p_language text, p_texts text[])
       returns text[] language plpgsql stable parallel safe as $$
