@@ -21,7 +21,7 @@ describe('term recognition', () => {
 
   beforeAll(async () => {
     server = await startEngineServer('postgresql');
-    base = await termbase(server, ['eng', 'fra', 'ita', 'spa', 'rus', 'jpn']);
+    base = await termbase(server, ['eng', 'fra', 'ita', 'spa', 'rus', 'jpn', 'isl']);
     const names: [string, string][] = [
       ['IT', 'eng'],
       ['AIDS', 'eng'],
@@ -45,6 +45,11 @@ describe('term recognition', () => {
       ['経済', 'jpn'],
       ['コンピュータ', 'jpn'],
       ['H2O', 'jpn'],
+      ['harður diskur', 'isl'],
+      ['mappa', 'isl'],
+      ['veira', 'isl'],
+      ['á', 'isl'],
+      ['Fara á', 'isl'],
     ];
     for (const [name, lang] of names) await concept(base, [{ name, lang }]);
   }, 120_000);
@@ -155,6 +160,20 @@ describe('term recognition', () => {
     );
     expect(rows.filter((row) => !row.same)).toEqual([]);
     expect(rows).toHaveLength(pairs.length);
+  });
+
+  it('finds inflected Icelandic through the Hunspell lexicon, and no function word on its own', async () => {
+    const found = async (text: string) => (await matchesOf('isl', text)).map((m) => [m.text, m.term, m.kind]);
+    // Hunspell lemmas (hörðum -> harður, diski -> diskur); möppunni: suffix stripping, ö -> a.
+    expect(await found('Gögnin eru á hörðum diski í möppunni.')).toEqual([
+      ['hörðum diski', 'harður diskur', 'stemmed'],
+      ['möppunni', 'mappa', 'stemmed'],
+    ]);
+    // "á" alone is the preposition, not the term; inside a multiword term it counts.
+    expect(await found('Veiran. Fara á netið')).toEqual([
+      ['Veiran', 'veira', 'stemmed'],
+      ['Fara á', 'Fara á', 'exact'],
+    ]);
   });
 
   it('adds a homonym only when it matches as well as the match', async () => {

@@ -20,7 +20,11 @@ import { APOSTROPHES, ELISIONS } from '../../modules/stemming/elisions.js';
  */
 const FOLDED_FOR_STEMMER = `replace(public.polyterm_fold(replace(public.polyterm_lower(v_word), 'й', U&'\\E000')), U&'\\E000', 'й')`;
 
-const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
+/**
+ * polyterm_stem_keys; `lexicons` (Migration20261230140000_isl): an algorithm of stemming_lexicons is
+ * stemmed by polyterm_lexicon_stem (Hunspell lemmas and suffix stripping) instead of a Snowball dictionary.
+ */
+export const stemKeysFunction = (foldFirst: boolean, elision: boolean, lexicons = false) => {
   const apostrophes = APOSTROPHES.replaceAll("'", "''");
   const elisionCases = ELISIONS.map(
     ({ codes, words }) =>
@@ -39,7 +43,7 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
         v_folded text;
         v_stem text[];
         v_key text;
-        v_elision text;
+        v_elision text;${lexicons ? '\n        v_lexicon text;' : ''}
       begin
         select s.algorithm, s.protected_words, s.overrides into v_algorithm, v_protected, v_overrides
           from public.stemming_settings s
@@ -51,7 +55,14 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
         if v_algorithm is null then
           select l.algorithm into v_algorithm from public.stemming_languages l where l.code = lower(p_language);
         end if;
-        if v_algorithm is not null and v_algorithm <> 'none' then
+        ${
+          lexicons
+            ? `if v_algorithm is not null and v_algorithm <> 'none' then
+          select l.algorithm into v_lexicon from public.stemming_lexicons l where l.algorithm = v_algorithm;
+        end if;
+        if v_lexicon is null and v_algorithm is not null and v_algorithm <> 'none' then`
+            : `if v_algorithm is not null and v_algorithm <> 'none' then`
+        }
           v_dictionary := ('public.polyterm_stem_' || v_algorithm)::regdictionary;
         end if;
         ${elision ? `v_elision := case ${elisionCases} end;` : ''}
@@ -68,7 +79,13 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
               v_word := v_overrides ->> v_folded;
               v_folded := public.polyterm_fold(v_word);
             end if;
-            if v_dictionary is not null and not (v_folded = any(v_protected)) then
+            ${
+              lexicons
+                ? `if v_lexicon is not null and not (v_folded = any(v_protected)) then
+              v_folded := public.polyterm_fold(public.polyterm_lexicon_stem(v_lexicon, v_word));
+            els`
+                : ''
+            }if v_dictionary is not null and not (v_folded = any(v_protected)) then
               v_stem := ts_lexize(v_dictionary, ${foldFirst ? FOLDED_FOR_STEMMER : 'public.polyterm_lower(v_word)'});
               if cardinality(v_stem) > 0 then
                 v_folded := public.polyterm_fold(v_stem[1]);

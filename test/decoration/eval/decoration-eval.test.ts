@@ -31,7 +31,7 @@ const FLOORS: Record<string, [number, number]> = {
   spa: [0.95, 0.95],
   rus: [0.95, 0.95],
   jpn: [0.95, 0.95],
-  isl: [0.6, 0.65],
+  isl: [0.9, 0.9],
 };
 
 interface Setup {
