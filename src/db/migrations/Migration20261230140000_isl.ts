@@ -28,8 +28,10 @@ interface LexiconRules {
   againSuffixes: string[];
   /** Inflectional endings, longest first, one taken off. */
   suffixes: string[];
-  /** No suffix is taken off if fewer letters would remain. */
+  /** No suffix is taken off if fewer letters would remain... */
   minStem: number;
+  /** ...nor an article suffix if fewer than these ("skanni" is no "ska" + -nni). */
+  articleMinStem: number;
   /** Letters mapped after stripping (PostgreSQL translate()). */
   translateFrom: string;
   translateTo: string;
@@ -51,7 +53,9 @@ const ICELANDIC: LexiconRules = {
     'nar',
     'nna',
     'nni',
+    'unni',
     'nnar',
+    'unnar',
     'nn',
     'nu',
     'ns',
@@ -61,6 +65,7 @@ const ICELANDIC: LexiconRules = {
   // Case and number endings, the imperative's clitic pronoun (opnaðu, smelltu) and the middle voice (birtist).
   suffixes: byLength(['um', 'ar', 'ir', 'ur', 'an', 'a', 'i', 'u', 's', 'aðu', 'du', 'tu', 'ast']),
   minStem: 3,
+  articleMinStem: 4,
   translateFrom: 'ö',
   translateTo: 'a',
 };
@@ -80,8 +85,8 @@ export function loadLexicon(algorithm: string, lexicon: HunspellLexicon, rules: 
     .join('\n');
   for (const block of [stems, suffixes]) if (block.includes('$lexicon$')) throw new Error('bad lexicon');
   return [
-    `insert into "stemming_lexicons" ("algorithm", "article_suffixes", "again_suffixes", "suffixes", "min_stem", "translate_from", "translate_to")
-       values (${sqlText(algorithm)}, ${sqlArray(rules.articleSuffixes)}, ${sqlArray(rules.againSuffixes)}, ${sqlArray(rules.suffixes)}, ${rules.minStem},
+    `insert into "stemming_lexicons" ("algorithm", "article_suffixes", "again_suffixes", "suffixes", "min_stem", "article_min_stem", "translate_from", "translate_to")
+       values (${sqlText(algorithm)}, ${sqlArray(rules.articleSuffixes)}, ${sqlArray(rules.againSuffixes)}, ${sqlArray(rules.suffixes)}, ${rules.minStem}, ${rules.articleMinStem},
                ${sqlText(rules.translateFrom)}, ${sqlText(rules.translateTo)});`,
     `insert into "stemming_hunspell_stems" ("algorithm", "stem", "flags")
        select ${sqlText(algorithm)}, split_part(l, E'\\t', 1), string_to_array(split_part(l, E'\\t', 2), ',')
@@ -100,6 +105,7 @@ const TABLES = [
      "again_suffixes" text[] not null default '{}',
      "suffixes" text[] not null default '{}',
      "min_stem" int not null default 3,
+     "article_min_stem" int not null default 3,
      "translate_from" text not null default '',
      "translate_to" text not null default '');`,
   `create table "stemming_hunspell_stems" (
@@ -159,7 +165,7 @@ const FUNCTIONS = [
            v_stripped := false;
            foreach v_suffix in array v_suffixes loop
              if right(v_word, length(v_suffix)) = v_suffix
-                and length(v_word) - length(v_suffix) >= v_lexicon.min_stem then
+                and length(v_word) - length(v_suffix) >= v_lexicon.article_min_stem then
                v_word := left(v_word, length(v_word) - length(v_suffix));
                v_stripped := true;
                exit;
