@@ -5,6 +5,8 @@
  * and NFKC forms with original offsets, U+202F, sentence boundaries and stem-only homonyms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ELISIONS } from '../../src/modules/stemming/elisions.js';
+import { wordTokens } from '../../src/modules/stemming/text-tokens.js';
 import type { Server } from '../concepts/concept-helpers.js';
 import { startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
@@ -19,7 +21,7 @@ describe('term recognition', () => {
 
   beforeAll(async () => {
     server = await startEngineServer('postgresql');
-    base = await termbase(server, ['eng', 'fra', 'ita', 'spa', 'rus', 'jpn']);
+    base = await termbase(server, ['eng', 'fra', 'ita', 'spa', 'rus', 'jpn', 'isl']);
     const names: [string, string][] = [
       ['IT', 'eng'],
       ['AIDS', 'eng'],
@@ -28,6 +30,7 @@ describe('term recognition', () => {
       ['C++', 'eng'],
       ['C#', 'eng'],
       ['clean water', 'eng'],
+      ['U.S. Army', 'eng'],
       ['nation', 'eng'],
       ['national', 'eng'],
       ['ИИ', 'rus'],
@@ -42,6 +45,11 @@ describe('term recognition', () => {
       ['経済', 'jpn'],
       ['コンピュータ', 'jpn'],
       ['H2O', 'jpn'],
+      ['harður diskur', 'isl'],
+      ['mappa', 'isl'],
+      ['veira', 'isl'],
+      ['á', 'isl'],
+      ['Fara á', 'isl'],
     ];
     for (const [name, lang] of names) await concept(base, [{ name, lang }]);
   }, 120_000);
@@ -123,6 +131,49 @@ describe('term recognition', () => {
     expect(await matchesOf('eng', 'The river stayed clean. Water levels rose.')).toEqual([]);
     expect(await matchesOf('eng', 'clean; water')).toEqual([]);
     expect((await matchesOf('eng', 'Clean water')).map((m) => m.term)).toEqual(['clean water']);
+  });
+
+  it('sees no sentence end at the period of an abbreviation or initial inside a term', async () => {
+    expect(brief(await matchesOf('eng', 'The U.S. Army left.'))).toEqual([
+      [4, 13, 'U.S. Army', 'U.S. Army', 'exact'],
+    ]);
+    expect(await matchesOf('eng', 'The river stayed clean. Water levels rose.')).toEqual([]);
+  });
+
+  it('drops the same elided words from texts and from term names (one list for both sides)', async () => {
+    const pairs = ELISIONS.flatMap(({ codes, words }) =>
+      codes.flatMap((code) => words.flatMap((word) => ["'", '\u2019'].map((a) => [code, `${word}${a}eau`]))),
+    );
+    // Text side: the elided word leaves the word it precedes.
+    for (const [code, text] of pairs) {
+      expect(
+        wordTokens(`${text}`, code!).map((t) => t.surface),
+        `${code} ${text}`,
+      ).toEqual(['eau']);
+    }
+    // Term side: polyterm_stem_keys keys the name as the bare word.
+    const rows = await server.t.orm.em.fork().execute<{ code: string; text: string; same: boolean }[]>(
+      `select p[1] as code, p[2] as text,
+                public.polyterm_stem_key(null, p[1], p[2]) = public.polyterm_stem_key(null, p[1], 'eau') as same
+           from jsonb_array_elements(?::jsonb) j, lateral (select array[j->>0, j->>1] as p) x`,
+      [JSON.stringify(pairs)],
+    );
+    expect(rows.filter((row) => !row.same)).toEqual([]);
+    expect(rows).toHaveLength(pairs.length);
+  });
+
+  it('finds inflected Icelandic through the Hunspell lexicon, and no function word on its own', async () => {
+    const found = async (text: string) => (await matchesOf('isl', text)).map((m) => [m.text, m.term, m.kind]);
+    // Hunspell lemmas (hörðum -> harður, diski -> diskur); möppunni: suffix stripping, ö -> a.
+    expect(await found('Gögnin eru á hörðum diski í möppunni.')).toEqual([
+      ['hörðum diski', 'harður diskur', 'stemmed'],
+      ['möppunni', 'mappa', 'stemmed'],
+    ]);
+    // "á" alone is the preposition, not the term; inside a multiword term it counts.
+    expect(await found('Veiran. Fara á netið')).toEqual([
+      ['Veiran', 'veira', 'stemmed'],
+      ['Fara á', 'Fara á', 'exact'],
+    ]);
   });
 
   it('adds a homonym only when it matches as well as the match', async () => {

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { APOSTROPHES, ELISIONS } from '../../modules/stemming/elisions.js';
 
 /**
  * Stem keys, second version (issue 38, docs/decoration.md):
@@ -10,24 +11,24 @@ import { Migration } from '@mikro-orm/migrations';
  * - `stemming_settings.acronym_case`: whether a term written in capitals ("IT") matches only text in
  *   capitals (`exact`, the default) or any case (`fold`).
  * The terms whose key changes are rewritten (only those), and the search outbox trigger queues their
- * concepts, so Elasticsearch documents get the new keys too.
+ * concepts, so Elasticsearch documents get the new keys too. The elided words come from the one list
+ * text-tokens.ts reads (elisions.ts).
  */
-const ELISIONS: [string[], string][] = [
-  [['fr', 'fra', 'fre'], 'l|m|t|qu|n|s|j|d|c|jusqu|quoiqu|lorsqu|puisqu'],
-  [['it', 'ita'], 'c|l|all|dall|dell|nell|sull|coll|pell|gl|agl|dagl|degl|negl|sugl|un|m|t|s|v|d'],
-  [['ca', 'cat'], 'd|l|m|n|s|t'],
-];
-
 /**
  * The word the stemmer gets: folded, but for й, a letter of its own that unaccent would make и (the
  * Russian stemmer knows -ой, not -ои); the key folds the stem afterwards, on both sides alike.
  */
 const FOLDED_FOR_STEMMER = `replace(public.polyterm_fold(replace(public.polyterm_lower(v_word), 'й', U&'\\E000')), U&'\\E000', 'й')`;
 
-const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
+/**
+ * polyterm_stem_keys; `lexicons` (Migration20261230140000_isl): an algorithm of stemming_lexicons is
+ * stemmed by polyterm_lexicon_stem (Hunspell lemmas and suffix stripping) instead of a Snowball dictionary.
+ */
+export const stemKeysFunction = (foldFirst: boolean, elision: boolean, lexicons = false) => {
+  const apostrophes = APOSTROPHES.replaceAll("'", "''");
   const elisionCases = ELISIONS.map(
-    ([codes, words]) =>
-      `when lower(p_language) in (${codes.map((c) => `'${c}'`).join(', ')}) then '(^|[^[:alnum:]])(${words})[''’]'`,
+    ({ codes, words }) =>
+      `when lower(p_language) in (${codes.map((c) => `'${c}'`).join(', ')}) then '(^|[^[:alnum:]])(${words.join('|')})[${apostrophes}]'`,
   ).join(' ');
   return `create or replace function polyterm_stem_keys(p_dictionary int, p_language text, p_texts text[])
       returns text[] language plpgsql stable parallel safe as $$
@@ -42,7 +43,7 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
         v_folded text;
         v_stem text[];
         v_key text;
-        v_elision text;
+        v_elision text;${lexicons ? '\n        v_lexicon text;' : ''}
       begin
         select s.algorithm, s.protected_words, s.overrides into v_algorithm, v_protected, v_overrides
           from public.stemming_settings s
@@ -54,7 +55,14 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
         if v_algorithm is null then
           select l.algorithm into v_algorithm from public.stemming_languages l where l.code = lower(p_language);
         end if;
-        if v_algorithm is not null and v_algorithm <> 'none' then
+        ${
+          lexicons
+            ? `if v_algorithm is not null and v_algorithm <> 'none' then
+          select l.algorithm into v_lexicon from public.stemming_lexicons l where l.algorithm = v_algorithm;
+        end if;
+        if v_lexicon is null and v_algorithm is not null and v_algorithm <> 'none' then`
+            : `if v_algorithm is not null and v_algorithm <> 'none' then`
+        }
           v_dictionary := ('public.polyterm_stem_' || v_algorithm)::regdictionary;
         end if;
         ${elision ? `v_elision := case ${elisionCases} end;` : ''}
@@ -71,7 +79,13 @@ const stemKeysFunction = (foldFirst: boolean, elision: boolean) => {
               v_word := v_overrides ->> v_folded;
               v_folded := public.polyterm_fold(v_word);
             end if;
-            if v_dictionary is not null and not (v_folded = any(v_protected)) then
+            ${
+              lexicons
+                ? `if v_lexicon is not null and not (v_folded = any(v_protected)) then
+              v_folded := public.polyterm_fold(public.polyterm_lexicon_stem(v_lexicon, v_word));
+            els`
+                : ''
+            }if v_dictionary is not null and not (v_folded = any(v_protected)) then
               v_stem := ts_lexize(v_dictionary, ${foldFirst ? FOLDED_FOR_STEMMER : 'public.polyterm_lower(v_word)'});
               if cardinality(v_stem) > 0 then
                 v_folded := public.polyterm_fold(v_stem[1]);

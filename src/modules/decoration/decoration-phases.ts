@@ -5,6 +5,7 @@
  * and their keys, the matches, and the answer's segments.
  */
 import { StemKeys } from '../stemming/stem-keys.js';
+import { isStopWord } from '../stemming/stop-words.js';
 import { isCharacterLanguage, type TextToken, wordTokens } from '../stemming/text-tokens.js';
 import type { TermRow } from './candidate-lookup.js';
 import { decoratedSegment } from './decorated-output.js';
@@ -129,6 +130,8 @@ export function textKeysOf(row: KeyRow, inputs: KeyInputs, language: string) {
     maxWords,
     maxChars: row.bounds?.chars ?? 0,
     acronymFolds: new Set(row.acronymFolds),
+    /** A function word of the language (stop-words.ts): alone, it matches no term. */
+    stopWord: (word: string) => isStopWord(language, word),
   };
 }
 
@@ -167,6 +170,8 @@ export function spansOfSegments(
     const stemKeys: string[][] = [];
     const range = { from: 0, to: segment.tokens.length };
     for (const span of spansOf(text, segment.tokens, keys.fold, wordsFrom, maxLength, range)) {
+      if (span.firstToken === span.lastToken && keys.stopWord(segment.tokens[span.firstToken]!.surface))
+        continue;
       const spanKeys = stemSets.map((_, index) =>
         span.attached ? '' : spanStemKey(text, segment.tokens, wordStems[index]!, span),
       );

@@ -7,7 +7,8 @@
  *   them (Japanese, Chinese, Thai words), as `stem_key` is made from the name.
  * A span has at most as many words as the longest term starting with its first word's stem (any term
  * it matches starts with that stem), so nothing a term could match is left out. A span never crosses
- * strong punctuation (a sentence's end, ; or :): "clean. Water" is not "clean water".
+ * strong punctuation (a sentence's end, ; or :): "clean. Water" is not "clean water"; but the period of an
+ * abbreviation or an initial ("U.S. Army", "J. Smith") ends no sentence.
  */
 import type { TextToken } from '../stemming/text-tokens.js';
 import { OBJECT_REPLACEMENT } from './inline-markup.js';
@@ -29,6 +30,13 @@ export interface Span {
 const WHITE = /\s+/gu;
 /** Punctuation ending a sentence or clause: no span crosses it. */
 const STRONG_PUNCTUATION = /[.!?;:\u2026\u3002\uff01\uff1f\uff1b\uff1a\u061f\u06d4\u0964]/u;
+/** A word that is one letter or letters joined by periods: an initial or abbreviation ("J", "U.S", "e.g"). */
+const ABBREVIATION = /^\p{L}(?:\.\p{L})*$/u;
+const PERIOD_ONLY = /^\.\s*$/u;
+
+/** Whether a gap ends a span: strong punctuation, unless it is the period after an abbreviation. */
+const endsSpan = (gap: string, before: string) =>
+  STRONG_PUNCTUATION.test(gap) && !(PERIOD_ONLY.test(gap) && ABBREVIATION.test(before));
 /** At most this many characters of punctuation attached to a span's ends ("C++", "C#", ".NET"). */
 const MAX_ATTACHED = 3;
 const LEADING_NON_SPACE = /^[^\s]+/u;
@@ -91,7 +99,7 @@ export function spansOf(
       if (last > first) {
         const gap = gapAfter(text, tokens, last - 1);
         // A placeholder (an inline tag standing for content) ends every span.
-        if (gap.includes(OBJECT_REPLACEMENT) || STRONG_PUNCTUATION.test(gap)) break;
+        if (gap.includes(OBJECT_REPLACEMENT) || endsSpan(gap, tokens[last - 1]!.surface)) break;
         if (gap) words++;
         folded += (gap ? fold(normalizeSpaces(gap)) : '') + fold(tokens[last]!.surface);
       }

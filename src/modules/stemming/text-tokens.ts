@@ -6,11 +6,12 @@
  *   ExtendNumLet to UAX #29 and would join "énergie" to what follows);
  * - elided articles and pronouns (French l' d' j' qu'..., Italian and Catalan alike, with ' or ’) are
  *   left out of the word they precede, as Lucene's ElisionFilter does ("l’école" is the word "école");
- *   polyterm_stem_keys drops them from term names the same way (Migration20261220090000);
+ *   polyterm_stem_keys drops them from term names the same way (one list: elisions.ts);
  * - English possessives ('s, ’s) are left out ("the committee’s" is the word "committee");
  * - in Japanese and Chinese, words of Han and kana are cut into characters, so that a term can be found
  *   inside a longer word (経済 in 経済学); which characters start a span is the dictionary's to say.
  */
+import { APOSTROPHES, ELISIONS } from './elisions.js';
 
 export interface TextToken {
   /** The word as it stands in the text. */
@@ -43,41 +44,10 @@ function segmenterFor(language: string): Intl.Segmenter {
   return segmenter;
 }
 
-/** Elided words per language (ISO 639-1 and 639-2 codes), as Lucene's French, Italian and Catalan analysers list them. */
-const FRENCH_ELISION = ['l', 'm', 't', 'qu', 'n', 's', 'j', 'd', 'c', 'jusqu', 'quoiqu', 'lorsqu', 'puisqu'];
-const ITALIAN_ELISION = [
-  'c',
-  'l',
-  'all',
-  'dall',
-  'dell',
-  'nell',
-  'sull',
-  'coll',
-  'pell',
-  'gl',
-  'agl',
-  'dagl',
-  'degl',
-  'negl',
-  'sugl',
-  'un',
-  'm',
-  't',
-  's',
-  'v',
-  'd',
-];
-const CATALAN_ELISION = ['d', 'l', 'm', 'n', 's', 't'];
-const ELISION_BY_LANGUAGE = new Map<string, readonly string[]>([
-  ['fr', FRENCH_ELISION],
-  ['fra', FRENCH_ELISION],
-  ['fre', FRENCH_ELISION],
-  ['it', ITALIAN_ELISION],
-  ['ita', ITALIAN_ELISION],
-  ['ca', CATALAN_ELISION],
-  ['cat', CATALAN_ELISION],
-]);
+/** Elided words by language code (ISO 639-1 and 639-2), from the one list shared with polyterm_stem_keys. */
+const ELISION_BY_LANGUAGE = new Map<string, readonly string[]>(
+  ELISIONS.flatMap(({ codes, words }) => codes.map((code) => [code, words] as const)),
+);
 const elisionPatterns = new Map<string, RegExp>();
 
 /** The elided prefix of a word ("l'", "qu’") in this language, as a pattern; null where there is none. */
@@ -87,7 +57,7 @@ export function elisionPattern(language: string): RegExp | null {
   if (!words) return null;
   let pattern = elisionPatterns.get(code);
   if (!pattern) {
-    pattern = new RegExp(`^(?:${words.join('|')})['\u2019]`, 'iu');
+    pattern = new RegExp(`^(?:${words.join('|')})[${APOSTROPHES}]`, 'iu');
     elisionPatterns.set(code, pattern);
   }
   return pattern;

@@ -22,7 +22,8 @@ import { evalSet, parseSentence, type Score, score } from './eval-score.js';
 
 /**
  * Floors per language: [precision, F1] (issue 38: F1 and precision at least 0.95 in every language).
- * Icelandic has no morphological path yet: its floor is what it measures.
+ * Icelandic (Hunspell lexicon, 62 segments) measures P 0.921 F1 0.933, short of 0.95 (docs/decoration.md
+ * says which forms are ambiguous or missed): its floor is what it measures.
  */
 const FLOORS: Record<string, [number, number]> = {
   eng: [0.95, 0.95],
@@ -31,7 +32,7 @@ const FLOORS: Record<string, [number, number]> = {
   spa: [0.95, 0.95],
   rus: [0.95, 0.95],
   jpn: [0.95, 0.95],
-  isl: [0.6, 0.65],
+  isl: [0.92, 0.93],
 };
 
 interface Setup {
