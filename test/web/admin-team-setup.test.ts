@@ -12,11 +12,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
 import { signInToClient } from './admin-session.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
-import { type Api, apiSession, openPage, poll } from './session.js';
+import { type Api, apiSession, openPage } from './session.js';
 
 let web: WebServer;
 let browser: Browser;
@@ -58,7 +58,9 @@ const runs = [
 // side, most of their time is spent waiting for the server, so the file takes little more than one run.
 describe.concurrent('team set-up from an empty client, in the browser alone', { timeout: 300_000 }, () => {
   for (const { language, locale, width } of runs) {
-    it(`${language} at ${width} px`, async () => {
+    // Concurrent tests assert with their own `expect` (the global one does not know which test is running).
+    it(`${language} at ${width} px`, async ({ expect }) => {
+      const poll = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000, interval: 100 });
       const m = (ns: string, key: string, values?: Record<string, string>) =>
         message(language, ns, key, values);
       const suffix = uniqueSuffix();
