@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_APP_PAGES } from '../../src/modules/web-app/web-app.routes.js';
 import type { AdminPageRoute } from '../../web/src/screens/admin/admin-page.js';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { closeWebSuite, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { apiSession, openPage, signIn } from './session.js';
 import { importSmallTbx } from './web-seed.js';
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
   ({ web, browser } = await startWebSuite());
   const { api, token } = await apiSession(web.base);
   const suffix = uniqueSuffix();
-  ids.dictionaries = await importSmallTbx(web.base, token, `Sweep ${suffix}`, [
+  ids.dictionaries = await importSmallTbx(web.base, token, `Localisation ${suffix}`, [
     { en: 'translation memory', de: 'Übersetzungsspeicher', is: 'þýðingaminni' },
     { en: 'terminology', de: 'Terminologie', is: 'íðorðafræði' },
   ]);
@@ -87,19 +87,19 @@ beforeAll(async () => {
   ids.users = (
     await api.users.create.mutate({
       format: 'ID',
-      username: `sweep${suffix}`,
+      username: 'terminologist',
       password,
       confirmPassword: password,
     })
   ).id;
   // A group with a member, a scheme granting it permissions, a workflow: the pages show their full forms.
   ids.groups = (
-    await api.groups.create.mutate({ format: 'ID', name: `Sweep ${suffix}`, groupMembers: [ids.users] })
+    await api.groups.create.mutate({ format: 'ID', name: 'Terminologists', groupMembers: [ids.users] })
   ).id;
   ids['permission-schemes'] = (
     await api.permissionSchemes.create.mutate({
       format: 'ID',
-      name: `Sweep ${suffix}`,
+      name: 'Team permissions',
       grants: [
         { groupId: ids.groups, conceptPermissions: ['CONCEPT_UPDATE'], termPermissions: ['TERM_UPDATE'] },
       ],
@@ -107,7 +107,7 @@ beforeAll(async () => {
   ).id;
   await api.workflows.create.mutate({
     format: 'FULL',
-    name: 'Sweep workflow',
+    name: 'Review before publishing',
     dictionaryId: ids.dictionaries,
     unit: 'LANGUAGE',
     enabled: false,
@@ -115,8 +115,8 @@ beforeAll(async () => {
   ids.clients = (
     await api.clients.create.mutate({
       format: 'ID',
-      name: `Sweep ${suffix}`,
-      loginName: `sweep${suffix}`,
+      name: `Northwind ${suffix}`,
+      loginName: `northwind${suffix}`,
       active: true,
     })
   ).id;
@@ -191,6 +191,10 @@ describe.concurrent('every screen', { timeout: 600_000 }, () => {
         await page.goto(`${web.base}${url}`);
         await settled(page);
         found.push(...(await findings(page, url)), ...(await opened(page, url)));
+        // docs/ui.md shows each administration page (admin-users-id.png for /admin/users/:id).
+        if (width === 1440 && screen.startsWith('/admin/')) {
+          await screenshot(page, `admin${screen.slice('/admin'.length).replace(/[/:]+/g, '-')}`);
+        }
         // SWEEP_SHOTS=1 keeps a picture of each screen in /tmp/sweep, to see what was checked.
         if (process.env.SWEEP_SHOTS)
           await page.screenshot({ path: `/tmp/sweep/${width}${url.replace(/[/?&=]/g, '_')}.png` });
