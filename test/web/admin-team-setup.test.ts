@@ -84,9 +84,17 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
           .first()
           .waitFor();
 
+      // Each step's seconds, printed at the end: where a slow run spends its time.
+      const times: string[] = [];
+      let last = Date.now();
+      const step = (name: string) => {
+        times.push(`${name} ${((Date.now() - last) / 1000).toFixed(1)} s`);
+        last = Date.now();
+      };
       await signInToClient(page, `${web.base}/admin`, loginName, 'chief', chiefPassword);
       await page.getByRole('navigation', { name: m('adminmenu', 'nav') }).waitFor();
 
+      step('sign-in');
       // A dictionary, created empty.
       await go('/admin/dictionaries');
       const dictionaryName = `Medicine ${suffix}`;
@@ -98,6 +106,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       );
       const dictionaryId = Number(new URL(page.url()).pathname.split('/')[3]);
 
+      step('dictionary');
       // Its languages and a concept field.
       for (const code of ['eng', 'isl']) {
         await label(m('structure', 'languages.code')).fill(code);
@@ -112,12 +121,14 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await button(m('structure', 'save')).click();
       await poll(() => page.getByText(m('structure', 'unsaved')).count()).toBe(0);
 
+      step('languages and field');
       // A section.
       await go(`/admin/dictionaries/${dictionaryId}/sections`);
       await label(m('structure', 'name')).fill('Cardiology');
       await button(m('structure', 'sections.addButton')).click();
       await page.getByRole('heading', { name: 'Cardiology' }).waitFor();
 
+      step('section');
       // Two users, and a group with them as members.
       const memberPassword = `Member-${suffix}-pw1`;
       for (const username of ['anna', 'bjorn']) {
@@ -141,6 +152,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await button(m('admin', 'save')).click();
       await saved();
 
+      step('users and group');
       // A permission scheme: the group edits concepts and terms; the scheme governs the dictionary.
       await go('/admin/permission-schemes');
       await label(m('admin', 'fields.name')).fill('Team permissions');
@@ -173,6 +185,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await poll(() => governed.isDisabled()).toBe(false);
       await poll(() => governed.isChecked()).toBe(true);
 
+      step('scheme');
       // Guest access.
       await go('/admin/users/guest');
       await label(m('admin', 'guest.enabled')).check();
@@ -182,6 +195,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await saved();
       await expectAccessible(page, `guest access, ${language} at ${width}px`);
 
+      step('guest access and axe');
       // A workflow for the dictionary: the default one, left disabled (enabled, its unpublished entries
       // would be shown only to its reviewers, and the members below would find nothing).
       await go(`/workflows?d=${dictionaryId}`);
@@ -189,6 +203,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       const workflowName = m('workflow', 'screen.defaultName');
       await button(m('workflow', 'screen.enable', { name: workflowName })).waitFor();
 
+      step('workflow');
       // The first import, into the dictionary, followed to its summary.
       await go(`/tbx?d=${dictionaryId}`);
       await page.locator('input[type=file][name=file]').setInputFiles({
@@ -214,6 +229,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await screenshot(page, `admin-team-setup-${language}-${width}`);
       await page.context().close();
 
+      step('import');
       // A member of the group signs in and finds the imported terms, both languages side by side.
       const member = await openPage(browser, { viewport: { width, height: 900 }, locale });
       await signInToClient(
@@ -228,6 +244,7 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await member.locator('table.results tbody tr').filter({ hasText: 'hjarta' }).waitFor();
       await member.context().close();
 
+      step('member search');
       // Read back by the system administrator, in the new client: everything the team needs is there.
       const { api: reader } = await apiSession(web.base);
       await reader.auth.switchClient.mutate({ client_id: client.id });
@@ -268,6 +285,8 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
         await reader.workflows.list.query({ page: 0, size: 10, 'dictionary-id': dictionaryId })
       ).content;
       expect(workflows.map((w) => w.name)).toEqual([workflowName]);
+      step('read back');
+      console.info(`team set-up, ${language} at ${width} px: ${times.join(', ')}`);
     });
   }
 });
