@@ -4,8 +4,9 @@
  * is swept without touching this file: the paths the app's `Screen` switch names (web/src/App.tsx), and
  * every page pattern of web/src/screens/admin/pages-*.ts, its `:id` filled from data seeded here. The
  * system administrator, who may open every page, visits them; the sign-in screen is visited signed out.
- * One server and one browser; the two widths run side by side, each in its own context, and each
- * reports all its findings at once.
+ * A user without a role then visits the app's screens and the administration pages of their own menu
+ * at 390 px. One server and one browser; the three runs go side by side, each in its own context, and
+ * each reports all its findings at once.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,6 +27,8 @@ let browser: Browser;
 const ids: Record<string, number> = {};
 let conceptId = 0;
 let screens: string[] = [];
+/** The seeded user: no role, a member of the seeded group. */
+const terminologist = { username: 'terminologist', password: '' };
 
 /** The app's own screens: the literal paths of App.tsx's Screen switch, a concept, and search (its default). */
 function appScreens(): string[] {
@@ -84,6 +87,7 @@ beforeAll(async () => {
     'include-deleted': false,
   }))!.id;
   const password = `Sweep-${suffix}-pw1`;
+  terminologist.password = password;
   ids.users = (
     await api.users.create.mutate({
       format: 'ID',
@@ -173,6 +177,25 @@ async function opened(page: Page, url: string): Promise<string[]> {
   return problems.map((problem) => `${url}: ${problem}`);
 }
 
+/** Opens each of `paths` (patterns, filled by urlOf) in `page` and answers every finding. */
+async function sweep(page: Page, paths: string[], width: number): Promise<string[]> {
+  const found: string[] = [];
+  for (const screen of paths) {
+    const url = urlOf(screen);
+    await page.goto(`${web.base}${url}`);
+    await settled(page);
+    found.push(...(await findings(page, url)), ...(await opened(page, url)));
+    // docs/ui.md shows each administration page (admin-users-id.png for /admin/users/:id).
+    if (width === 1440 && screen.startsWith('/admin/')) {
+      await screenshot(page, `admin${screen.slice('/admin'.length).replace(/[/:]+/g, '-')}`);
+    }
+    // SWEEP_SHOTS=1 keeps a picture of each screen in /tmp/sweep, to see what was checked.
+    if (process.env.SWEEP_SHOTS)
+      await page.screenshot({ path: `/tmp/sweep/${width}${url.replace(/[/?&=]/g, '_')}.png` });
+  }
+  return found;
+}
+
 describe.concurrent('every screen', { timeout: 600_000 }, () => {
   for (const width of [1440, 390]) {
     // Concurrent tests assert with their own `expect` (the global one does not know which test is running).
@@ -180,7 +203,6 @@ describe.concurrent('every screen', { timeout: 600_000 }, () => {
       expect,
     }) => {
       const page = await openPage(browser, { viewport: { width, height: 844 }, locale: 'en-US' });
-      const found: string[] = [];
       await page.goto(`${web.base}/signin`);
       await page.getByLabel('User name').waitFor();
       // The checks can fail: a pale line too wide for the window is found twice over, then removed.
@@ -195,24 +217,39 @@ describe.concurrent('every screen', { timeout: 600_000 }, () => {
       expect(probed).toMatch(/color-contrast \(serious\)/);
       expect(probed).toMatch(/scrolls sideways/);
       await page.evaluate(() => document.getElementById('sweep-probe')?.remove());
-      found.push(...(await findings(page, '/signin')));
+      const found = await findings(page, '/signin');
       await signIn(page);
       await page.waitForURL((url) => url.pathname !== '/signin');
-      for (const screen of screens.filter((path) => path !== '/signin')) {
-        const url = urlOf(screen);
-        await page.goto(`${web.base}${url}`);
-        await settled(page);
-        found.push(...(await findings(page, url)), ...(await opened(page, url)));
-        // docs/ui.md shows each administration page (admin-users-id.png for /admin/users/:id).
-        if (width === 1440 && screen.startsWith('/admin/')) {
-          await screenshot(page, `admin${screen.slice('/admin'.length).replace(/[/:]+/g, '-')}`);
-        }
-        // SWEEP_SHOTS=1 keeps a picture of each screen in /tmp/sweep, to see what was checked.
-        if (process.env.SWEEP_SHOTS)
-          await page.screenshot({ path: `/tmp/sweep/${width}${url.replace(/[/?&=]/g, '_')}.png` });
-      }
+      found.push(
+        ...(await sweep(
+          page,
+          screens.filter((path) => path !== '/signin'),
+          width,
+        )),
+      );
       await page.context().close();
       expect(found).toEqual([]);
     });
   }
+
+  // A user without a role sees the same screens with fewer controls, and only the administration
+  // pages their menu (as the server gives it) names.
+  it('as a terminologist at 390 px, the app and the pages of their menu', async ({ expect }) => {
+    const { api } = await apiSession(web.base, terminologist.username, terminologist.password);
+    const top = await api.ui.topMenu.query();
+    const menu = await Promise.all(top.map((_, idx) => api.ui.sideMenu.query({ idx })));
+    const pages = menu.flatMap((section) =>
+      section.items.filter((item) => !item.disabled).map((item) => item.href),
+    );
+    expect(pages).toContain('/admin/profile');
+    console.info(`axe sweep, the terminologist's administration pages: ${pages.join(' ')}`);
+    const page = await openPage(browser, { viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    await page.goto(`${web.base}/signin`);
+    await signIn(page, terminologist.username, terminologist.password);
+    await page.waitForURL((url) => url.pathname !== '/signin');
+    const app = screens.filter((path) => path !== '/signin' && !path.startsWith('/admin'));
+    const found = await sweep(page, [...app, '/admin', ...pages], 390);
+    await page.context().close();
+    expect(found).toEqual([]);
+  });
 });
