@@ -230,21 +230,45 @@ describe.concurrent('team set-up from an empty client, in the browser alone', { 
       await page.context().close();
 
       step('import');
-      // A member of the group signs in and finds the imported terms, both languages side by side.
+      // A member of the group signs in and finds the imported terms, in English and in Icelandic.
       const member = await openPage(browser, { viewport: { width, height: 900 }, locale });
       await signInToClient(
         member,
-        `${web.base}/search?q=heart&d=${dictionaryId}`,
+        `${web.base}/search?q=heart&d=${dictionaryId}&lang=eng`,
         loginName,
         'anna',
         memberPassword,
       );
-      await member.locator('table.results tbody tr').filter({ hasText: 'heart' }).waitFor();
-      await member.goto(`${web.base}/search?q=hjarta&d=${dictionaryId}&lang=isl`);
-      await member.locator('table.results tbody tr').filter({ hasText: 'hjarta' }).waitFor();
+      step('member sign-in');
+      // Terms imported into an existing dictionary reach the index through the outbox, after the job:
+      // a search that came too early is asked again.
+      const finds = (term: string, lang: string) =>
+        expect
+          .poll(
+            async () => {
+              if (!member.url().includes(`q=${term}`)) {
+                await member.goto(`${web.base}/search?q=${term}&d=${dictionaryId}&lang=${lang}`);
+              }
+              const row = member.locator('table.results tbody tr').filter({ hasText: term });
+              const found = await row
+                .first()
+                .waitFor({ timeout: 5_000 })
+                .then(
+                  () => true,
+                  () => false,
+                );
+              if (!found) await member.reload();
+              return found;
+            },
+            { timeout: 60_000, interval: 0 },
+          )
+          .toBe(true);
+      await finds('heart', 'eng');
+      step('finds heart');
+      await finds('hjarta', 'isl');
       await member.context().close();
 
-      step('member search');
+      step('finds hjarta');
       // Read back by the system administrator, in the new client: everything the team needs is there.
       const { api: reader } = await apiSession(web.base);
       await reader.auth.switchClient.mutate({ client_id: client.id });
