@@ -47,7 +47,7 @@ export const TbxExportInputSchema = z.object({
 
 const TbxDownloadSchema = z.object({
   fileName: z.string(),
-  chunks: z.custom<AsyncIterable<string>>(
+  chunks: z.custom<AsyncIterable<string | Uint8Array>>(
     (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
   ),
   jobTaskId: z.number().int().describe('the job recording the download; its result is the export summary'),
