@@ -4,7 +4,7 @@ import { CliError } from './output.js';
 
 export const USAGE = `Usage:
   npm run tbx -- import FILE [--dictionary ID | --name NAME] [--merge ENTRY_ID|TERM|NONE] [--section OID]
-  npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML] [--languages eng,isl] [--fields OIDS]
+  npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
                     [--filter ID]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)

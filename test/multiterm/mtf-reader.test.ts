@@ -17,7 +17,7 @@ async function readAll(source: Iterable<string | Uint8Array>): Promise<TbxEntry[
   return entries;
 }
 
-const stripLines = (entries: TbxEntry[]) =>
+const stripLines = (entries: unknown) =>
   JSON.parse(JSON.stringify(entries, (key, value) => (key === 'line' ? undefined : value)));
 
 /** UTF-16 little-endian with a BOM, as MultiTerm writes its exports. */

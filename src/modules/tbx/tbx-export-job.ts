@@ -10,7 +10,7 @@ import type { Scope } from '../../shared/scope.js';
 import { beatNow, jobsRunningOn } from '../jobs/job-heartbeat.js';
 import { JobTask } from '../jobs/job-task.entity.js';
 import type { TbxExportSummary } from './tbx-export.schema.js';
-import type { TbxDownload } from './tbx-export.service.js';
+import type { ExportChunk, TbxDownload } from './tbx-export.service.js';
 
 export const TBX_EXPORT_JOB = 'dictionaries.export-tbx';
 /** Progress is written at most this often. */
@@ -28,7 +28,7 @@ export const EXPORT_JOB_HEADERS = {
 
 export interface TbxExportJob {
   fileName: string;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<ExportChunk>;
   jobTaskId: number;
 }
 
@@ -73,7 +73,7 @@ async function* tracked(
   jobId: number,
   download: TbxDownload,
   running: Set<number>,
-): AsyncGenerator<string> {
+): AsyncGenerator<ExportChunk> {
   let ended = false;
   let lastWrite = 0;
   const end = async (fields: Partial<JobTask>) => {
@@ -84,7 +84,7 @@ async function* tracked(
   try {
     // One chunk is held back: the job is DONE before the consumer gets the last one, so a client that
     // reads the job once its download ended always finds the summary.
-    let held: string | undefined;
+    let held: ExportChunk | undefined;
     for await (const chunk of download.chunks) {
       if (held !== undefined) yield held;
       held = chunk;

@@ -21,6 +21,7 @@ import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
 import { Section } from '../section/section.entity.js';
+import { type SheetLayout, writeCsv, writeXlsx } from '../spreadsheet/sheet-writer.js';
 import { enabledWorkflows, type GoverningWorkflow, statesOf } from '../workflow/workflow-effects.js';
 import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import {
@@ -44,7 +45,15 @@ const BATCH_SIZE = 500;
  * TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL and TBX_V2_FULL: every field of the
  * dictionary under its own category, valid against the core structure (docs/tbx.md, Dialects).
  */
-export const TbxExportFormats = ['TBX', 'TBX_V2', 'TBX_V3_FULL', 'TBX_V2_FULL', 'MULTITERM_XML'] as const;
+export const TbxExportFormats = [
+  'TBX',
+  'TBX_V2',
+  'TBX_V3_FULL',
+  'TBX_V2_FULL',
+  'MULTITERM_XML',
+  'CSV',
+  'XLSX',
+] as const;
 export type TbxExportFormat = (typeof TbxExportFormats)[number];
 
 const FORMAT_DIALECTS: Record<TbxExportFormat, { dialect: 'TBX_V3_DCA' | 'TBX_V2'; profile: TbxProfile }> = {
@@ -54,7 +63,13 @@ const FORMAT_DIALECTS: Record<TbxExportFormat, { dialect: 'TBX_V3_DCA' | 'TBX_V2
   TBX_V2_FULL: { dialect: 'TBX_V2', profile: 'full' },
   // MultiTerm XML (multiterm/mtf-writer.ts) is written from the entries of the full dialect.
   MULTITERM_XML: { dialect: 'TBX_V3_DCA', profile: 'full' },
+  // Spreadsheets (spreadsheet/sheet-writer.ts): one concept a row, from the same entries.
+  CSV: { dialect: 'TBX_V3_DCA', profile: 'full' },
+  XLSX: { dialect: 'TBX_V3_DCA', profile: 'full' },
 };
+
+/** A download's pieces: text, or bytes for XLSX. */
+export type ExportChunk = string | Uint8Array;
 
 export interface TbxExportInput {
   id: number;
@@ -71,7 +86,7 @@ export interface TbxExportInput {
 export interface TbxDownload {
   fileName: string;
   /** The document, produced as it is read (pull to continue). */
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<ExportChunk>;
   /**
    * Once the chunks are consumed: what the file could not express (TBX-Basic: `written as note: …`,
    * `mapped: …`; every dialect: concepts without terms) -> count. The document ends with it as a comment.
@@ -225,18 +240,56 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .join('')
       .trim() || 'dictionary';
   const entries = counted(conceptEntries(scope.em.fork(), plan), written);
-  const multiTerm = input.format === 'MULTITERM_XML';
+  const writers: Record<TbxExportFormat, () => AsyncIterable<ExportChunk>> = {
+    ...fromEntries(
+      TbxExportFormats.map((format) => [format, () => writeTbx(header, entries, { report, examples })]),
+    ),
+    MULTITERM_XML: () => writeMtf(entries, { report, examples }),
+    CSV: () => writeCsv(sheetLayout(plan, languages), entries, report),
+    XLSX: () => writeXlsx(sheetLayout(plan, languages), entries, dictionary.name, report),
+  };
   return {
-    fileName: `${safeName}.${multiTerm ? 'xml' : 'tbx'}`,
+    fileName: `${safeName}.${EXTENSIONS[input.format] ?? 'tbx'}`,
     // Cross-references are only written to concepts of the export, by their XML ids.
-    chunks: multiTerm
-      ? writeMtf(entries, { report, examples })
-      : writeTbx(header, entries, { report, examples }),
+    chunks: writers[input.format](),
     report,
     examples,
     written,
     dictionaryId: dictionary.id,
     format: input.format,
+  };
+}
+
+const EXTENSIONS: Partial<Record<TbxExportFormat, string>> = {
+  MULTITERM_XML: 'xml',
+  CSV: 'csv',
+  XLSX: 'xlsx',
+};
+const fromEntries = <V>(pairs: [TbxExportFormat, V][]) =>
+  Object.fromEntries(pairs) as Record<TbxExportFormat, V>;
+
+/**
+ * A spreadsheet's columns: the dictionary's languages in order, its concept and term fields' categories
+ * (domains and cross-references are columns or report lines of their own), the workflow's processStatus,
+ * and definitions held by a language as a whole.
+ */
+function sheetLayout(
+  plan: ExportPlan,
+  languages: { code: string; code2?: string | null; sortIndex: number }[],
+): SheetLayout {
+  const unique = (values: string[]) => [...new Set(values)];
+  const of = (level: FieldLevel) =>
+    unique(plan.fields.filter((field) => field.level === level).map((field) => field.category)).filter(
+      (category) => category !== SUBJECT_FIELD && category !== CROSS_REFERENCE,
+    );
+  const termCategories = of('TERM');
+  return {
+    languages: [...languages]
+      .sort((a, b) => a.sortIndex - b.sortIndex)
+      .map((language) => languageTag({ code: language.code, code2: language.code2 ?? null }, null, null)),
+    conceptCategories: of('CONCEPT'),
+    termCategories: plan.workflow ? ['processStatus', ...termCategories] : termCategories,
+    languageCategories: termCategories.filter((category) => category === 'definition'),
   };
 }
 

@@ -12,21 +12,21 @@ import { Client } from '../client/client.entity.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { Section } from '../section/section.entity.js';
+import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
+import { SheetFormatError, sheetShape } from '../spreadsheet/sheet-reader.js';
 import type { TbxImportOptions } from './tbx-import.service.js';
 import { type ImportPlace, NO_TENANT } from './tbx-import-context.js';
 import { usesNordicCodes } from './tbx-languages.js';
 import type { TbxHeader } from './tbx-model.js';
 import { TbxFormatError } from './tbx-reader.js';
-import { FORMAT_NAMES, readTermbaseFile, type TermbaseFormat, termbaseFormat } from './termbase-file.js';
+import { FORMAT_NAMES, readTermbaseFile, type TermbaseSource, termbaseFormat } from './termbase-file.js';
 
 export type ImportTarget =
   | { kind: 'existing'; dictionaryId: number; sectionId: number; importableSectionIds: Set<number> }
   | { kind: 'new'; name: string | null };
 
 /** What the first pass found: the header, the counts, and whether the language tags are the Nordic banks' codes. */
-export interface FileScan {
-  /** TBX or MultiTerm XML, by the root element. */
-  format: TermbaseFormat;
+export interface FileScan extends TermbaseSource {
   header: TbxHeader | null;
   entries: number;
   terms: number;
@@ -101,15 +101,19 @@ async function freeName(em: EntityManager, clientId: number, wanted: string): Pr
   }
 }
 
-/** The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. */
-export async function scanFile(path: string): Promise<FileScan> {
-  const format = await termbaseFormat(path);
+/**
+ * The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. A
+ * spreadsheet is read by its mapping (TBX and MultiTerm XML files by their root element).
+ */
+export async function scanFile(path: string, mapping?: SheetMapping): Promise<FileScan> {
+  const source = await sourceOf(path, mapping);
+  const format = source.format;
   const seen: { header: TbxHeader | null } = { header: null };
   const tags = new Set<string>();
   let entries = 0;
   let terms = 0;
   try {
-    const reading = readTermbaseFile(path, format, {
+    const reading = readTermbaseFile(path, source, {
       onHeader: (header) => {
         seen.header = header;
       },
@@ -122,12 +126,23 @@ export async function scanFile(path: string): Promise<FileScan> {
       }
     }
   } catch (error) {
-    if (error instanceof TbxFormatError) {
+    if (error instanceof TbxFormatError || error instanceof SheetFormatError) {
       throw new AppError('BAD_REQUEST', `Not a valid ${FORMAT_NAMES[format]} file: ${error.message}`);
     }
     throw error;
   }
-  return { format, header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
+  return { ...source, header: seen.header, entries, terms, nordic: usesNordicCodes(tags) };
+}
+
+async function sourceOf(path: string, mapping: SheetMapping | undefined): Promise<TermbaseSource> {
+  if (!mapping) return { format: await termbaseFormat(path) };
+  try {
+    return { format: 'SPREADSHEET', sheet: { shape: await sheetShape(path, mapping), mapping } };
+  } catch (error) {
+    if (error instanceof SheetFormatError)
+      throw new AppError('BAD_REQUEST', `Not a valid spreadsheet: ${error.reason}`);
+    throw error;
+  }
 }
 
 /**

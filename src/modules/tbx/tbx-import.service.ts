@@ -14,6 +14,7 @@ import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runne
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
+import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
 import { ImportContext, sql } from './tbx-import-context.js';
 import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
 import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
@@ -48,6 +49,8 @@ export interface TbxImportOptions {
   merge: TbxMergeMode;
   /** Section of the new concepts (default: the dictionary's first). */
   sectionOid?: string;
+  /** The file is a spreadsheet (CSV, XLSX) read by this mapping (spreadsheet/, docs/exchange.md). */
+  spreadsheet?: SheetMapping;
 }
 
 /**
@@ -89,7 +92,7 @@ export async function importTbx(
   let scan: FileScan;
   try {
     target = await importTarget(scope, options);
-    scan = await scanFile(upload.path);
+    scan = await scanFile(upload.path, options.spreadsheet);
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
@@ -154,7 +157,7 @@ async function runImport(
     pendingKeys.clear();
     await progress(processed, scan.entries);
   };
-  for await (const entry of readTermbaseFile(path, scan.format)) {
+  for await (const entry of readTermbaseFile(path, scan)) {
     const planned = planEntry(ctx, structure, entry);
     // An entry that would merge into one still waiting in this batch waits for that one to be written.
     const keys = mergeKeys(ctx.merge, planned);

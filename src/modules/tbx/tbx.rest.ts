@@ -125,7 +125,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
   },
 };
 
-type Received =
+export type Received =
   | { upload: TbxUpload; fields: Record<string, string> }
   | { status: 400 | 413; message: string };
 
@@ -133,7 +133,11 @@ type Received =
  * Streams the multipart member `file` to a file of its own directory, never holding it in memory and
  * never keeping more than maxBytes: a larger file is removed and answered 413.
  */
-async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<Received> {
+export async function receiveFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  fieldBytes = 4096,
+): Promise<Received> {
   const tooLarge = {
     status: 413 as const,
     message: `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`,
@@ -149,7 +153,7 @@ async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<R
   let truncated = false;
   try {
     for await (const part of request.parts({
-      limits: { fields: 20, fieldSize: 4096, files: 1, fileSize: maxBytes },
+      limits: { fields: 20, fieldSize: fieldBytes, files: 1, fileSize: maxBytes },
     })) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file' || upload) {
@@ -176,7 +180,7 @@ async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<R
   return { upload, fields };
 }
 
-const optionalNumber = (value: string | undefined) =>
+export const optionalNumber = (value: string | undefined) =>
   value === undefined || value === '' ? undefined : Number(value);
 
 const ExportQuerySchema = z.object({
@@ -256,6 +260,15 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
   return { plugin, paths: tbxPaths };
 }
 
+/** The download's media type by the format's extension (tbx-export.service.ts names the file). */
+function contentTypeOf(fileName: string): string {
+  const extension = fileName.slice(fileName.lastIndexOf('.') + 1);
+  if (extension === 'xlsx') return 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  if (extension === 'csv') return 'text/csv; charset=UTF-8';
+  if (extension === 'xml') return 'application/xml; charset=UTF-8';
+  return 'application/x-tbx; charset=UTF-8';
+}
+
 /**
  * The document as it is produced; a failure after the first byte can only cut the connection. The job
  * recording it is named in X-Job-Task-Id: once the download ended, GET /jobs/{id} has its summary.
@@ -263,12 +276,12 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
 function sendDownload(
   request: FastifyRequest,
   reply: FastifyReply,
-  download: { fileName: string; chunks: AsyncIterable<string>; jobTaskId: number }, // tbx-export-report
+  download: { fileName: string; chunks: AsyncIterable<string | Uint8Array>; jobTaskId: number }, // tbx-export-report
 ) {
   const body = Readable.from(download.chunks, { objectMode: false });
   body.on('error', (error) => request.log.error({ err: error }, 'TBX export failed while streaming'));
   return reply
-    .type(`${download.fileName.endsWith('.xml') ? 'application/xml' : 'application/x-tbx'}; charset=UTF-8`)
+    .type(contentTypeOf(download.fileName))
     .header('cache-control', 'no-store')
     .header('x-job-task-id', String(download.jobTaskId)) // tbx-export-report
     .header(

@@ -32,7 +32,7 @@ export const TbxExportInputSchema = z.object({
     .enum(TbxExportFormats)
     .default('TBX')
     .describe(
-      'TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL, TBX_V2_FULL: every field (docs/tbx.md); MULTITERM_XML: MultiTerm XML (docs/exchange.md)',
+      'TBX: TBX-Basic v3 DCA; TBX_V2: TBX-Basic v2 (martif); TBX_V3_FULL, TBX_V2_FULL: every field (docs/tbx.md); MULTITERM_XML: MultiTerm XML; CSV, XLSX: one concept a row (docs/exchange.md)',
     ),
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
@@ -47,7 +47,7 @@ export const TbxExportInputSchema = z.object({
 
 const TbxDownloadSchema = z.object({
   fileName: z.string(),
-  chunks: z.custom<AsyncIterable<string>>(
+  chunks: z.custom<AsyncIterable<string | Uint8Array>>(
     (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
   ),
   jobTaskId: z.number().int().describe('the job recording the download; its result is the export summary'),

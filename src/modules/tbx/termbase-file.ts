@@ -1,25 +1,44 @@
 /**
  * An uploaded termbase file's entries, whatever its format: TBX (any dialect) or MultiTerm XML, told
- * apart by the root element, so both go through one import (docs/exchange.md).
+ * apart by the root element, or a spreadsheet (CSV, XLSX) read by a mapping of its columns, so all of
+ * them go through one import (docs/exchange.md).
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isMultiTermXml, readMtf } from '../multiterm/mtf-reader.js';
+import { sheetEntries } from '../spreadsheet/sheet-entries.js';
+import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
+import { readSheetRows, type SheetShape } from '../spreadsheet/sheet-reader.js';
 import type { TbxEntry } from './tbx-model.js';
 import { type ReadTbxOptions, readTbx } from './tbx-reader.js';
 
-export type TermbaseFormat = 'TBX' | 'MULTITERM_XML';
-export const FORMAT_NAMES: Record<TermbaseFormat, string> = { TBX: 'TBX', MULTITERM_XML: 'MultiTerm XML' };
+export type TermbaseFormat = 'TBX' | 'MULTITERM_XML' | 'SPREADSHEET';
+export const FORMAT_NAMES: Record<TermbaseFormat, string> = {
+  TBX: 'TBX',
+  MULTITERM_XML: 'MultiTerm XML',
+  SPREADSHEET: 'spreadsheet',
+};
+
+/** How to read a file: its format and, for a spreadsheet, its shape and column mapping. */
+export interface TermbaseSource {
+  format: TermbaseFormat;
+  sheet?: { shape: SheetShape; mapping: SheetMapping };
+}
 
 const HEAD_BYTES = 4096;
 
-/** The file's entries in file order (TbxFormatError for a bad file, as readTbx). */
+/** The file's entries in file order (TbxFormatError or SheetFormatError for a bad file). */
 export async function* readTermbaseFile(
   path: string,
-  format: TermbaseFormat,
+  source: TermbaseSource,
   options: ReadTbxOptions = {},
 ): AsyncGenerator<TbxEntry> {
-  const reader = format === 'MULTITERM_XML' ? readMtf : readTbx;
+  if (source.sheet) {
+    options.onHeader?.({ dialect: 'TBX_V2', sourceLang: null, title: null });
+    yield* sheetEntries(readSheetRows(path, source.sheet.shape), source.sheet.mapping);
+    return;
+  }
+  const reader = source.format === 'MULTITERM_XML' ? readMtf : readTbx;
   yield* reader(createReadStream(path), options);
 }
 
