@@ -95,7 +95,7 @@ export async function conceptHistory(scope: Scope, input: ConceptHistoryInput): 
 
 /**
  * The latest `first` items (format SHORT) of each concept, for many concepts in five statements whatever
- * their number: GraphQL's nested `history(first)`. Each entry is what conceptHistory's first page would
+ * their number (two more when items name terms in their provenance): GraphQL's nested `history(first)`. Each entry is what conceptHistory's first page would
  * hold, or the AppError it would raise for that concept (404 unreadable, 403 without CONCEPT_VIEW_HISTORY).
  */
 export async function latestHistories(
