@@ -16,6 +16,7 @@ import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tb
 import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
 import { asExportJob, exportSummary } from '../../src/modules/tbx/tbx-export-job.js';
 import { importTbx, TbxUpload } from '../../src/modules/tbx/tbx-import.service.js';
+import { type PartialStatusMapping, parseStatusMapping } from '../../src/modules/tbx/tbx-status-mapping.js';
 import { makeUploadDir, sweepUploadDirs } from '../../src/modules/tbx/tbx-upload-dir.js';
 import { AppError } from '../../src/shared/errors.js';
 import type { Scope } from '../../src/shared/scope.js';
@@ -42,6 +43,16 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new CliError(`Bad parameters: ${problems.join('; ')}`);
+}
+
+/** `--status-mapping` in the REST form (`deprecatedTerm:forbidden,...`); a mistake is a usage error. */
+function statusMapping(text: string | undefined): PartialStatusMapping | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseStatusMapping(text, '--status-mapping');
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
@@ -84,6 +95,7 @@ async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<
       name: cli.name,
       merge: cli.merge,
       'section-oid': cli.section,
+      'status-mapping': statusMapping(cli.statusMapping),
     });
     // The newest job before this import: the import's own job is the next TBX import job of this user.
     const jobs = (where: object) =>
@@ -94,6 +106,7 @@ async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<
       name: input.name,
       merge: input.merge,
       sectionOid: input['section-oid'],
+      statusMapping: input['status-mapping'],
     }).then(({ body }) => body as ImportStarted);
     const summary = await followImport(started, {
       find: async () => (await jobs({ id: { $gt: before }, type: TBX_IMPORT_JOB }))?.id,
@@ -112,6 +125,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: list(cli.languages),
     fields: list(cli.fields),
     'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
+    'status-mapping': statusMapping(cli.statusMapping),
   });
   const download = await exportTbx(scope, {
     id: input.id,
@@ -119,6 +133,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: input.languages,
     fields: input.fields,
     filterId: input['filter-id'],
+    statusMapping: input['status-mapping'],
   });
   // Recorded as a job as on a server, whose result is the summary printed here.
   const job = await asExportJob(scope, download);

@@ -4,8 +4,9 @@ import { CliError } from './output.js';
 
 export const USAGE = `Usage:
   npm run tbx -- import FILE [--dictionary ID | --name NAME] [--merge ENTRY_ID|TERM|NONE] [--section OID]
+                    [--status-mapping deprecatedTerm:forbidden,...]
   npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
-                    [--filter ID]
+                    [--filter ID] [--status-mapping deprecatedTerm:forbidden,...]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -28,6 +29,8 @@ interface Common {
   languages?: string;
   fields?: string;
   filter?: string;
+  /** Administrative status -> term status (docs/tbx.md, Administrative statuses). */
+  statusMapping?: string;
 }
 
 export interface ServerCli extends Common {
@@ -70,6 +73,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
       languages: { type: 'string' },
       fields: { type: 'string' },
       filter: { type: 'string' },
+      'status-mapping': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,6 +97,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
     languages: values.languages,
     fields: values.fields,
     filter: values.filter,
+    statusMapping: values['status-mapping'],
   };
   const user = values.user ?? env.POLYTERM_USER;
   const client = values.client ?? env.POLYTERM_CLIENT;

@@ -99,6 +99,7 @@ async function importFile(api: ServerApi, cli: ServerCli): Promise<void> {
     name: cli.name,
     merge: cli.merge,
     'section-oid': cli.section,
+    'status-mapping': cli.statusMapping,
   })}`;
   // The newest job before this import: the import's own job is the next TBX import job of this user.
   const recentJobs = () => api.json<{ content: { id: number; type: string }[] }>('/jobs?size=5', 'Job list');
@@ -118,6 +119,7 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
     languages: cli.languages,
     fields: cli.fields,
     'filter-id': cli.filter,
+    'status-mapping': cli.statusMapping,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());

@@ -5,7 +5,7 @@
  * database whose migrations are not this version's.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,36 @@ describe('database mode (--database)', { timeout: 90_000 }, () => {
     expect(text).toContain('<martif');
     expect(text).toContain('<langSet xml:lang="is"');
     expect(text).not.toContain('<langSet xml:lang="en"');
+  });
+
+  it('maps administrative statuses with --status-mapping, writes them back, and refuses an unknown one', async () => {
+    const file = join(work, 'statuses.tbx');
+    await writeFile(
+      file,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>statuses</p></sourceDesc></fileDesc></martifHeader>
+<text><body><termEntry id="f1"><langSet xml:lang="en"><tig><term>blacklist</term>
+<termNote type="administrativeStatus">deprecatedTerm-admn-sts</termNote></tig></langSet></termEntry></body></text></martif>
+`,
+    );
+    const mapping = ['--status-mapping', 'deprecatedTerm:forbidden'];
+    const run = await cli(direct('import', file, '--name', `cli statuses ${uniqueSuffix()}`, ...mapping));
+    expect(run.code, run.stderr).toBe(0);
+    const id = Number(SUMMARY.exec(run.stdout)?.[1]);
+    const [term] = await rows<{ values: string[] }>(
+      server.t,
+      'select array(select jsonb_array_elements_text(v) from jsonb_each(field_map) as e(k, v)) as values from terms where dictionary_id = ?',
+      [id],
+    );
+    expect(term!.values).toEqual(['forbiddenTerm-admn-sts']);
+    const out = join(work, 'statuses-out.tbx');
+    const exported = await cli(direct('export', String(id), '--out', out));
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('>deprecatedTerm-admn-sts<');
+
+    const bad = await cli(direct('import', file, '--status-mapping', 'deprecatedTerm:banned'));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--status-mapping: "banned" is not a term status');
   });
 
   it('refuses what the server refuses, with its message, and never deletes the file', async () => {

@@ -71,11 +71,16 @@ export class TbxClient {
   }
 
   /** POST /dictionaries/import-tbx into a new dictionary; the job's summary. */
-  async importNew(content: Buffer, name: string, merge = 'ENTRY_ID'): Promise<ImportSummary> {
+  async importNew(
+    content: Buffer,
+    name: string,
+    merge = 'ENTRY_ID',
+    params: Record<string, string> = {},
+  ): Promise<ImportSummary> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(content)]), 'in.tbx');
     const response = await fetch(
-      `${this.server.base}/api/v4/dictionaries/import-tbx?${new URLSearchParams({ name, merge })}`,
+      `${this.server.base}/api/v4/dictionaries/import-tbx?${new URLSearchParams({ name, merge, ...params })}`,
       { method: 'POST', headers: { 'x-auth-token': this.token }, body: form },
     );
     const body = (await response.json()) as { result?: ImportSummary; jobTaskId?: number; message?: string };
@@ -89,9 +94,9 @@ export class TbxClient {
   }
 
   /** GET /dictionaries/export-tbx/{id}?format=. */
-  async export(dictionaryId: number, format: string): Promise<string> {
+  async export(dictionaryId: number, format: string, params: Record<string, string> = {}): Promise<string> {
     const response = await fetch(
-      `${this.server.base}/api/v4/dictionaries/export-tbx/${dictionaryId}?format=${format}`,
+      `${this.server.base}/api/v4/dictionaries/export-tbx/${dictionaryId}?${new URLSearchParams({ format, ...params })}`,
       { headers: { 'x-auth-token': this.token } },
     );
     const text = await response.text();

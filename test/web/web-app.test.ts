@@ -26,7 +26,7 @@ function escapeXml(text: string) {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-function entry(id: string, terms: Record<string, string | string[]>, definition?: string) {
+function entry(id: string, terms: Record<string, string | string[]>, definition?: string, extra = '') {
   const langSecs = Object.entries(terms)
     .map(([lang, names]) => {
       const termSecs = [names].flat().map((term) => `<termSec><term>${escapeXml(term)}</term></termSec>`);
@@ -34,7 +34,7 @@ function entry(id: string, terms: Record<string, string | string[]>, definition?
     })
     .join('');
   const descrip = definition ? `<descrip type="definition">${escapeXml(definition)}</descrip>` : '';
-  return `<conceptEntry id="${id}">${descrip}${langSecs}</conceptEntry>`;
+  return `<conceptEntry id="${id}">${descrip}${extra}${langSecs}</conceptEntry>`;
 }
 
 /** A TBX-Basic v3 file of the given entries. */
@@ -54,6 +54,9 @@ const seed = tbxFile([
     't1',
     { en: 'translation', de: ['Übersetzung', 'Translation'] },
     'Rendering text in another language.',
+    // Who made it by the file: the history shows it on the import's item (issue 37).
+    '<transacGrp><transac type="transactionType">origination</transac><date>2019-03-02</date>' +
+      '<transacNote type="responsibility">Anna Jónsdóttir</transacNote></transacGrp>',
   ),
   entry('x1', { en: XSS, de: 'harmlos' }),
 ]);
@@ -312,6 +315,10 @@ describe('in the browser', { timeout: 120_000 }, () => {
       .filter({ hasText: 'translation (edited)' })
       .filter({ hasText: 'translation (mine)' });
     await change.first().waitFor();
+    await page
+      .getByRole('list', { name: 'In the imported file' })
+      .getByText('Created by Anna Jónsdóttir on 2019-03-02 in the imported file')
+      .waitFor();
     await expectAccessible(page, 'history');
     await screenshot(page, 'history');
     // The oldest version is the imported one.
@@ -374,13 +381,25 @@ describe('in the browser', { timeout: 120_000 }, () => {
     await page
       .getByLabel('TBX file', { exact: true })
       .setInputFiles({ name: 'small.tbx', mimeType: 'application/xml', buffer: Buffer.from(file) });
-    await page.getByLabel('Name of the new dictionary').fill(`Imported ${uniqueSuffix()}`);
+    const importedName = `Imported ${uniqueSuffix()}`;
+    await page.getByLabel('Name of the new dictionary').fill(importedName);
+    // The status mapping is optional and collapsed: here the file's deprecated terms become forbidden.
+    const mapping = page.getByRole('group').filter({ hasText: 'Administrative status mapping' });
+    expect(await page.getByLabel('Deprecated term (deprecatedTerm)').isVisible()).toBe(false);
+    await page.getByText('Administrative status mapping').click();
+    await mapping.getByLabel('Deprecated term (deprecatedTerm)').selectOption('forbidden');
+    await expectAccessible(page, 'import status mapping');
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
     await page.getByText('Imported: 2 concepts').waitFor({ timeout: 60_000 });
     expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
     await expectAccessible(page, 'import and export');
     await screenshot(page, 'tbx');
+    // The new dictionary keeps the import's mapping as its own (docs/tbx.md, Administrative statuses).
+    const dictionaries = await api.dictionaries.list.query({ size: 1000, format: 'SHORT' });
+    const imported = dictionaries.content.find((d) => d.name === importedName);
+    const settings = await api.tbx.settings.query({ dictionaryId: imported!.id });
+    expect(settings.statusMapping.deprecatedTerm).toBe('forbidden');
 
     await page.getByRole('combobox', { name: 'Dictionary' }).selectOption(String(dictionaryId));
     await page.getByRole('combobox', { name: 'Format' }).selectOption('TBX_V2');

@@ -29,7 +29,8 @@ import { Migration20261217090000 } from './Migration20261217090000_idempotency_k
 import { Migration20261217100000 } from './Migration20261217100000_client_api_key_hint.js'; // api-key-hint
 import { Migration20261218090000 } from './Migration20261218090000_field_parts.js'; // field-parts
 import { Migration20261221090000 } from './Migration20261221090000_stem_fold_first.js'; // decoration
-import { Migration20261230140000 } from './Migration20261230140000_isl.js'; // isl
+import { Migration20261230140000 as Migration20261230140000Isl } from './Migration20261230140000_isl.js'; // isl
+import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -63,5 +64,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261217100000_client_api_key_hint', class: Migration20261217100000 }, // api-key-hint
   { name: 'Migration20261218090000_field_parts', class: Migration20261218090000 }, // field-parts
   { name: 'Migration20261221090000_stem_fold_first', class: Migration20261221090000 }, // decoration
-  { name: 'Migration20261230140000_isl', class: Migration20261230140000 }, // isl
+  { name: 'Migration20261230140000_isl', class: Migration20261230140000Isl }, // isl
+  { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
 ];

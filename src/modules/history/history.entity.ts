@@ -2,14 +2,15 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Client } from '../client/client.entity.js';
 import { Concept } from '../concept/concept.entity.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
-import type { ConceptSnapshot, HistoryChange } from './history.types.js';
+import type { ConceptSnapshot, HistoryChange, HistoryProvenance } from './history.types.js';
 
 export const HistoryActions = ['CREATE', 'UPDATE', 'DELETE', 'RESTORE', 'UNDO'] as const;
 export type HistoryAction = (typeof HistoryActions)[number];
 
 /**
  * One change of a concept: who, when, what changed, and the whole concept as the change left it.
- * `revision` is the concept version the change produced; `restoredFrom` marks an undo.
+ * `revision` is the concept version the change produced; `restoredFrom` marks an undo; `provenance`
+ * keeps, on a TBX import's items, who did what according to the file.
  */
 export const ConceptHistory = defineEntity({
   name: 'ConceptHistory',
@@ -27,6 +28,8 @@ export const ConceptHistory = defineEntity({
     changes: p.json<HistoryChange[]>(),
     snapshot: p.json<ConceptSnapshot>(),
     restoredFromId: p.integer().nullable(),
+    /** TBX import items: who created and changed the concept and its terms by the file. */
+    provenance: p.json<HistoryProvenance>().nullable(),
   },
 });
 export type ConceptHistory = InferEntity<typeof ConceptHistory>;

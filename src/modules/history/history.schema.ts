@@ -85,6 +85,27 @@ export const HistoryUserSchema = z.object({
   fullName: z.string().nullable(),
 });
 
+const FileTransactionsShape = {
+  createdBy: z.string().nullable().describe("the file's creator (transacNote responsibility)"),
+  createdAt: z.number().int().nullable().describe("the file's creation date, ms epoch"),
+  changedBy: z.string().nullable().describe('who last changed it in the file'),
+  changedAt: z.number().int().nullable().describe("the file's last change date, ms epoch"),
+};
+
+export const HistoryProvenanceSchema = z
+  .object({
+    concept: z
+      .object(FileTransactionsShape)
+      .nullable()
+      .describe('the entry; null when the file records nothing of it'),
+    terms: z
+      .array(z.object({ termId: z.number().int(), ...FileTransactionsShape }))
+      .describe('the terms whose transactions the file records'),
+  })
+  .describe(
+    "who created and last changed the concept and its terms according to an imported file's transactions",
+  );
+
 export const HistoryItemSchema = z.object({
   id: z.number().int(),
   oid: z.string().nullable(),
@@ -98,6 +119,9 @@ export const HistoryItemSchema = z.object({
   changes: z.array(HistoryChangeSchema).describe('what differs from the state before the change'),
   restoredFromId: z.number().int().nullable().describe('UNDO and RESTORE: the item whose state came back'),
   snapshot: ConceptSnapshotSchema.optional().describe('format FULL and EDIT only'),
+  provenance: HistoryProvenanceSchema.nullable().describe(
+    'items of a TBX import whose file names people or dates: the original creator and modifier with their dates; otherwise null',
+  ),
 });
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 

@@ -18,6 +18,7 @@ import type {
   HistoryItemOutput,
   HistoryPage,
 } from './history.schema.js';
+import { hideUnseenProvenance } from './history-provenance.js';
 
 type UserNames = Map<number, { username: string; fullName: string | null }>;
 
@@ -51,6 +52,7 @@ export function historyItemDto(row: ConceptHistory, users: UserNames, format: Fo
     time: row.createdAt.getTime(),
     changes: row.changes,
     restoredFromId: row.restoredFromId ?? null,
+    provenance: row.provenance ?? null,
     ...(format === 'SHORT' ? {} : { snapshot: row.snapshot }),
   };
 }
@@ -72,7 +74,9 @@ async function historyPage(
   // Workflow (docs/workflows.md): the terms of unpublished entries stay out for guests and non-reviewers.
   const items = rows.map((row) => historyItemDto(row, users, input.format));
   return toPage(
-    input.format === 'ID' ? items : await hideUnseenInHistory(scope, items),
+    input.format === 'ID'
+      ? items
+      : await hideUnseenProvenance(scope, await hideUnseenInHistory(scope, items)),
     total,
     request,
     'id,DESC',
@@ -91,7 +95,7 @@ export async function conceptHistory(scope: Scope, input: ConceptHistoryInput): 
 
 /**
  * The latest `first` items (format SHORT) of each concept, for many concepts in five statements whatever
- * their number: GraphQL's nested `history(first)`. Each entry is what conceptHistory's first page would
+ * their number (two more when items name terms in their provenance): GraphQL's nested `history(first)`. Each entry is what conceptHistory's first page would
  * hold, or the AppError it would raise for that concept (404 unreadable, 403 without CONCEPT_VIEW_HISTORY).
  */
 export async function latestHistories(
@@ -135,9 +139,12 @@ export async function latestHistories(
       { orderBy: { id: 'DESC' }, exclude: ['snapshot'] as never },
     );
     const users = await loadUsers(scope.em, rows);
-    const shown = await hideUnseenInHistory(
+    const shown = await hideUnseenProvenance(
       scope,
-      rows.map((row) => historyItemDto(row, users, 'SHORT')),
+      await hideUnseenInHistory(
+        scope,
+        rows.map((row) => historyItemDto(row, users, 'SHORT')),
+      ),
     );
     for (const item of shown) (outcome.get(item.conceptId!) as HistoryItemOutput[]).push(item);
   }

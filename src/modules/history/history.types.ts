@@ -88,3 +88,24 @@ export interface HistoryChange {
   before?: unknown;
   after?: unknown;
 }
+
+/**
+ * Who did what by an imported file (TBX transactions, docs/history.md): the person and date of the
+ * latest creation and of the latest change the file records. Null where the file gives none.
+ */
+export interface FileTransactions {
+  createdBy: string | null;
+  /** ms epoch */
+  createdAt: number | null;
+  changedBy: string | null;
+  /** ms epoch */
+  changedAt: number | null;
+}
+
+/** On the items a TBX import writes: the file's account of the concept and of its terms. */
+export interface HistoryProvenance {
+  /** null: the file records nothing of the entry itself. */
+  concept: FileTransactions | null;
+  /** The terms whose transactions the file records, by their ids in the dictionary. */
+  terms: (FileTransactions & { termId: number })[];
+}

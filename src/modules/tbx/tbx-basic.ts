@@ -57,6 +57,8 @@ const STATUS = picklist(
     'regulatedTerm-admn-sts': 'admittedTerm-admn-sts',
     'notRecommended-admn-sts': 'deprecatedTerm-admn-sts',
     'obsoleteTerm-admn-sts': 'supersededTerm-admn-sts',
+    // Polyterm's forbidden terms (tbx-status-mapping.ts), as memoQ and Pontoon write theirs.
+    'forbiddenTerm-admn-sts': 'deprecatedTerm-admn-sts',
   },
 );
 const TERM_TYPES = picklist(['fullForm', 'acronym', 'abbreviation', 'shortForm', 'variant', 'phrase'], {

@@ -8,6 +8,7 @@ import { boundRows } from '../../shared/sql.js';
 import type { EarlyIndexer } from '../search/early-indexer.js';
 import type { TbxMergeMode } from './tbx-import-merge.js';
 import type { ImportWorkflow } from './tbx-import-workflow.js';
+import { DEFAULT_STATUS_MAPPING, type StatusMapping } from './tbx-status-mapping.js';
 
 export const NO_TENANT = { tenant: false } as const;
 /** Errors kept in the summary (errorCount counts them all). */
@@ -36,6 +37,8 @@ export class ImportContext {
   earlyIndexer: EarlyIndexer | null = null;
   /** The dictionary's enabled workflow: processStatus values set entry states (tbx-import-workflow.ts). */
   workflow: ImportWorkflow | null = null;
+  /** Administrative status -> term status: the request's, over the dictionary's, over the default. */
+  statusMapping: StatusMapping = DEFAULT_STATUS_MAPPING;
   readonly clientId: number;
   readonly dictionaryId: number;
   readonly sectionId: number;

@@ -13,6 +13,7 @@ import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
 import { mergedLanguageFields, mergeLanguageValues } from './tbx-import-language-values.js';
 import type { PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
+import { historyProvenance } from './tbx-import-provenance.js';
 import { type ReadOnlyEntries, readOnlyMessage } from './tbx-import-readonly.js';
 import {
   type HistoryItem,
@@ -363,6 +364,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       action: 'UPDATE',
       before,
       snapshot: after,
+      provenance: historyProvenance(planned),
     });
     ctx.summary.updated++;
     ctx.summary.terms += item.newTerms.length;

@@ -21,6 +21,7 @@ import {
 } from './tbx-mapping.js';
 import type { TbxEntry, TbxValue } from './tbx-model.js';
 import { takeOriginalId } from './tbx-original-ids.js';
+import { importedStatusValue } from './tbx-status-mapping.js';
 
 const MAX_TERM_LENGTH = 1024;
 
@@ -156,7 +157,7 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
         // Under a workflow, processStatus is the entry's state, not a field value.
         const processStatus = ctx.workflow?.claim(value);
         if (processStatus) state ??= ctx.workflow!.stateFor(ctx, processStatus, term.line);
-        else take(ctx, structure, value, 'TERM', concept, termValues, term.line);
+        else take(ctx, structure, mappedStatus(ctx, value), 'TERM', concept, termValues, term.line);
       }
       concept.terms.push({
         oid: originalId ?? fileId,
@@ -174,6 +175,13 @@ export function planEntry(ctx: ImportContext, structure: ImportStructure, entry:
     if (Object.keys(fieldMap).length > 0) concept.languageFields.push({ ...language, fieldMap, fieldParts });
   }
   return concept;
+}
+
+/** A term's administrativeStatus as the import's status mapping says (tbx-status-mapping.ts). */
+function mappedStatus(ctx: ImportContext, value: TbxValue): TbxValue {
+  if (value.category !== 'administrativeStatus') return value;
+  const mapped = importedStatusValue(value.value, ctx.statusMapping);
+  return mapped === value.value ? value : { ...value, value: mapped };
 }
 
 /** An entry or term id as an oid; ids longer than an oid column are reported and not kept. */

@@ -3,11 +3,17 @@
  * links, history items and pending cross-references that merging shares.
  */
 import { allocateSerials } from '../concept/concept-serials.js';
-import type { ConceptSnapshot, HistoryChange, TermSnapshot } from '../history/history.types.js';
+import type {
+  ConceptSnapshot,
+  HistoryChange,
+  HistoryProvenance,
+  TermSnapshot,
+} from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
 import { mergedLanguageFields } from './tbx-import-language-values.js';
 import type { FieldValues, PlannedConcept, PlannedTerm, PlannedXref } from './tbx-import-plan.js';
+import { historyProvenance } from './tbx-import-provenance.js';
 
 const iso = (date: Date) => date.toISOString();
 
@@ -90,7 +96,14 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
       // Written by the caller after the concepts (writeLanguageFields), part of the concept as created.
       languageFields: mergedLanguageFields([], concept.languageFields),
     };
-    return { conceptId: id, revision: 1, action: 'CREATE' as const, before: null, snapshot };
+    return {
+      conceptId: id,
+      revision: 1,
+      action: 'CREATE' as const,
+      before: null,
+      snapshot,
+      provenance: historyProvenance(concept),
+    };
   });
   await insertHistory(ctx, history);
   await insertXrefs(
@@ -147,6 +160,8 @@ export interface HistoryItem {
   snapshot: ConceptSnapshot;
   /** Changes besides the snapshots' diff: a merge's re-opening of approved workflow entries. */
   workflow?: HistoryChange[];
+  /** Who did what by the file (tbx-import-provenance.ts). */
+  provenance: HistoryProvenance | null;
 }
 
 /** Writes history items, listed in tbx_history for the relations made at the end. */
@@ -158,13 +173,14 @@ export async function insertHistory(ctx: ImportContext, items: readonly HistoryI
     action: item.action,
     changes: [...diffSnapshots(item.before, item.snapshot), ...(item.workflow ?? [])],
     snapshot: item.snapshot,
+    provenance: item.provenance,
   }));
   await sql(
     ctx.em,
     `with written as (
-       insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot)
-       select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot
-         from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb)
+       insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot, provenance)
+       select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot, x.provenance
+         from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb, provenance jsonb)
        returning id, concept_id, action)
      insert into tbx_history (concept_id, history_id, action) select concept_id, id, action from written`,
     [ctx.clientId, ctx.dictionaryId, ctx.scope.actor.userId, JSON.stringify(rows)],

@@ -33,6 +33,8 @@ import { ImportWorkflow } from './tbx-import-workflow.js';
 import { createConcepts } from './tbx-import-writer.js';
 import { mergedParts } from './tbx-mapping.js';
 import { prepareFileIds, rememberFileIds } from './tbx-original-ids.js';
+import { storedStatusMapping } from './tbx-settings.js';
+import { effectiveMapping, type PartialStatusMapping, type StatusMapping } from './tbx-status-mapping.js';
 import { readTermbaseFile } from './termbase-file.js';
 
 /** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
@@ -51,6 +53,8 @@ export interface TbxImportOptions {
   sectionOid?: string;
   /** The file is a spreadsheet (CSV, XLSX) read by this mapping (spreadsheet/, docs/exchange.md). */
   spreadsheet?: SheetMapping;
+  /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */
+  statusMapping?: PartialStatusMapping;
 }
 
 /**
@@ -108,6 +112,7 @@ export async function importTbx(
       const summary = await em.transactional(async (tem) => {
         const place = await targetDictionary(scope, tem, target, scan, upload.fileName);
         const ctx = new ImportContext(scope, tem, place, options.merge);
+        ctx.statusMapping = await importMapping(ctx, target, options.statusMapping);
         if (direct) {
           early.indexer = new EarlyIndexer(tem, direct, scope.log);
           early.dictionaryId = ctx.dictionaryId;
@@ -126,6 +131,25 @@ export async function importTbx(
       await upload.discard();
     }
   });
+}
+
+/**
+ * The status mapping of the import: the request's statuses over the dictionary's. A dictionary the
+ * import makes keeps the request's mapping as its own, so that its exports write the statuses back.
+ */
+async function importMapping(
+  ctx: ImportContext,
+  target: ImportTarget,
+  requested: PartialStatusMapping | undefined,
+): Promise<StatusMapping> {
+  if (target.kind === 'new' && requested && Object.keys(requested).length > 0) {
+    await sql(
+      ctx.em,
+      'insert into tbx_settings (dictionary_id, client_id, status_mapping) values (?, ?, ?::jsonb)',
+      [ctx.dictionaryId, ctx.clientId, JSON.stringify(requested)],
+    );
+  }
+  return effectiveMapping(await storedStatusMapping(ctx.em, ctx.dictionaryId), requested);
 }
 
 /**

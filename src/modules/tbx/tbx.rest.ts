@@ -13,9 +13,11 @@ import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedu
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { AppError } from '../../shared/errors.js';
 import { TbxExportFormats } from './tbx-export.service.js';
 import { EXPORT_JOB_HEADERS } from './tbx-export-job.js'; // tbx-export-report
 import { TbxMergeModes, TbxUpload } from './tbx-import.service.js';
+import { type PartialStatusMapping, parseStatusMapping } from './tbx-status-mapping.js';
 import { makeUploadDir } from './tbx-upload-dir.js';
 
 const tags = ['dictionaries'];
@@ -45,6 +47,9 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           schema: { type: 'string', enum: [...TbxMergeModes], default: 'ENTRY_ID' },
         },
         { name: 'section-oid', in: 'query', schema: { type: 'string' } },
+        statusMappingParameter(
+          "for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
+        ),
       ],
       requestBody: {
         content: {
@@ -58,6 +63,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
                 name: { type: 'string' },
                 merge: { type: 'string', enum: [...TbxMergeModes] },
                 'section-oid': { type: 'string' },
+                'status-mapping': { type: 'string' },
               },
             },
           },
@@ -106,6 +112,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
             'true: also terms of entries in unpublished workflow states; only for users who review in the workflow (docs/workflows.md)',
           schema: { type: 'boolean', default: false },
         },
+        statusMappingParameter("whose reverse is written, over the dictionary's mapping"),
       ],
       responses: {
         200: {
@@ -113,7 +120,10 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           headers: EXPORT_JOB_HEADERS, // tbx-export-report
           content: { 'application/x-tbx': { schema: { type: 'string' } } },
         },
-        400: { description: 'Bad parameters (unknown language, field or filter)', content: errorContent },
+        400: {
+          description: 'Bad parameters (unknown language, field, filter or status)',
+          content: errorContent,
+        },
         401: { description: 'Token missing or not valid', content: errorContent },
         403: {
           description: 'No CONCEPT_EXPORT in any section, or include-unpublished without review rights',
@@ -124,6 +134,30 @@ export const tbxPaths: ZodOpenApiPathsObject = {
     },
   },
 };
+
+/** `status-mapping` of the import and the export (tbx-status-mapping.ts). */
+function statusMappingParameter(what: string) {
+  return {
+    name: 'status-mapping',
+    in: 'query' as const,
+    description:
+      `Administrative status -> term status, ${what}: a comma list of status:termStatus, e.g. ` +
+      '`deprecatedTerm:forbidden`; statuses preferredTerm, admittedTerm, deprecatedTerm, supersededTerm; ' +
+      'term statuses preferred, admitted, deprecated, forbidden. Anything else answers 400.',
+    schema: { type: 'string' as const },
+  };
+}
+
+/** The REST form of a status mapping, or the 400 it answers. */
+function statusMappingOf(text: string | undefined): { mapping?: PartialStatusMapping } | { error: string } {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return { mapping: parseStatusMapping(text) };
+  } catch (error) {
+    if (error instanceof AppError) return { error: error.message };
+    throw error;
+  }
+}
 
 export type Received =
   | { upload: TbxUpload; fields: Record<string, string> }
@@ -189,6 +223,7 @@ const ExportQuerySchema = z.object({
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
   'include-unpublished': oneQueryValue.optional(),
+  'status-mapping': oneQueryValue.optional(),
 });
 
 /** Import parameters may also come in the query string; each is taken once. */
@@ -197,6 +232,7 @@ const ImportQuerySchema = z.object({
   name: oneQueryValue.optional(),
   merge: oneQueryValue.optional(),
   'section-oid': oneQueryValue.optional(),
+  'status-mapping': oneQueryValue.optional(),
 });
 
 /** The multipart import and the streamed export; both run the tbx procedures. */
@@ -216,6 +252,10 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
       try {
         const query: Record<string, string | undefined> = parseQuery(ImportQuerySchema, request.query);
         const param = (name: string) => received.fields[name] ?? query[name];
+        const statusMapping = statusMappingOf(param('status-mapping'));
+        if ('error' in statusMapping) {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: statusMapping.error });
+        }
         const result = await callProcedure(createContext, request, reply, (api) =>
           api.tbx.importFile({
             file: upload,
@@ -223,6 +263,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             name: param('name'),
             merge: (param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
             'section-oid': param('section-oid') || undefined,
+            'status-mapping': statusMapping.mapping,
           }),
         );
         if (result === undefined) return reply;
@@ -242,6 +283,10 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
           return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
         }
         const query = parseQuery(ExportQuerySchema, request.query);
+        const statusMapping = statusMappingOf(query['status-mapping']);
+        if ('error' in statusMapping) {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: statusMapping.error });
+        }
         const download = await callProcedure(createContext, request, reply, (api) =>
           api.tbx.exportFile({
             id: Number(request.params.id),
@@ -250,6 +295,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
             'include-unpublished': query['include-unpublished'] === 'true',
+            'status-mapping': statusMapping.mapping,
           }),
         );
         if (download === undefined) return reply;

@@ -5,6 +5,14 @@ import { authedProcedure, router } from '../../trpc/trpc.js';
 import { exportTbx, TbxExportFormats } from './tbx-export.service.js';
 import { asExportJob } from './tbx-export-job.js';
 import { importTbx, TbxMergeModes, TbxUpload } from './tbx-import.service.js';
+import {
+  TbxSettingsInputSchema,
+  TbxSettingsSchema,
+  TbxSettingsUpdateSchema,
+  tbxSettings,
+  updateTbxSettings,
+} from './tbx-settings.js';
+import { StatusMappingSchema } from './tbx-status-mapping.js';
 
 const codeList = z.array(z.string().trim().min(1).max(64)).max(1000).default([]);
 
@@ -24,6 +32,9 @@ export const TbxImportInputSchema = z.object({
     .default('ENTRY_ID')
     .describe('ENTRY_ID: same entry id updates; TERM: same term in the same language; NONE: always new'),
   'section-oid': z.string().min(1).max(64).optional().describe("new concepts' section (default: the first)"),
+  'status-mapping': StatusMappingSchema.optional().describe(
+    "administrative status -> term status for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
+  ),
 });
 
 export const TbxExportInputSchema = z.object({
@@ -43,6 +54,9 @@ export const TbxExportInputSchema = z.object({
     .describe(
       'also terms of entries in unpublished workflow states; only for users who review in the workflow (docs/workflows.md)',
     ),
+  'status-mapping': StatusMappingSchema.optional().describe(
+    "administrative status -> term status whose reverse is written, over the dictionary's mapping",
+  ),
 });
 
 const TbxDownloadSchema = z.object({
@@ -58,6 +72,38 @@ const TbxDownloadSchema = z.object({
  * (multipart upload, streamed download), which call these procedures for authentication and checks.
  */
 export const tbxRouter = router({
+  settings: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/dictionaries/tbx-settings/{dictionaryId}',
+        tags: ['dictionaries'],
+        summary: "A dictionary's TBX settings: its administrative status mapping (docs/tbx.md)",
+        description:
+          'Readers of the dictionary. statusMapping is the mapping in effect, the built-in rule where the dictionary names none.',
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(TbxSettingsInputSchema)
+    .output(TbxSettingsSchema)
+    .query(({ ctx, input }) => tbxSettings(ctx.scope, input.dictionaryId)),
+
+  updateSettings: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/dictionaries/tbx-settings/{dictionaryId}',
+        tags: ['dictionaries'],
+        summary: "Replace a dictionary's TBX settings (its administrative status mapping)",
+        description:
+          'Administrators of the dictionary. Imports that send no status-mapping (or only some statuses) and every export use it.',
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(TbxSettingsUpdateSchema)
+    .output(TbxSettingsSchema)
+    .mutation(({ ctx, input }) => updateTbxSettings(ctx.scope, input)),
+
   importFile: authedProcedure
     .input(TbxImportInputSchema)
     .output(InvocationResultSchema)
@@ -67,6 +113,7 @@ export const tbxRouter = router({
         name: input.name,
         merge: input.merge,
         sectionOid: input['section-oid'],
+        statusMapping: input['status-mapping'],
       });
       return outcome.body;
     }),
@@ -89,6 +136,7 @@ export const tbxRouter = router({
         fields: input.fields,
         filterId: input['filter-id'],
         includeUnpublished: input['include-unpublished'],
+        statusMapping: input['status-mapping'],
       });
       return asExportJob(ctx.scope, download);
     }),

@@ -6,6 +6,7 @@ import { formatDate, i18next } from '../i18n';
 import { useRestoreQuestion } from '../work/confirmations';
 import { namesOf } from './concept-text';
 import { ErrorMessage } from './controls';
+import { HistoryProvenance } from './HistoryProvenance';
 
 export type Change = {
   kind: string;
@@ -140,6 +141,7 @@ export function HistoryPanel(props: {
                 })}{' '}
                 · {item.time ? formatDate(item.time) : ''}
               </h3>
+              <HistoryProvenance provenance={item.provenance} termNames={termNames} />
               <ChangesTable changes={(item.changes ?? []) as Change[]} names={names} termNames={termNames} />
               {index > 0 && canRestore && (
                 <button type="button" onClick={() => void restore(item.id)}>

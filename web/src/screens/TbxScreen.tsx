@@ -6,6 +6,11 @@ import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } f
 import { mayInDictionary, useDictionaryRights } from '../components/dictionary-rights';
 import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
 import { useImportTargets } from '../components/import-targets';
+import {
+  type StatusChoice,
+  StatusMappingChoice,
+  statusMappingParam,
+} from '../components/StatusMappingChoice';
 import { type Dictionary, forgetCachedData, loadDictionaries, useLoaded } from '../data';
 import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
@@ -49,6 +54,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const [target, setTarget] = useState<string>('new');
   const [name, setName] = useState('');
   const [merge, setMerge] = useState('ENTRY_ID');
+  const [statuses, setStatuses] = useState<StatusChoice>({});
   const [job, setJob] = useState<Job | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
   const sending = useRef(false);
@@ -101,7 +107,10 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     const form = new FormData(event.currentTarget);
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
-    const params = into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge };
+    const params = {
+      ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
+      'status-mapping': statusMappingParam(statuses),
+    };
     try {
       const response = await rest(withQuery('/dictionaries/import-tbx', params), { method: 'POST', body });
       const answer = (await response.json()) as { jobTaskId?: number; result?: ImportSummary };
@@ -157,6 +166,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={setMerge}
         />
       )}
+      <StatusMappingChoice value={statuses} onChange={setStatuses} />
       <div className="actions">
         {sendingShown && <UploadingNote />}
         <button type="submit" className="primary" disabled={jobId !== null || sendingShown}>

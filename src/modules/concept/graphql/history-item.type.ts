@@ -47,6 +47,39 @@ export function historyLoader(context: GraphQLContext): DataLoader<HistoryKey, H
   return state.histories;
 }
 
+type Provenance = NonNullable<HistoryItemShape['provenance']>;
+type FileTransactions = NonNullable<Provenance['concept']>;
+type TermTransactions = Provenance['terms'][number];
+
+const FileTransactionsRef = builder.objectRef<FileTransactions>('FileTransactions').implement({
+  description: "Who created and last changed something according to an imported file's transactions.",
+  fields: (t) => ({
+    createdBy: t.exposeString('createdBy', { nullable: true }),
+    createdAt: t.exposeFloat('createdAt', { nullable: true, description: 'ms epoch' }),
+    changedBy: t.exposeString('changedBy', { nullable: true }),
+    changedAt: t.exposeFloat('changedAt', { nullable: true, description: 'ms epoch' }),
+  }),
+});
+
+const TermTransactionsRef = builder.objectRef<TermTransactions>('TermFileTransactions').implement({
+  description: 'A term of the concept and its file transactions.',
+  fields: (t) => ({
+    termId: t.exposeInt('termId'),
+    createdBy: t.exposeString('createdBy', { nullable: true }),
+    createdAt: t.exposeFloat('createdAt', { nullable: true, description: 'ms epoch' }),
+    changedBy: t.exposeString('changedBy', { nullable: true }),
+    changedAt: t.exposeFloat('changedAt', { nullable: true, description: 'ms epoch' }),
+  }),
+});
+
+const HistoryProvenanceRef = builder.objectRef<Provenance>('HistoryProvenance').implement({
+  description: 'On the items of a TBX import: the people and dates the file records (docs/history.md).',
+  fields: (t) => ({
+    concept: t.field({ type: FileTransactionsRef, nullable: true, resolve: (p) => p.concept }),
+    terms: t.field({ type: [TermTransactionsRef], resolve: (p) => p.terms }),
+  }),
+});
+
 export const HistoryItemRef = builder.objectRef<HistoryItemShape>('HistoryItem').implement({
   description: 'One change of a concept.',
   fields: (t) => ({
@@ -64,6 +97,12 @@ export const HistoryItemRef = builder.objectRef<HistoryItemShape>('HistoryItem')
     restoredFromId: t.exposeInt('restoredFromId', {
       nullable: true,
       description: 'UNDO and RESTORE: the item whose state came back',
+    }),
+    provenance: t.field({
+      type: HistoryProvenanceRef,
+      nullable: true,
+      description: 'TBX import items: who created and changed the concept and its terms by the file',
+      resolve: (item) => item.provenance ?? null,
     }),
   }),
 });
