@@ -12,6 +12,7 @@ import { printPaths, printRoute } from './modules/display/print.rest.js';
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
+import { skosPaths, skosRoutes } from './modules/skos/skos.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
@@ -69,6 +70,7 @@ export const rawRoutePaths = {
   ...definitionPaths,
   ...printPaths,
   ...tbxPaths,
+  ...skosPaths,
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -80,6 +82,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     definitionRoutes(deps.config, createContext),
     printRoute(createContext),
     tbxRoutes(deps.config, createContext),
+    skosRoutes(deps.config, createContext),
   ];
 }
 

@@ -23,6 +23,7 @@ import { savedQueryRouter } from '../modules/saved-query/saved-query.router.js';
 import { searchRouter } from '../modules/search/search.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
+import { skosRouter } from '../modules/skos/skos.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
 import { stemmingRouter } from '../modules/stemming/stemming.router.js';
 import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
@@ -66,6 +67,7 @@ export const appRouter = router({
   comments: commentRouter,
   history: historyRouter,
   tbx: tbxRouter,
+  skos: skosRouter,
   terms: searchRouter,
   stemming: stemmingRouter,
   termDecoration: decorationRouter,

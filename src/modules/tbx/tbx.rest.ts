@@ -132,7 +132,7 @@ type Received =
  * Streams the multipart member `file` to a file of its own directory, never holding it in memory and
  * never keeping more than maxBytes: a larger file is removed and answered 413.
  */
-async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<Received> {
+export async function receiveFile(request: FastifyRequest, maxBytes: number): Promise<Received> {
   const tooLarge = {
     status: 413 as const,
     message: `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`,
