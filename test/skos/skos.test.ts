@@ -176,6 +176,15 @@ describe('SKOS export', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/turtle; charset=UTF-8');
     expect(answer.headers.get('content-disposition')).toMatch(/filename\*=UTF-8''Weather%20.*\.ttl$/);
+    // The job recording the download answers its summary once the download ended.
+    const job = await fetch(`${server.base}/api/v4/jobs/${answer.headers.get('x-job-task-id')}`, {
+      headers: { 'x-auth-token': token },
+    });
+    expect(job.status).toBe(200);
+    expect(await job.json()).toMatchObject({
+      status: 'DONE',
+      result: { dictionaryId, format: 'turtle', exportedConcepts: 4, exportedTerms: 11 },
+    });
     const exported = conceptsOf(turtleQuads(answer.text));
     const original = conceptsOf(turtleQuads(VOCABULARY));
     // The file's XL label and the promoted altLabel come back as core prefLabels.

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../shared/scope.js';
 import { beatNow, jobsRunningOn } from '../jobs/job-heartbeat.js';
 import { JobTask } from '../jobs/job-task.entity.js';
+import type { TbxExportSummary } from '../tbx/tbx-export.schema.js';
 import type { SkosDownload } from './skos-export.service.js';
 
 export const SKOS_EXPORT_JOB = 'dictionaries.export-skos';
@@ -20,12 +21,16 @@ export interface SkosExportJob {
   jobTaskId: number;
 }
 
-/** The summary a finished export job answers. */
-export const skosExportSummary = (download: SkosDownload) => ({
+/**
+ * The summary a finished export job answers, in the TBX export's shape (jobs answer one of a few result
+ * shapes); SKOS reports nothing under notExpressed: which fields it writes is fixed (docs/exchange.md).
+ */
+export const skosExportSummary = (download: SkosDownload): TbxExportSummary => ({
   dictionaryId: download.dictionaryId,
   format: download.format,
   exportedConcepts: download.written.concepts,
   exportedTerms: download.written.terms,
+  notExpressed: { total: 0, counts: {}, examples: [] },
 });
 
 /**
