@@ -29,7 +29,7 @@ ex:scheme a skos:ConceptScheme ; dct:title "Weather words"@en .
 ex:weather a skos:Concept ; skos:inScheme ex:scheme ;
   skos:prefLabel "weather"@en , "temps"@fr , "veður"@is ;
   skos:definition "State of the atmosphere & its \\"moods\\" <at a time>.\\nSecond line."@en ;
-  skos:note "Untagged note" ;
+  skos:note "Untagged note" ; skos:notation "W1" ;
   skos:narrower ex:wind .
 ex:rain a skos:Concept ;
   skos:prefLabel "rain"@en ; skos:altLabel "rainfall"@en ; skos:hiddenLabel "rian"@en ;
@@ -202,6 +202,8 @@ describe('SKOS export', () => {
       .map((q) => q.object.value)
       .sort();
     expect(members).toEqual([`${IRI}cloud`, `${IRI}rain`]);
+    const notations = quads.filter((q) => q.predicate.value === `${SKOS}notation`).map((q) => q.object.value);
+    expect(notations).toEqual(['W1']);
   });
 
   it('round-trips through each serialisation', async () => {

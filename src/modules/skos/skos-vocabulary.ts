@@ -65,6 +65,8 @@ export function noteProperty(field: { dataCategory: string; name: string }): str
       return 'note';
     case 'GENERIC': {
       const name = field.name.trim().toLowerCase();
+      // skos:notation is read into a GENERIC field of that name (skos-entries.ts) and written back.
+      if (name === 'notation') return 'notation';
       return Object.keys(NOTE_CATEGORIES).find((property) => property.toLowerCase() === name) ?? null;
     }
     default:
