@@ -59,7 +59,6 @@ export const skosPaths: ZodOpenApiPathsObject = {
               required: ['file'],
               properties: {
                 file: { type: 'string', format: 'binary' },
-                format: { type: 'string', enum: [...SkosFormats] },
                 'dictionary-id': { type: 'integer' },
                 name: { type: 'string' },
                 merge: { type: 'string', enum: [...TbxMergeModes] },
