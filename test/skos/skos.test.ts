@@ -4,16 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, startServer } from '../concepts/concept-helpers.js';
-import { newTenant, rows, uniqueSuffix } from '../helpers/structure.js';
+import {
+  createScheme,
+  getDictionary,
+  grant,
+  groupWith,
+  loggedInUser,
+  newTenant,
+  rows,
+  uniqueSuffix,
+} from '../helpers/structure.js';
 import { conceptsOf, exportSkos, importSkos, SKOS, turtleQuads } from './skos-helpers.js';
 
 let server: Server;
+let tenantInfo: Awaited<ReturnType<typeof newTenant>>;
 let token: string;
 let otherToken: string;
 
 beforeAll(async () => {
   server = await startServer();
-  token = (await newTenant(server.t, server.sysadmin)).admin.token!;
+  tenantInfo = await newTenant(server.t, server.sysadmin);
+  token = tenantInfo.admin.token!;
   otherToken = (await newTenant(server.t, server.sysadmin)).admin.token!;
 });
 afterAll(async () => {
@@ -266,5 +277,53 @@ describe('SKOS export', () => {
       format: 'rdfxml',
     });
     expect(hidden.text).toContain('<skos:hiddenLabel xml:lang="en">old name</skos:hiddenLabel>');
+  });
+
+  it('needs CONCEPT_EXPORT (403), hides unreadable dictionaries (404); a new dictionary needs an administrator', async () => {
+    const [exporter, reader, stranger] = await Promise.all([
+      loggedInUser(server.t, tenantInfo.tenant),
+      loggedInUser(server.t, tenantInfo.tenant),
+      loggedInUser(server.t, tenantInfo.tenant),
+    ]);
+    const exporters = await groupWith(tenantInfo.admin, [exporter.id]);
+    const readers = await groupWith(tenantInfo.admin, [reader.id]);
+    const scheme = await createScheme(tenantInfo.admin, [
+      grant(exporters.id, ['DICT_READ', 'CONCEPT_EXPORT']),
+      grant(readers.id, ['DICT_READ']),
+    ]);
+    const { dictionaryId: id } = await importVocabulary();
+    const dictionary = await getDictionary(tenantInfo.admin, id);
+    const fieldsOf = (fields: typeof dictionary.conceptFields) =>
+      fields.map((f) => ({
+        id: f.id,
+        name: f.name,
+        dataCategory: f.dataCategory,
+        fieldType: f.fieldType,
+        model: f.model,
+      }));
+    const put = await fetch(`${server.base}/api/v4/dictionaries/${id}`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: dictionary.name,
+        version: dictionary.version,
+        permissionSchemeId: scheme.id,
+        languages: dictionary.languages.map((l) => ({
+          id: l.id,
+          code: l.code,
+          variants: l.variants.map((v) => ({ id: v.id, type: v.type, code: v.code })),
+        })),
+        conceptFields: fieldsOf(dictionary.conceptFields),
+        termFields: fieldsOf(dictionary.termFields),
+      }),
+    });
+    expect(put.status, await put.text()).toBe(200);
+    const allowed = await exportSkos(server, exporter.rest.token!, id);
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(conceptsOf(turtleQuads(allowed.text)).size).toBe(4);
+    expect((await exportSkos(server, reader.rest.token!, id)).status).toBe(403);
+    expect((await exportSkos(server, stranger.rest.token!, id)).status).toBe(404);
+    const notAdmin = await importSkos(server, exporter.rest.token!, VOCABULARY, 'weather.ttl');
+    expect(notAdmin.status).toBe(403);
   });
 });
