@@ -60,7 +60,6 @@ const NOTE_PROPERTIES = new Set([
   'historyNote',
   'changeNote',
 ]);
-const LABEL_KINDS = new Set<string>(['prefLabel', 'altLabel', 'hiddenLabel']);
 const TITLES = [`${DCT}title`, `${DC}title`, `${RDFS}label`, `${SKOS}prefLabel`];
 
 interface Subject {
@@ -253,5 +252,3 @@ function conceptOf(
   }
   return concept;
 }
-
-export const isLabelKind = (value: string): value is LabelKind => LABEL_KINDS.has(value);
