@@ -13,6 +13,7 @@ import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { spreadsheetPaths, spreadsheetRoutes } from './modules/spreadsheet/spreadsheet.rest.js';
+import { skosPaths, skosRoutes } from './modules/skos/skos.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
@@ -71,6 +72,7 @@ export const rawRoutePaths = {
   ...printPaths,
   ...tbxPaths,
   ...spreadsheetPaths,
+  ...skosPaths,
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -83,6 +85,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     printRoute(createContext),
     tbxRoutes(deps.config, createContext),
     spreadsheetRoutes(deps.config, createContext),
+    skosRoutes(deps.config, createContext),
   ];
 }
 

@@ -50,6 +50,8 @@ export const ConfigSchema = z.object({
     }),
   /** Public address of the server, used to recognise `/client/{login}` referers; optional. */
   BASE_URL: z.url().optional(),
+  /** Namespace base of SKOS exports (docs/exchange.md, IRIs); default: BASE_URL (or the request's origin) + /skos/. */
+  SKOS_BASE_IRI: z.url().optional(),
   DATABASE_URL: z.url().optional(),
   /** Folder of the embedded PostgreSQL used when DATABASE_URL is absent. */
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),

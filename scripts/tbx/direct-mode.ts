@@ -38,7 +38,7 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -59,7 +59,7 @@ function statusMapping(text: string | undefined): PartialStatusMapping | undefin
  * The import removes its upload when its job ends, so it gets a file of its own in an upload directory
  * (a hard link where the file system allows, else a copy), never the user's file.
  */
-async function stage(file: string): Promise<TbxUpload> {
+export async function stage(file: string): Promise<TbxUpload> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new CliError(`No file ${file}`);
   // Where no server runs, runs of this tool that were killed are cleaned up by the next one.
@@ -75,7 +75,7 @@ async function stage(file: string): Promise<TbxUpload> {
   return new TbxUpload(path, info.size, basename(file), directory);
 }
 
-async function jobState(orm: MikroORM, id: number): Promise<JobState> {
+export async function jobState(orm: MikroORM, id: number): Promise<JobState> {
   const job = await orm.em.fork().findOneOrFail(JobTask, id);
   return {
     status: job.status,
@@ -141,7 +141,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
   printExportSummary(cli.out!, exportSummary(download));
 }
 
-function directConfig(cli: DirectCli): Config {
+export function directConfig(cli: Pick<DirectCli, 'database'>): Config {
   try {
     // The server's settings (MULTI_TENANT, SESSION_TIMEOUT, ...) from the environment. The import answers
     // its job at once, so the bar follows it from the start.

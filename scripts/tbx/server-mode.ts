@@ -25,7 +25,7 @@ const query = (params: Record<string, string | undefined>) => {
 const TBX_IMPORT_JOB = 'dictionaries.import-tbx';
 
 /** The server's error body names a code and a message; anything else is shown as it came. */
-function failure(what: string, status: number, text: string): CliError {
+export function failure(what: string, status: number, text: string): CliError {
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
     if (typeof body.message === 'string') {
@@ -37,9 +37,9 @@ function failure(what: string, status: number, text: string): CliError {
   return new CliError(`${what} failed: ${status} ${text}`);
 }
 
-class ServerApi {
+export class ServerApi {
   private token: string | undefined;
-  constructor(private readonly cli: ServerCli) {
+  constructor(private readonly cli: Pick<ServerCli, 'server' | 'token' | 'user' | 'password' | 'client'>) {
     this.token = cli.token;
   }
 

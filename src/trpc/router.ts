@@ -24,6 +24,7 @@ import { searchRouter } from '../modules/search/search.router.js';
 import { searchSettingsRouter } from '../modules/search-settings/search-settings.router.js';
 import { sectionRouter } from '../modules/section/section.router.js';
 import { spreadsheetRouter } from '../modules/spreadsheet/spreadsheet.router.js';
+import { skosRouter } from '../modules/skos/skos.router.js';
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
 import { stemmingRouter } from '../modules/stemming/stemming.router.js';
 import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
@@ -68,6 +69,7 @@ export const appRouter = router({
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,
+  skos: skosRouter,
   terms: searchRouter,
   stemming: stemmingRouter,
   termDecoration: decorationRouter,

@@ -1,0 +1,234 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { Config } from '../../config.js';
+import { sendError } from '../../rest/error-body.js';
+import { registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedure-call.js';
+import { oneQueryValue, parseQuery } from '../../rest/query-params.js';
+import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
+import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { receiveFile } from '../tbx/tbx.rest.js';
+import { TbxMergeModes } from '../tbx/tbx-import.service.js';
+import { SkosFormats } from './skos-writers.js';
+
+const tags = ['dictionaries'];
+
+const jobHeader = {
+  'X-Job-Task-Id': {
+    description:
+      'the job recording the download: once the download ended, GET /jobs/{id} answers DONE with its summary',
+    schema: { type: 'integer' as const },
+  },
+};
+
+export const skosPaths: ZodOpenApiPathsObject = {
+  '/dictionaries/import-skos': {
+    post: {
+      operationId: 'dictionaries-importSkos',
+      tags,
+      summary: 'Import a SKOS vocabulary (Turtle, RDF/XML or JSON-LD) into a new or an existing dictionary',
+      description:
+        'The file (member `file`) is read whole first: a file that is no RDF in its format, or holds no ' +
+        'skos:Concept, answers 400 and nothing changes; over MAX_FILE_SIZE 413. The import then runs as a job in ' +
+        'one transaction (GET /jobs/{id}: processed/total concepts; once DONE, `result` is the summary ' +
+        '{dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). 200 when done within ' +
+        'ASYNC_THRESHOLD_MS, else 202 with jobTaskId. Mapping and merging: docs/exchange.md.',
+      parameters: [
+        { name: 'format', in: 'query', schema: { type: 'string', enum: [...SkosFormats] } },
+        { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
+        { name: 'name', in: 'query', schema: { type: 'string' } },
+        {
+          name: 'merge',
+          in: 'query',
+          schema: { type: 'string', enum: [...TbxMergeModes], default: 'ENTRY_ID' },
+        },
+        { name: 'section-oid', in: 'query', schema: { type: 'string' } },
+        {
+          name: 'hidden',
+          in: 'query',
+          schema: { type: 'string', enum: ['FORBIDDEN', 'DEPRECATED'], default: 'FORBIDDEN' },
+        },
+      ],
+      requestBody: {
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                'dictionary-id': { type: 'integer' },
+                name: { type: 'string' },
+                merge: { type: 'string', enum: [...TbxMergeModes] },
+                'section-oid': { type: 'string' },
+                hidden: { type: 'string', enum: ['FORBIDDEN', 'DEPRECATED'] },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'Done in time',
+          content: { 'application/json': { schema: InvocationResultSchema } },
+        },
+        202: {
+          description: 'Still running',
+          content: { 'application/json': { schema: InvocationResultSchema } },
+        },
+        ...uploadErrorResponses('No CONCEPT_IMPORT in the section, or not an administrator (new dictionary)'),
+        404: { description: 'No such dictionary (or not readable)', content: errorContent },
+        422: { description: 'The name of the new dictionary is taken', content: errorContent },
+      },
+    },
+  },
+  '/dictionaries/export-skos/{id}': {
+    get: {
+      operationId: 'dictionaries-exportSkos',
+      tags,
+      summary: "Download a dictionary's concepts as SKOS (CONCEPT_EXPORT)",
+      description:
+        'Streamed, in concept id order: one skos:ConceptScheme, its domains as skos:Collection, every concept as ' +
+        'skos:Concept with labels, notes and broader/narrower/related. Only sections with CONCEPT_EXPORT are ' +
+        'exported. Mapping and IRIs: docs/exchange.md.',
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+        {
+          name: 'format',
+          in: 'query',
+          schema: { type: 'string', enum: [...SkosFormats], default: 'turtle' },
+        },
+        {
+          name: 'base-iri',
+          in: 'query',
+          description:
+            'namespace of the IRIs; default: SKOS_BASE_IRI (or the server address + /skos/) + dictionary id + /',
+          schema: { type: 'string', format: 'uri' },
+        },
+        {
+          name: 'deprecated',
+          in: 'query',
+          schema: { type: 'string', enum: ['alt', 'hidden'], default: 'alt' },
+        },
+        {
+          name: 'include-unpublished',
+          in: 'query',
+          description:
+            'true: also terms of entries in unpublished workflow states; only for users who review in the workflow',
+          schema: { type: 'boolean', default: false },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'SKOS attachment',
+          headers: jobHeader,
+          content: {
+            'text/turtle': { schema: { type: 'string' } },
+            'application/rdf+xml': { schema: { type: 'string' } },
+            'application/ld+json': { schema: { type: 'string' } },
+          },
+        },
+        400: { description: 'Bad parameters', content: errorContent },
+        401: { description: 'Token missing or not valid', content: errorContent },
+        403: {
+          description: 'No CONCEPT_EXPORT in any section, or include-unpublished without review rights',
+          content: errorContent,
+        },
+        404: { description: 'No such dictionary (or not readable)', content: errorContent },
+      },
+    },
+  },
+};
+
+const ImportQuerySchema = z.object({
+  format: oneQueryValue.optional(),
+  'dictionary-id': oneQueryValue.optional(),
+  name: oneQueryValue.optional(),
+  merge: oneQueryValue.optional(),
+  'section-oid': oneQueryValue.optional(),
+  hidden: oneQueryValue.optional(),
+});
+
+const ExportQuerySchema = z.object({
+  format: oneQueryValue.optional(),
+  'base-iri': oneQueryValue.optional(),
+  deprecated: oneQueryValue.optional(),
+  'include-unpublished': oneQueryValue.optional(),
+});
+
+const optionalNumber = (value: string | undefined) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+/** The multipart import and the streamed export; both run the skos procedures. */
+export function skosRoutes(config: Config, createContext: ContextFactory): RawRoute {
+  const plugin: FastifyPluginAsync = async (app) => {
+    await registerUploads(app);
+
+    app.post('/dictionaries/import-skos', async (request, reply) => {
+      if (!signedIn(request, reply)) return reply;
+      const received = await receiveFile(request, config.MAX_FILE_SIZE);
+      if ('status' in received) {
+        const code = received.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
+        return sendError(reply, received.status, { code, message: received.message });
+      }
+      const { upload } = received;
+      try {
+        const query: Record<string, string | undefined> = parseQuery(ImportQuerySchema, request.query);
+        const param = (name: string) => received.fields[name] ?? query[name];
+        const result = await callProcedure(createContext, request, reply, (api) =>
+          api.skos.importFile({
+            file: upload,
+            format: (param('format')?.toLowerCase() || undefined) as (typeof SkosFormats)[number] | undefined,
+            'dictionary-id': optionalNumber(param('dictionary-id')),
+            name: param('name'),
+            merge: (param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
+            'section-oid': param('section-oid') || undefined,
+            hidden: (param('hidden')?.toUpperCase() ?? 'FORBIDDEN') as 'FORBIDDEN' | 'DEPRECATED',
+          }),
+        );
+        if (result === undefined) return reply;
+        return reply
+          .code(result.jobTaskId !== undefined ? 202 : 200)
+          .type('application/json; charset=utf-8')
+          .send(result);
+      } finally {
+        if (!upload.claimed) await upload.discard();
+      }
+    });
+
+    app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+      '/dictionaries/export-skos/:id',
+      async (request, reply) => {
+        if (!/^\d+$/.test(request.params.id)) {
+          return sendError(reply, 400, { code: 'BAD_REQUEST', message: 'id must be a dictionary id' });
+        }
+        const query = parseQuery(ExportQuerySchema, request.query);
+        const download = await callProcedure(createContext, request, reply, (api) =>
+          api.skos.exportFile({
+            id: Number(request.params.id),
+            format: (query.format?.toLowerCase() ?? 'turtle') as (typeof SkosFormats)[number],
+            'base-iri': query['base-iri'] || undefined,
+            deprecated: (query.deprecated?.toLowerCase() ?? 'alt') as 'alt' | 'hidden',
+            'include-unpublished': query['include-unpublished'] === 'true',
+          }),
+        );
+        if (download === undefined) return reply;
+        const body = Readable.from(download.chunks, { objectMode: false });
+        body.on('error', (error) => request.log.error({ err: error }, 'SKOS export failed while streaming'));
+        return reply
+          .type(`${download.contentType}; charset=UTF-8`)
+          .header('cache-control', 'no-store')
+          .header('x-job-task-id', String(download.jobTaskId))
+          .header(
+            'content-disposition',
+            `attachment; filename="${download.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; ` +
+              `filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
+          )
+          .send(body);
+      },
+    );
+  };
+  return { plugin, paths: skosPaths };
+}
