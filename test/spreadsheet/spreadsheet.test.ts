@@ -197,8 +197,13 @@ describe('spreadsheet import', () => {
         .sort(),
     ).toEqual(['Language', 'Terminology']);
     // Merging by the ID column: the file again, one definition changed, updates that concept only.
-    const changed = Buffer.from(GLOSSARY.replace('A word of a special field', 'A word of a subject field'), 'latin1');
-    const again = await importSheet(changed, shown.mapping, { 'dictionary-id': String(summary.dictionaryId) });
+    const changed = Buffer.from(
+      GLOSSARY.replace('A word of a special field', 'A word of a subject field'),
+      'latin1',
+    );
+    const again = await importSheet(changed, shown.mapping, {
+      'dictionary-id': String(summary.dictionaryId),
+    });
     expect(again).toMatchObject({ concepts: 0, updated: 1, skipped: 2 });
   });
 

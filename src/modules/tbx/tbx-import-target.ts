@@ -153,7 +153,7 @@ export async function targetDictionary(
   scope: Scope,
   em: EntityManager,
   target: ImportTarget,
-  scan: FileScan,
+  scan: Pick<FileScan, 'header'>,
   fileName: string | null,
 ): Promise<ImportPlace> {
   if (target.kind === 'existing') return target;
