@@ -1,5 +1,6 @@
 import type { AuditInfo } from '../shared/common.schema.js';
 import { builder } from './builder.js';
+import { PAGE_CONTENT_COST } from './cost.js';
 
 export const AuditInfoRef = builder.objectRef<AuditInfo>('AuditInfo').implement({
   description: 'Who made a change and when.',
@@ -31,7 +32,7 @@ export function pageRef<T>(
 ) {
   return builder.objectRef<PageOf<T>>(name).implement({
     fields: (t) => ({
-      content: t.field({ type: [item], resolve: (page) => page.content }),
+      content: t.field({ type: [item], complexity: PAGE_CONTENT_COST, resolve: (page) => page.content }),
       totalElements: t.exposeInt('totalElements'),
       totalPages: t.exposeInt('totalPages'),
       number: t.exposeInt('number'),

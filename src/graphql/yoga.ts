@@ -12,6 +12,7 @@ import type { Context } from '../trpc/context.js';
 import { appRouter } from '../trpc/router.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import type { GraphQLContext } from './builder.js';
+import { limitOperationCost } from './cost-limit.js';
 import { CallerDocuments, DOCUMENTS_AT_ONCE } from './pool-share.js';
 import { schema } from './schema.js';
 
@@ -131,7 +132,7 @@ export function registerGraphQL(
     renderGraphiQL,
     graphiql: { title: 'Polyterm GraphiQL', headers: JSON.stringify({ 'X-Auth-Token': '' }) },
     maskedErrors: { maskError: maskErrorWith(app.log) },
-    plugins: [limitDocuments(MAX_GRAPHQL_TOKENS), validationErrorsAreBadRequests],
+    plugins: [limitDocuments(MAX_GRAPHQL_TOKENS), validationErrorsAreBadRequests, limitOperationCost],
     logging: yogaLogging(app.log),
     context: ({ req, reply }) => {
       const request = createContext(req, reply);

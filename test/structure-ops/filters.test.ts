@@ -389,7 +389,11 @@ describe('criteria', () => {
       changedBy: [],
     };
     const filter = await created(a.rest, { dictionaryId: dictionary.id, criteria });
-    expect(filter.criteria).toMatchObject(criteria);
+    // The language is read by the one rule of language codes (ENG is eng); variants stay as sent.
+    expect(filter.criteria).toMatchObject({
+      ...criteria,
+      languages: ['eng', 'eng;US', 'eng;;Latn', 'eng;US;Latn', 'fra', 'eng;us'],
+    });
   });
 
   it('unknown sections, domains, fields and languages are 400 and store nothing', async () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { loading, unsizedListCost } from '../../graphql/cost.js';
 import type { GuestSettingsDto } from '../guest/guest.schema.js';
 import type {
   DictionaryPermissionsDto,
@@ -50,18 +51,21 @@ const GuestSettingsRef = builder.objectRef<GuestSettingsDto>('GuestSettings').im
 builder.queryFields((t) => ({
   roles: t.field({
     type: [RoleRef],
+    complexity: unsizedListCost,
     args: { clientId: t.arg.int({ required: false, description: 'default: the client of the token' }) },
     resolve: (_, { clientId }, { api }) =>
       clientId == null ? api.roles.list() : api.roles.forClient({ client_id: clientId }),
   }),
   dictionaryPermissions: t.field({
     type: [DictionaryPermissionsRef],
+    complexity: (args) => loading(Math.max(args.dictionaryIds.length, 1)),
     args: { dictionaryIds: t.arg.intList({ required: true }) },
     resolve: (_, { dictionaryIds }, { api }) =>
       api.access.dictionaryPermissions({ dictionary_id: dictionaryIds }),
   }),
   permissionSchemes: t.field({
     type: [PermissionSchemeRef],
+    complexity: unsizedListCost,
     args: { clientId: t.arg.int({ required: true }) },
     resolve: (_, { clientId }, { api }) => api.permissionSchemes.byClient({ client_id: clientId }),
   }),

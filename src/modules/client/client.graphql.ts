@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
 import { AuditInfoRef, pageRef } from '../../graphql/common.graphql.js';
+import { pageCost } from '../../graphql/cost.js';
 import { UserSummaryRef } from '../user/user.graphql.js';
 import type { ClientOutputSchema } from './client.schema.js';
 
@@ -63,6 +64,7 @@ builder.queryFields((t) => ({
   clients: t.field({
     type: ClientPageRef,
     description: 'Clients visible to the caller (all of them for system administrators).',
+    complexity: pageCost,
     args: {
       page: t.arg.int({ required: false }),
       size: t.arg.int({ required: false }),

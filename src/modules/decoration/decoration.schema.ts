@@ -17,7 +17,9 @@ export const SegmentInputSchema = z.object({
 });
 
 export const DecorationInputSchema = z.object({
-  sourceLang: LangSchema.describe('language of the segments (ISO 639-2, e.g. eng)'),
+  sourceLang: LangSchema.describe(
+    'language of the segments: ISO 639 in two or three letters, any case, B or T form (en, ENG, ger), read as the three-letter code (eng, deu), or a custom language of the dictionaries',
+  ),
   dictionaryIds: z
     .array(z.number().int().min(-MAX_ID).max(MAX_ID))
     .max(100)
@@ -27,7 +29,9 @@ export const DecorationInputSchema = z.object({
     .array(LangSchema)
     .max(50)
     .optional()
-    .describe('translations of the matched concepts in these'),
+    .describe(
+      'translations of the matched concepts in these: ISO 639 in two or three letters, any case, B or T form (en, ENG, ger), read as the three-letter code (eng, deu), or custom languages of the dictionaries; anything else is 400',
+    ),
   segments: z
     .array(SegmentInputSchema)
     .min(1)

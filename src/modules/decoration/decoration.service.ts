@@ -13,7 +13,7 @@ import { readableDictionaryIds } from '../dictionary/dictionary-access.js';
 import type { TermSearchInput } from '../search/search.schema.js';
 import type { SearchPlan } from '../search/search-plan.js';
 import { loadSearchContext, planSearch } from '../search/search-request.js';
-import { checkLanguageCodes } from '../stemming/language-codes.js';
+import { checkLanguageCodes, languageKey } from '../stemming/language-codes.js';
 import { foldedTextsSql, stemGroupsSql } from '../stemming/stem-keys.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms } from './candidate-lookup.js';
@@ -159,7 +159,7 @@ type LookupRequest = SessionRequest & {
 /** Finds the terms of the caller's dictionaries in the segments, in this thread (term check). */
 export async function lookUpSegments(scope: Scope, request: LookupRequest): Promise<Lookup> {
   checkLimits(request.segments.map((s) => s.text));
-  const sessionRequest = { ...request, sourceLang: request.sourceLang.toLowerCase() };
+  const sessionRequest = { ...request, sourceLang: languageKey(request.sourceLang) };
   const local = localSession(sessionRequest);
   return local.session.lookup(await findTerms(scope, sessionRequest, local));
 }
@@ -185,7 +185,8 @@ function answerOf(found: Found, json: Uint8Array): DecorationResponse {
 export async function decorate(scope: Scope, input: DecorationInput): Promise<DecorationResponse> {
   const output = input.output ?? 'matches';
   const overlap = input.overlap ?? 'longest';
-  const targetLangs = [...new Set((input.targetLangs ?? []).map((l) => l.toLowerCase()))];
+  // Codes as the dictionaries hold them (en → eng); findTerms refuses unknown ones.
+  const targetLangs = [...new Set((input.targetLangs ?? []).map(languageKey))];
   const segments = input.segments.map((segment, index) => ({
     id: segment.id ?? String(index),
     text: segment.text,
@@ -198,7 +199,7 @@ export async function decorate(scope: Scope, input: DecorationInput): Promise<De
   }
   checkLimits(segments.map((s) => s.text));
   const request = {
-    sourceLang: input.sourceLang.toLowerCase(),
+    sourceLang: languageKey(input.sourceLang),
     dictionaryIds: input.dictionaryIds,
     targetLangs,
     segments,

@@ -5,6 +5,7 @@
  * target are listed with them, and source terms whose concept has no term in the target language too.
  */
 import type { Scope } from '../../shared/scope.js';
+import { languageKey } from '../stemming/language-codes.js';
 import {
   DEFAULT_KINDS,
   type Match,
@@ -23,7 +24,7 @@ const checked = ({ homonyms: _h, translations: _t, ...rest }: Match) => rest;
 
 /** POST /term-check. */
 export async function checkTerms(scope: Scope, input: TermCheckInput): Promise<TermCheckResponse> {
-  const targetLang = input.targetLang.toLowerCase();
+  const targetLang = languageKey(input.targetLang);
   const common = {
     dictionaryIds: input.dictionaryIds,
     kinds: DEFAULT_KINDS,

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { builder, defined, type GraphQLContext } from '../../graphql/builder.js';
 import { AuditInfoRef, pageRef } from '../../graphql/common.graphql.js';
+import { IN_MEMORY_LIST_COST, pageCost } from '../../graphql/cost.js';
 import { Domain } from '../domain/domain.entity.js';
 import type { FieldDto } from '../field/field.schema.js';
 import type { LanguageDto } from '../language/language.schema.js';
@@ -82,7 +83,11 @@ DomainNodeRef.implement({
     parentDomainId: t.exposeInt('parentDomainId', { nullable: true }),
     sortIndex: t.exposeInt('sortIndex'),
     numberOfConcepts: t.exposeInt('numberOfConcepts'),
-    children: t.field({ type: [DomainNodeRef], resolve: (node) => node.children }),
+    children: t.field({
+      type: [DomainNodeRef],
+      complexity: IN_MEMORY_LIST_COST,
+      resolve: (node) => node.children,
+    }),
   }),
 });
 
@@ -109,7 +114,11 @@ const LanguageRef = builder.objectRef<LanguageDto>('Language').implement({
     rtl: t.exposeBoolean('rtl'),
     idStr: t.exposeString('idStr'),
     sortIndex: t.exposeInt('sortIndex'),
-    variants: t.field({ type: [VariantRef], resolve: (language) => language.variants }),
+    variants: t.field({
+      type: [VariantRef],
+      complexity: IN_MEMORY_LIST_COST,
+      resolve: (language) => language.variants,
+    }),
   }),
 });
 
@@ -131,7 +140,11 @@ const FieldModelRef = builder.objectRef<FieldDto['model']>('FieldModel').impleme
     regExp: t.exposeString('regExp', { nullable: true }),
     number: t.exposeBoolean('number'),
     unicode: t.exposeBoolean('unicode'),
-    picklistItems: t.field({ type: [PicklistItemRef], resolve: (model) => model.picklistItems }),
+    picklistItems: t.field({
+      type: [PicklistItemRef],
+      complexity: IN_MEMORY_LIST_COST,
+      resolve: (model) => model.picklistItems,
+    }),
   }),
 });
 
@@ -180,17 +193,28 @@ const DictionaryRef = builder.objectRef<DictionaryDto>('Dictionary').implement({
     domainPresentation: t.exposeString('domainPresentation'),
     emailRecipientId: t.exposeInt('emailRecipientId', { nullable: true }),
     permissionSchemeId: t.exposeInt('permissionSchemeId', { nullable: true }),
-    languages: t.field({ type: [LanguageRef], resolve: (d) => d.languages }),
-    conceptFields: t.field({ type: [FieldRef], resolve: (d) => d.conceptFields }),
-    termFields: t.field({ type: [FieldRef], resolve: (d) => d.termFields }),
+    languages: t.field({ type: [LanguageRef], complexity: IN_MEMORY_LIST_COST, resolve: (d) => d.languages }),
+    conceptFields: t.field({
+      type: [FieldRef],
+      complexity: IN_MEMORY_LIST_COST,
+      resolve: (d) => d.conceptFields,
+    }),
+    termFields: t.field({ type: [FieldRef], complexity: IN_MEMORY_LIST_COST, resolve: (d) => d.termFields }),
     sections: t.field({
       type: [SectionRef],
+      complexity: IN_MEMORY_LIST_COST,
       description: 'sections you may read',
       resolve: (d) => d.sections,
     }),
-    allSections: t.field({ type: [SectionRef], resolve: (d) => d.allSections }),
+    allSections: t.field({
+      type: [SectionRef],
+      complexity: IN_MEMORY_LIST_COST,
+      resolve: (d) => d.allSections,
+    }),
     domains: t.field({
       type: [DomainNodeRef],
+      // One batch for every dictionary of the request, whatever its depth.
+      complexity: IN_MEMORY_LIST_COST,
       description: 'the top-level domains, each with its subdomains',
       resolve: (d, _, context) => domainTrees(context).load(d.id),
     }),
@@ -205,6 +229,7 @@ builder.queryFields((t) => ({
   dictionaries: t.field({
     type: DictionaryPageRef,
     description: 'The dictionaries you may read.',
+    complexity: pageCost,
     args: {
       page: t.arg.int({ required: false }),
       size: t.arg.int({ required: false }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseFilterDate } from '../field/field-validation.js';
+import { normalLanguageCode } from '../language/iso-codes.js';
 
 /**
  * What a filter selects (docs/filters.md). Every member is optional; the members that are set must all
@@ -52,10 +53,21 @@ export const FieldConditionSchema = z
     },
   );
 
+/**
+ * A language and its variants; the language is read by the one rule of language codes (en, ENG and eng
+ * are eng; docs/clients.md), wherever criteria are parsed: saved filters, quick filters, criteria read
+ * back from the database. Whether the dictionary has it is checked where the dictionary is known.
+ */
 export const LanguageSelectorSchema = z
   .string()
   .regex(/^[^;\s]+(;[^;\s]*(;[^;\s]*)?)?$/, 'language codes are <lang>[;[region];[script]]')
-  .describe('<lang>[;[region];[script]], e.g. eng, eng;US, jpn;;hira');
+  .overwrite((selector) => {
+    const [code = '', ...variants] = selector.split(';');
+    return [normalLanguageCode(code), ...variants].join(';');
+  })
+  .describe(
+    '<lang>[;[region];[script]], e.g. eng, eng;US, jpn;;hira; the language as ISO 639 in two or three letters (read as the three-letter code) or a custom language of the dictionary',
+  );
 
 export const FilterCriteriaSchema = z.object({
   languages: z

@@ -146,6 +146,7 @@ export async function assertCriteria(em: EntityManager, dictionaryId: number, cr
     const { languages, variants } = await languagesOf(em, [dictionaryId]);
     for (const selector of criteria.languages) {
       const [code = '', region = '', script = ''] = selector.split(';');
+      // The schema has read the code by the one rule (en is eng); the dictionary must have it.
       const language = languages.find((l) => l.code.toLowerCase() === code.toLowerCase());
       const own = variants.filter((v) => language && v.language.id === language.id);
       const known =

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
 import { AuditInfoRef, FormatEnum, pageRef } from '../../graphql/common.graphql.js';
+import { pageCost } from '../../graphql/cost.js';
 import type { GroupOutputSchema } from './group.schema.js';
 
 type GroupOutput = z.infer<typeof GroupOutputSchema>;
@@ -77,6 +78,7 @@ const groupWrite = (input: GroupInputShape) =>
 builder.queryFields((t) => ({
   groups: t.field({
     type: GroupPageRef,
+    complexity: pageCost,
     args: {
       page: t.arg.int({ required: false }),
       size: t.arg.int({ required: false }),

@@ -2,12 +2,18 @@ import { z } from 'zod';
 
 export const SearchModes = ['PREFIX', 'SUBSTRING', 'EXACT'] as const;
 
-/** A language of a dictionary: ISO 639 code, optionally with region and script (eng, eng-US, jpn-Hira). */
+/**
+ * A language of a dictionary: ISO 639 code, optionally with region and script (eng, eng-US, jpn-Hira); the
+ * language is read by the one rule of language codes (search-settings-languages.ts).
+ */
 const LanguageCodeSchema = z
   .string()
   .trim()
   .max(32)
-  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as eng or eng-US');
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as eng or eng-US')
+  .describe(
+    'language, optionally -region and -script (eng-US): ISO 639 in two or three letters, any case, B or T form (en, ENG, ger), read as the three-letter code (eng, deu), or a custom language of the client; anything else is 400',
+  );
 
 /** Every attribute a user may set; docs/search-settings.md explains each. */
 export const searchSettingsShape = {

@@ -17,6 +17,7 @@ import {
   type SingleSettingInput,
   searchSettingsShape,
 } from './search-settings.schema.js';
+import { withLanguageCodes } from './search-settings-languages.js';
 
 /** What a user starts with; ALWAYS_WILDCARD makes substring search the default. */
 export function defaultSearchSettings(config: Config): SearchSettingValues {
@@ -190,7 +191,8 @@ async function write(
   const row = await scope.em.transactional(async (em) => {
     const current = await currentRow(scope, em, user);
     if (version !== 'unchecked') assertVersion(current, version, 'Search settings');
-    const values = change(effectiveValues(scope.config, current.settings));
+    const before = effectiveValues(scope.config, current.settings);
+    const values = await withLanguageCodes(scope, before, change(before));
     assertPageSize(scope.config, values);
     await assertReferencesExist(scope, em, values);
     const sessionId = guestSessionOf(scope, user);

@@ -24,6 +24,7 @@ import { criteriaSql, unknownStates } from '../filter/filter-sql.js';
 import { isoLanguage, normalLanguageCode } from '../language/iso-codes.js';
 import type { SearchSettingValues } from '../search-settings/search-settings.schema.js';
 import { settingValuesFrom, storedSettingsSql } from '../search-settings/search-settings.service.js';
+import { checkLanguageCodes } from '../stemming/language-codes.js';
 import { enabledWorkflowsSql, type GoverningWorkflow } from '../workflow/workflow-effects.js';
 import type { TermSearchInput } from './search.schema.js';
 import { FUZZY_MAX_LENGTH, type SearchPlan, type TextMatch } from './search-plan.js';
@@ -229,6 +230,14 @@ async function restrictionsOf(
         `quickFilter.workflowStates: no state ${unknown.join(', ')} in the enabled workflows of these dictionaries`,
       );
     }
+    // As a term search's langCode: ISO 639 (read as the three-letter code) or a custom language of the
+    // searched dictionaries, else 400 rather than nothing found.
+    await checkLanguageCodes(
+      scope,
+      'quickFilter.languages',
+      parsed.data.languages.map((selector) => selector.split(';')[0]!),
+      searchAccess.dictionaryIds,
+    );
     required.push([{ dictionaryId: null, criteria: parsed.data }]);
   }
   // Group filters (filterMap) bind members, not the dictionaries' administrators.

@@ -3,6 +3,7 @@
  * reachable through the concepts' per-request loader (one batch for the whole page).
  */
 import { builder } from '../../graphql/builder.js';
+import { loading, PAGE_CONTENT_COST, pageItems } from '../../graphql/cost.js';
 import { ConceptRef, loadConcept } from '../concept/concept.graphql.js';
 import { SearchModes } from '../search-settings/search-settings.schema.js';
 import type { TermListEntry, TermSearchInput, TermSearchResponse } from './search.schema.js';
@@ -98,6 +99,8 @@ const TermSearchResultRef = builder.objectRef<TermSearchResponse>('TermSearchRes
     message: t.exposeString('message', { nullable: true }),
     results: t.field({
       type: [TermListEntryRef],
+      // searchTerms counts each result already.
+      complexity: PAGE_CONTENT_COST,
       resolve: (response) => response.results,
     }),
   }),
@@ -107,6 +110,8 @@ builder.queryFields((t) => ({
   searchTerms: t.field({
     type: TermSearchResultRef,
     description: 'Term search, as POST /api/v4/terms/search.',
+    // A page of results (the search settings' page size when none is given, 20 by default).
+    complexity: (args, context) => loading(pageItems(args.input.pageSize, context)),
     args: { input: t.arg({ type: TermSearchInputRef, required: true }) },
     resolve: (_, args, context) => context.api.terms.search(args.input as TermSearchInput),
   }),

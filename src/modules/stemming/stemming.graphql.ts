@@ -3,6 +3,7 @@
  * (docs/decoration.md).
  */
 import { builder } from '../../graphql/builder.js';
+import { unsizedListCost } from '../../graphql/cost.js';
 import type { AnalyzeInput, AnalyzeResponse, StemmingLanguages, StemmingSetting } from './stemming.schema.js';
 
 type Language = StemmingLanguages['languages'][number];
@@ -111,6 +112,7 @@ builder.queryFields((t) => ({
   dictionaryStemming: t.field({
     type: [StemmingSettingRef],
     description: 'As GET /api/v4/dictionaries/{id}/stemming.',
+    complexity: unsizedListCost,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_, args, context) => context.api.stemming.settings({ id: args.id }),
   }),

@@ -7,7 +7,9 @@ const LangCodeSchema = z
   .trim()
   .min(2)
   .max(64)
-  .describe('language code as the dictionaries hold it (ISO 639-2, e.g. eng; 639-1 codes work too)');
+  .describe(
+    'ISO 639 in two or three letters, any case, B or T form (en, ENG, ger), read as the three-letter code (eng, deu), or a custom language of the dictionary; anything else is 400',
+  );
 
 export const StemmingLanguageSchema = z.object({
   algorithm: z.string().describe('Snowball algorithm (english, german...)'),

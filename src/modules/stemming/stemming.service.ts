@@ -10,7 +10,7 @@ import { boundRows, selectEach } from '../../shared/sql.js';
 import type { Dictionary } from '../dictionary/dictionary.entity.js';
 import { administrableDictionary, readableDictionary } from '../dictionary/dictionary-access.js';
 import { type JobProgress, runAsJob } from '../jobs/job-runner.js';
-import { checkLanguageCodes } from './language-codes.js';
+import { readLanguageCodes } from './language-codes.js';
 import { foldedTextsSql, StemKeys, stemKeysSql } from './stem-keys.js';
 import type {
   AnalyzeInput,
@@ -58,8 +58,11 @@ const algorithmSql = (dictionaryId: number | null, language: string) => ({
 export async function analyze(scope: Scope, input: AnalyzeInput): Promise<AnalyzeResponse> {
   if (input.dictionaryId !== undefined) await ownTenant(scope, readableDictionary(scope, input.dictionaryId));
   const dictionaryId = input.dictionaryId ?? null;
-  await checkLanguageCodes(scope, 'langCode', [input.langCode], dictionaryId === null ? [] : [dictionaryId]);
-  const tokens = wordTokens(input.text, input.langCode);
+  // Read as the dictionaries hold it: en and ENG analyse as eng, under eng's settings.
+  const [langCode] = await readLanguageCodes(scope, 'langCode', [input.langCode], {
+    dictionaryIds: dictionaryId === null ? [] : [dictionaryId],
+  });
+  const tokens = wordTokens(input.text, langCode!);
   const surfaces = tokens.map((token) => token.surface);
   const [row] = await boundRows<{
     folded: string[];
@@ -69,13 +72,13 @@ export async function analyze(scope: Scope, input: AnalyzeInput): Promise<Analyz
     scope.em,
     selectEach({
       folded: foldedTextsSql(surfaces),
-      stems: stemKeysSql(dictionaryId === null ? [] : [dictionaryId], input.langCode, surfaces),
-      algorithm: algorithmSql(dictionaryId, input.langCode),
+      stems: stemKeysSql(dictionaryId === null ? [] : [dictionaryId], langCode!, surfaces),
+      algorithm: algorithmSql(dictionaryId, langCode!),
     }),
   );
   const stems = new StemKeys(row!.stems).of(dictionaryId ?? -1);
   return {
-    langCode: input.langCode,
+    langCode: langCode!,
     algorithm: row!.algorithm,
     tokens: tokens.map((token, index) => ({
       ...token,
@@ -172,7 +175,11 @@ export async function copyStemmingSettings(
 /** Saves one language's settings of a dictionary and starts the rebuild of its terms' stem keys. */
 export async function putStemmingSettings(scope: Scope, input: StemmingSettingsInput) {
   const dictionary = await ownTenant(scope, administrableDictionary(scope, input.id));
-  const language = input.langCode.toLowerCase();
+  // One rule (language-codes.ts): settings saved for en apply to the dictionary's eng terms; xx is 400.
+  const [code] = await readLanguageCodes(scope, 'langCode', [input.langCode], {
+    dictionaryIds: [dictionary.id],
+  });
+  const language = code!.toLowerCase();
   const algorithm = input.algorithm?.toLowerCase() ?? null;
   if (algorithm !== null && algorithm !== 'none') {
     const known = (await stemmingLanguages(scope)).languages.some((l) => l.algorithm === algorithm);

@@ -49,7 +49,14 @@ const variantCode = z
   .optional()
   .transform((code) => code || null);
 const LangMappingInputSchema = z.object({
-  langCode: z.string().trim().min(1).max(64),
+  langCode: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .describe(
+      'a language of the dictionary: ISO 639 in two or three letters, any case, B or T form (en, ENG, ger), read as the three-letter code (eng, deu), or its custom code',
+    ),
   regionCode: variantCode,
   scriptCode: variantCode,
 });

@@ -23,6 +23,7 @@ import { getFilter } from '../filter/filter.service.js';
 import { Group } from '../group/group.entity.js';
 import { runForEachAsJob } from '../jobs/job-runner.js';
 import { languagesOf } from '../language/language.service.js';
+import { languageKey } from '../stemming/language-codes.js';
 import { type GroupMapping, type LangMapping, SyncSettings } from './sync-settings.entity.js';
 import {
   type LangMappingInput,
@@ -189,7 +190,8 @@ async function resolveLanguages(
   const seen = new Set<string>();
   for (const entry of sent) {
     const label = mappingLabel(entry);
-    const language = languages.find((l) => l.code.toLowerCase() === entry.langCode.toLowerCase());
+    // The one rule of language codes: en, ENG and eng name the dictionary's eng.
+    const language = languages.find((l) => l.code.toLowerCase() === languageKey(entry.langCode));
     if (!language) {
       throw new AppError(
         'BAD_REQUEST',

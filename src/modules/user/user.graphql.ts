@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { builder, defined } from '../../graphql/builder.js';
 import { AuditInfoRef, FormatEnum, pageRef } from '../../graphql/common.graphql.js';
+import { pageCost } from '../../graphql/cost.js';
 import { User } from './user.entity.js';
 import type { UserLogItemSchema, UserOutputSchema } from './user.schema.js';
 
@@ -130,6 +131,7 @@ builder.queryFields((t) => ({
   users: t.field({
     type: UserPageRef,
     description: "Users of the token's client (own and mapped; never guests).",
+    complexity: pageCost,
     args: {
       page: t.arg.int({ required: false }),
       size: t.arg.int({ required: false }),

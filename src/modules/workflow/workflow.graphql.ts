@@ -5,6 +5,7 @@
  */
 import DataLoader from 'dataloader';
 import { builder, defined, type GraphQLContext } from '../../graphql/builder.js';
+import { unsizedListCost } from '../../graphql/cost.js';
 import { loadConcept } from '../concept/graphql/concept-loader.js';
 import { ConceptRef, TermRef } from '../concept/graphql/refs.js';
 import { domainCall } from '../concept/graphql/request-state.js';
@@ -199,6 +200,7 @@ builder.queryFields((t) => ({
   workflows: t.field({
     type: [WorkflowRef],
     description: 'The workflows of the dictionaries you read (GET /workflows).',
+    complexity: unsizedListCost,
     args: { dictionaryId: t.arg.int() },
     resolve: async (_, args, context) =>
       (
@@ -210,6 +212,7 @@ builder.queryFields((t) => ({
   workflowInbox: t.field({
     type: [InboxItemRef],
     description: 'The entries assigned to you (GET /workflows/inbox).',
+    complexity: unsizedListCost,
     args: {
       dictionaryId: t.arg.int(),
       languageCode: t.arg.string(),
