@@ -15,6 +15,7 @@ import '../modules/statistics/statistics.graphql.js'; // dictionary-statistics-2
 import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';
+import '../modules/mail/mail-settings.graphql.js'; // mail-settings
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = boundRootFields(builder.toSchema());

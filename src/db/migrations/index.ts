@@ -29,6 +29,7 @@ import { Migration20261217090000 } from './Migration20261217090000_idempotency_k
 import { Migration20261217100000 } from './Migration20261217100000_client_api_key_hint.js'; // api-key-hint
 import { Migration20261218090000 } from './Migration20261218090000_field_parts.js'; // field-parts
 import { Migration20261221090000 } from './Migration20261221090000_stem_fold_first.js'; // decoration
+import { Migration20261230140000 } from './Migration20261230140000_mail_settings.js'; // mail-settings
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -62,4 +63,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261217100000_client_api_key_hint', class: Migration20261217100000 }, // api-key-hint
   { name: 'Migration20261218090000_field_parts', class: Migration20261218090000 }, // field-parts
   { name: 'Migration20261221090000_stem_fold_first', class: Migration20261221090000 }, // decoration
+  { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000 }, // mail-settings
 ];
