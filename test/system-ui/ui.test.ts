@@ -88,6 +88,7 @@ describe('GET /ui/menu/top', () => {
       'Groups',
       'Permission schemes',
       'Clients',
+      'Settings',
       'Statistics',
       'My account',
     ]);
@@ -99,6 +100,7 @@ describe('GET /ui/menu/top', () => {
       'Users',
       'Groups',
       'Permission schemes',
+      'Settings',
       'Statistics',
       'My account',
     ]);

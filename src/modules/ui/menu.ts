@@ -145,6 +145,20 @@ const MENU: Section[] = [
     ],
   },
   {
+    label: 'Settings',
+    title: 'Settings of the client and the installation',
+    icon: 'fa fa-cog',
+    pages: [
+      {
+        href: '/admin/settings/mail',
+        label: 'Mail settings',
+        title: "Sender, reply-to and signature of the client's mail; the SMTP server; a test message",
+        icon: 'fa fa-envelope',
+        visible: admins,
+      },
+    ],
+  },
+  {
     label: 'Statistics',
     title: 'Visits, online users and API use',
     icon: 'fa fa-bar-chart',
