@@ -286,6 +286,63 @@ describe('permissions', { timeout: 120_000 }, () => {
     expect(await mine.getByRole('button', { name: 'Rename' }).count()).toBe(1);
     await tab.context().close();
   });
+  it("follows a permission scheme's grant to a group: its member changes the dictionary's structure", async () => {
+    // Administrator of this dictionary by a scheme's DICT_UPDATE grant to a group, without any role.
+    const member = await createUser(web.server.orm, tenant.id);
+    const group = await api.groups.create.mutate({
+      format: 'ID',
+      name: `Granted ${uniqueSuffix()}`,
+      groupMembers: [member.id],
+    });
+    const scheme = await api.permissionSchemes.create.mutate({
+      format: 'ID',
+      name: `Structure editors ${uniqueSuffix()}`,
+      grants: [{ groupId: group.id, dictionaryPermissions: ['DICT_READ', 'DICT_UPDATE'] }],
+    });
+    const granted = await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name: `Granted ${uniqueSuffix()}`,
+      permissionSchemeId: scheme.id,
+    });
+    const tab = await openPage(browser);
+    await tab.goto(`${web.base}/search`);
+    await signInTo(tab, tenant.loginName, member.username, member.password);
+    await tab.getByRole('link', { name: 'Administration' }).click();
+    const nav = tab.getByRole('navigation', { name: 'Administration' });
+    await nav.getByRole('link', { name: 'Dictionaries' }).first().waitFor();
+    const mine = tab.getByRole('listitem', { name: granted.name! });
+    await mine.waitFor();
+    expect(await tab.getByRole('listitem', { name: `${name} (renamed)` }).count()).toBe(0);
+    expect(await tab.getByRole('button', { name: 'Create dictionary' }).count()).toBe(0);
+    expect(await mine.getByRole('button', { name: 'Rename' }).count()).toBe(1);
+
+    await tab.goto(`${web.base}/admin/dictionaries/${granted.id}/sections`);
+    await tab.getByRole('heading', { name: 'Add a section' }).waitFor();
+    await tab.getByLabel('Name', { exact: true }).fill('Granted section');
+    await tab.getByRole('button', { name: 'Add the section' }).click();
+    await tab.getByRole('listitem', { name: 'Granted section' }).waitFor();
+    const sections = await api.sections.list.query({
+      'dictionary-id': granted.id,
+      format: 'FULL',
+      page: 0,
+      'include-deleted': false,
+    });
+    expect(sections.content.map((section) => section.name)).toContain('Granted section');
+    await tab.context().close();
+  });
+
+  it('shows a user who may administer nothing no Administration link, only their account', async () => {
+    const plain = await createUser(web.server.orm, tenant.id);
+    const tab = await openPage(browser);
+    await tab.goto(`${web.base}/search`);
+    await signInTo(tab, tenant.loginName, plain.username, plain.password);
+    const account = tab.getByRole('link', { name: 'My account' });
+    await account.waitFor();
+    expect(await tab.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    await account.click();
+    await tab.getByRole('heading', { name: 'Your profile' }).waitFor();
+    await tab.context().close();
+  });
 });
 
 describe('statistics and the definition import', { timeout: 120_000 }, () => {

@@ -6,7 +6,7 @@ export interface MenuViewer {
   /** ADMIN in the acting client, or SYSADMIN. */
   admin: boolean;
   userEditor: boolean;
-  /** Holds at least one DICTIONARY_ADMIN@<dictionary> role. */
+  /** Administers at least one dictionary: a DICTIONARY_ADMIN@<dictionary> role or a scheme's DICT_UPDATE grant. */
   dictionaryAdmin: boolean;
   guest: boolean;
   /** The client's guest settings let guests change search settings (enableSearchModes). */
