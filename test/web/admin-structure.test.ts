@@ -394,6 +394,63 @@ describe('statistics and the definition import', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Open its languages' }).click();
     await page.getByRole('listitem', { name: 'English (UK) (eng)' }).waitFor();
   });
+  it('shows what a definition holds, then imports its filters too, asking for a group it lacks', async () => {
+    const groupName = `Filter readers ${uniqueSuffix()}`;
+    const group = await api.groups.create.mutate({ format: 'ID', name: groupName });
+    await api.filters.create.mutate({ format: 'ID', name: 'Mine only', dictionaryId, criteria: {} });
+    await api.filters.create.mutate({
+      format: 'ID',
+      name: 'For the readers',
+      dictionaryId,
+      visibility: 'GROUP',
+      groupId: group.id,
+      criteria: {},
+    });
+    const exported = await api.dictionaryDefinitions.exportXml.query({
+      id: dictionaryId,
+      'include-filters': true,
+    });
+    const target = `With filters ${uniqueSuffix()}`;
+    // The group is named otherwise in the file: the import asks what stands for it here.
+    const gone = `Gone ${uniqueSuffix()}`;
+    const xml = exported.xml
+      .replace(/(<dictionary\b[^>]*\bname=")[^"]*"/, `$1${target}"`)
+      .replaceAll(groupName, gone);
+    expect(xml).toContain(gone);
+
+    await page.goto(`${web.base}/admin/dictionaries/import`);
+    await page.getByLabel('Definition file (XML)').setInputFiles({
+      name: 'definition.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(xml),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const holds = page.locator('dl[aria-label="What the file holds"]');
+    await holds.waitFor();
+    await expect.poll(() => holds.innerText()).toMatch(/Languages\s*eng, isl/);
+    expect(await holds.innerText()).toMatch(
+      /Filters\s*Mine only, For the readers|Filters\s*For the readers, Mine only/,
+    );
+    await page.getByLabel('Import its 2 filters too').waitFor();
+    await page.getByLabel('Write it into').selectOption('new');
+    await page.getByRole('button', { name: 'Import the definition' }).click();
+    const mapping = page.getByRole('group', { name: 'Users, groups and fields the filters need' });
+    await mapping.getByLabel(`Group ${gone}`).selectOption(String(group.id));
+    await expectAccessible(page, 'definition import, filter mapping');
+    await mapping.getByRole('button', { name: 'Import the filters' }).click();
+    await page.getByText('Filters imported: 2, skipped: 0.').waitFor();
+
+    const created = (
+      await api.dictionaries.list.query({ page: 0, size: 500, format: 'SHORT', 'include-deleted': false })
+    ).content.find((d) => d.name === target)!;
+    const filters = await api.filters.list.query({ page: 0, format: 'FULL', dictionary_id: created.id });
+    expect(filters.content.map((f) => [f.name, f.groupId ?? null]).sort()).toEqual(
+      [
+        ['For the readers', group.id],
+        ['Mine only', null],
+      ].sort(),
+    );
+  });
 });
 
 describe('in Icelandic', { timeout: 120_000 }, () => {

@@ -2,6 +2,7 @@ import { notFound } from '../../shared/errors.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions } from '../access/access.service.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
+import { DICTIONARY_ADMIN_PREFIX } from '../role/role.service.js';
 import { getUser } from '../user/user.service.js';
 import { type MenuViewer, menuFor } from './menu.js';
 import type { AdminRights, MenuItem, SessionData, SideMenu } from './ui.schema.js';
@@ -59,7 +60,9 @@ async function viewerOf(scope: Scope): Promise<MenuViewer> {
     admin: isClientAdmin(actor),
     userEditor: actor.roles.includes('USEREDITOR'),
     // A DICTIONARY_ADMIN@… role, or a scheme's grant: the same rule the structure calls follow.
-    dictionaryAdmin: !isClientAdmin(actor) && (await administeredDictionaries(scope)).length > 0,
+    dictionaryAdmin:
+      actor.roles.some((role) => role.startsWith(DICTIONARY_ADMIN_PREFIX)) ||
+      (!isClientAdmin(actor) && (await administeredDictionaries(scope)).length > 0),
     guest: actor.guest,
     guestSearchModes: guestSettings?.enableSearchModes === true,
     licensing: Boolean(scope.config.LICENSE_PUBLIC_KEY),
