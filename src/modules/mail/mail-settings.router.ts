@@ -20,6 +20,8 @@ export const mailSettingsRouter = router({
         path: '/mail-settings',
         tags,
         summary: "The client's mail settings: sender name, reply-to, signature (administrators)",
+        description:
+          "What the client's mail (password-reset links, workflow notifications) carries, and `sender`, the From header it goes out with now.",
         errorResponses: [401, 403],
       },
     })
@@ -34,6 +36,8 @@ export const mailSettingsRouter = router({
         path: '/mail-settings',
         tags,
         summary: "Change the client's mail settings (administrators)",
+        description:
+          'Empty or null values fall back to the installation: its sender name, no reply-to, no signature.',
         errorResponses: [400, 401, 403],
       },
     })
@@ -48,6 +52,8 @@ export const mailSettingsRouter = router({
         path: '/mail-settings/server',
         tags,
         summary: "The installation's SMTP server (system administrators); the password is never answered",
+        description:
+          'useConfiguration true: SMTP_URL and MAIL_FROM send (shown in `configuration` without the password). password is ****** when one is stored.',
         errorResponses: [401, 403],
       },
     })

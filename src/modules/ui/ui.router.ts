@@ -25,6 +25,8 @@ export const uiRouter = router({
         path: '/ui/rights',
         tags,
         summary: 'What the caller may administer: roles, and dictionaries by role or by a grant to a group',
+        description:
+          "dictionaries: the acting client's dictionaries whose structure the caller may change, by a DICTIONARY_ADMIN role or a permission scheme granting one of their groups DICT_READ with DICT_UPDATE or DICT_DELETE (the web application's administration pages follow it; the server decides each call).",
       },
     })
     .input(z.void())
