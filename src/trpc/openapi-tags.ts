@@ -40,5 +40,9 @@ export const openApiTags = [
     name: 'user interface',
     description: 'Session data, menus, profile and search settings of the web application',
   },
+  {
+    name: 'mail',
+    description: "Mail settings: the installation's SMTP server, each client's sender, and a test message",
+  },
   { name: 'job tasks', description: 'Long operations answered 202: their state, progress and result' },
 ] as const;

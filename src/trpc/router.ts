@@ -16,6 +16,7 @@ import { guestRouter } from '../modules/guest/guest.router.js';
 import { historyRouter } from '../modules/history/history.router.js';
 import { jobRouter } from '../modules/jobs/job.router.js';
 import { licenseRouter } from '../modules/license/license.router.js';
+import { mailSettingsRouter } from '../modules/mail/mail-settings.router.js'; // mail-settings
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
@@ -48,6 +49,7 @@ export const appRouter = router({
   permissionSchemes: permissionSchemeRouter,
   access: accessRouter,
   license: licenseRouter,
+  mailSettings: mailSettingsRouter, // mail-settings
   dictionaries: dictionaryRouter,
   dictionaryDefinitions: dictionaryDefinitionRouter,
   sections: sectionRouter,

@@ -32,6 +32,7 @@ interface StartBody {
   hasFilters: boolean;
   success: boolean;
   errorMessage: string | null;
+  summary?: { name: string; languages: string[]; filters: string[]; sections: string[] };
 }
 interface ProcessBody {
   importId: string;
@@ -466,6 +467,10 @@ describe('import-definition: round trip between two clients', () => {
     const started = await start(target.admin, xml);
     expect(started.status, started.text).toBe(200);
     expect(started.body).toMatchObject({ hasFilters: true, success: true, errorMessage: null });
+    // What the file holds, by name, for the confirmation step before anything is written.
+    expect(started.body.summary?.name).toBe(source.dictionary.name);
+    expect(started.body.summary?.languages.length).toBeGreaterThan(0);
+    expect(started.body.summary?.filters.length).toBeGreaterThan(0);
 
     const processed = await processDictionary(target.admin, started.body.importId, {
       'include-filters': true,

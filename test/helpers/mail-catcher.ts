@@ -16,23 +16,37 @@ export interface ReceivedMail {
 export class MailCatcher {
   readonly mails: ReceivedMail[] = [];
   private waiters: Array<() => void> = [];
-  readonly server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData: (stream, session, callback) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        this.mails.push({
-          to: session.envelope.rcptTo.map((address) => address.address.toLowerCase()),
-          text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+  /** With `login`, the server takes mail only after AUTH with exactly these credentials (mail settings suite). */
+  readonly server: SMTPServer;
+  constructor(login?: { username: string; password: string }) {
+    this.server = this.serve(login);
+  }
+
+  private serve(login: { username: string; password: string } | undefined): SMTPServer {
+    return new SMTPServer({
+      authOptional: !login,
+      allowInsecureAuth: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (auth, _session, callback) => {
+        const ok = login && auth.username === login.username && auth.password === login.password;
+        if (ok) callback(null, { user: auth.username });
+        else callback(new Error('Invalid username or password'));
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          this.mails.push({
+            to: session.envelope.rcptTo.map((address) => address.address.toLowerCase()),
+            text: decodeQuotedPrintable(Buffer.concat(chunks).toString('utf8')),
+          });
+          for (const wake of this.waiters.splice(0)) wake();
+          callback();
         });
-        for (const wake of this.waiters.splice(0)) wake();
-        callback();
-      });
-    },
-  });
+      },
+    });
+  }
 
   async start(): Promise<number> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-/** GET /data, /ui/menu/top and /ui/menu/side/{idx}: session data and the role-filtered administration menu. */
+/** GET /data, /ui/rights, /ui/menu/top and /ui/menu/side/{idx}: session data, effective administration rights and the administration menu. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginRest, loginSysadmin, RestClient } from '../helpers/rest.js';
@@ -88,6 +88,7 @@ describe('GET /ui/menu/top', () => {
       'Groups',
       'Permission schemes',
       'Clients',
+      'Settings',
       'Statistics',
       'My account',
     ]);
@@ -99,6 +100,7 @@ describe('GET /ui/menu/top', () => {
       'Users',
       'Groups',
       'Permission schemes',
+      'Settings',
       'Statistics',
       'My account',
     ]);
@@ -223,5 +225,51 @@ describe('GET /ui/menu/side/{idx}', () => {
       expect(response.status, idx).toBe(400);
     }
     expect((await new RestClient(t.app).get('/ui/menu/side/0')).status).toBe(401);
+  });
+});
+
+describe('GET /ui/rights', () => {
+  it("answers the dictionaries a permission scheme's grant to the caller's group lets them change", async () => {
+    const w = await newWorld(t, sysadmin);
+    const granted = await member(t, w);
+    const plain = await member(t, w);
+    const group = await w.admin.post<{ id: number }>('/groups?format=ID', {
+      name: `Structure ${granted.username}`,
+      groupMembers: [granted.id],
+    });
+    expect(group.status, group.text).toBeLessThan(300);
+    const scheme = await w.admin.post<{ id: number }>('/permissionschemes?format=ID', {
+      name: `Structure editors ${granted.username}`,
+      grants: [{ groupId: group.body.id, dictionaryPermissions: ['DICT_READ', 'DICT_UPDATE'] }],
+    });
+    expect(scheme.status, scheme.text).toBeLessThan(300);
+    const dictionary = await w.admin.post<{ id: number }>('/dictionaries?format=ID', {
+      name: `Granted ${granted.username}`,
+      permissionSchemeId: scheme.body.id,
+    });
+    expect(dictionary.status, dictionary.text).toBeLessThan(300);
+    await w.admin.post('/dictionaries?format=ID', { name: `Not granted ${granted.username}` });
+
+    const rights = await granted.rest.get<{ admin: boolean; dictionaries: unknown[] }>('/ui/rights');
+    expect(rights.status, rights.text).toBe(200);
+    expect(rights.body).toEqual({
+      sysadmin: false,
+      admin: false,
+      userEditor: false,
+      dictionaries: [{ id: dictionary.body.id, update: true, delete: false }],
+    });
+    // The menu counts the same grant; the server lets the member change the structure.
+    expect(labels(await top(granted.rest))).toEqual(['Dictionaries', 'My account']);
+    const section = await granted.rest.post('/sections?format=ID', {
+      name: 'Granted section',
+      dictionaryId: dictionary.body.id,
+    });
+    expect(section.status, section.text).toBeLessThan(300);
+
+    expect((await plain.rest.get<{ dictionaries: unknown[] }>('/ui/rights')).body.dictionaries).toEqual([]);
+    expect(labels(await top(plain.rest))).toEqual(['My account']);
+    const admin = await w.admin.get<{ admin: boolean; dictionaries: { id: number }[] }>('/ui/rights');
+    expect(admin.body.admin).toBe(true);
+    expect(admin.body.dictionaries.map((d) => d.id)).toContain(dictionary.body.id);
   });
 });

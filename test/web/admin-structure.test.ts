@@ -286,6 +286,63 @@ describe('permissions', { timeout: 120_000 }, () => {
     expect(await mine.getByRole('button', { name: 'Rename' }).count()).toBe(1);
     await tab.context().close();
   });
+  it("follows a permission scheme's grant to a group: its member changes the dictionary's structure", async () => {
+    // Administrator of this dictionary by a scheme's DICT_UPDATE grant to a group, without any role.
+    const member = await createUser(web.server.orm, tenant.id);
+    const group = await api.groups.create.mutate({
+      format: 'ID',
+      name: `Granted ${uniqueSuffix()}`,
+      groupMembers: [member.id],
+    });
+    const scheme = await api.permissionSchemes.create.mutate({
+      format: 'ID',
+      name: `Structure editors ${uniqueSuffix()}`,
+      grants: [{ groupId: group.id, dictionaryPermissions: ['DICT_READ', 'DICT_UPDATE'] }],
+    });
+    const granted = await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name: `Granted ${uniqueSuffix()}`,
+      permissionSchemeId: scheme.id,
+    });
+    const tab = await openPage(browser);
+    await tab.goto(`${web.base}/search`);
+    await signInTo(tab, tenant.loginName, member.username, member.password);
+    await tab.getByRole('link', { name: 'Administration' }).click();
+    const nav = tab.getByRole('navigation', { name: 'Administration' });
+    await nav.getByRole('link', { name: 'Dictionaries' }).first().waitFor();
+    const mine = tab.getByRole('listitem', { name: granted.name! });
+    await mine.waitFor();
+    expect(await tab.getByRole('listitem', { name: `${name} (renamed)` }).count()).toBe(0);
+    expect(await tab.getByRole('button', { name: 'Create dictionary' }).count()).toBe(0);
+    expect(await mine.getByRole('button', { name: 'Rename' }).count()).toBe(1);
+
+    await tab.goto(`${web.base}/admin/dictionaries/${granted.id}/sections`);
+    await tab.getByRole('heading', { name: 'Add a section' }).waitFor();
+    await tab.getByLabel('Name', { exact: true }).fill('Granted section');
+    await tab.getByRole('button', { name: 'Add the section' }).click();
+    await tab.getByRole('listitem', { name: 'Granted section' }).waitFor();
+    const sections = await api.sections.list.query({
+      'dictionary-id': granted.id,
+      format: 'FULL',
+      page: 0,
+      'include-deleted': false,
+    });
+    expect(sections.content.map((section) => section.name)).toContain('Granted section');
+    await tab.context().close();
+  });
+
+  it('shows a user who may administer nothing no Administration link, only their account', async () => {
+    const plain = await createUser(web.server.orm, tenant.id);
+    const tab = await openPage(browser);
+    await tab.goto(`${web.base}/search`);
+    await signInTo(tab, tenant.loginName, plain.username, plain.password);
+    const account = tab.getByRole('link', { name: 'My account' });
+    await account.waitFor();
+    expect(await tab.getByRole('link', { name: 'Administration' }).count()).toBe(0);
+    await account.click();
+    await tab.getByRole('heading', { name: 'Your profile' }).waitFor();
+    await tab.context().close();
+  });
 });
 
 describe('statistics and the definition import', { timeout: 120_000 }, () => {
@@ -336,6 +393,63 @@ describe('statistics and the definition import', { timeout: 120_000 }, () => {
     await page.getByText('The dictionary was created.').waitFor();
     await page.getByRole('link', { name: 'Open its languages' }).click();
     await page.getByRole('listitem', { name: 'English (UK) (eng)' }).waitFor();
+  });
+  it('shows what a definition holds, then imports its filters too, asking for a group it lacks', async () => {
+    const groupName = `Filter readers ${uniqueSuffix()}`;
+    const group = await api.groups.create.mutate({ format: 'ID', name: groupName });
+    await api.filters.create.mutate({ format: 'ID', name: 'Mine only', dictionaryId, criteria: {} });
+    await api.filters.create.mutate({
+      format: 'ID',
+      name: 'For the readers',
+      dictionaryId,
+      visibility: 'GROUP',
+      groupId: group.id,
+      criteria: {},
+    });
+    const exported = await api.dictionaryDefinitions.exportXml.query({
+      id: dictionaryId,
+      'include-filters': true,
+    });
+    const target = `With filters ${uniqueSuffix()}`;
+    // The group is named otherwise in the file: the import asks what stands for it here.
+    const gone = `Gone ${uniqueSuffix()}`;
+    const xml = exported.xml
+      .replace(/(<dictionary\b[^>]*\bname=")[^"]*"/, `$1${target}"`)
+      .replaceAll(groupName, gone);
+    expect(xml).toContain(gone);
+
+    await page.goto(`${web.base}/admin/dictionaries/import`);
+    await page.getByLabel('Definition file (XML)').setInputFiles({
+      name: 'definition.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from(xml),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const holds = page.locator('dl[aria-label="What the file holds"]');
+    await holds.waitFor();
+    await expect.poll(() => holds.innerText()).toMatch(/Languages\s*eng, isl/);
+    expect(await holds.innerText()).toMatch(
+      /Filters\s*Mine only, For the readers|Filters\s*For the readers, Mine only/,
+    );
+    await page.getByLabel('Import its 2 filters too').waitFor();
+    await page.getByLabel('Write it into').selectOption('new');
+    await page.getByRole('button', { name: 'Import the definition' }).click();
+    const mapping = page.getByRole('group', { name: 'Users, groups and fields the filters need' });
+    await mapping.getByLabel(`Group ${gone}`).selectOption(String(group.id));
+    await expectAccessible(page, 'definition import, filter mapping');
+    await mapping.getByRole('button', { name: 'Import the filters' }).click();
+    await page.getByText('Filters imported: 2, skipped: 0.').waitFor();
+
+    const created = (
+      await api.dictionaries.list.query({ page: 0, size: 500, format: 'SHORT', 'include-deleted': false })
+    ).content.find((d) => d.name === target)!;
+    const filters = await api.filters.list.query({ page: 0, format: 'FULL', dictionary_id: created.id });
+    expect(filters.content.map((f) => [f.name, f.groupId ?? null]).sort()).toEqual(
+      [
+        ['For the readers', group.id],
+        ['Mine only', null],
+      ].sort(),
+    );
   });
 });
 

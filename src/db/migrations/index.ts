@@ -30,6 +30,7 @@ import { Migration20261217100000 } from './Migration20261217100000_client_api_ke
 import { Migration20261218090000 } from './Migration20261218090000_field_parts.js'; // field-parts
 import { Migration20261221090000 } from './Migration20261221090000_stem_fold_first.js'; // decoration
 import { Migration20261230140000 as Migration20261230140000Isl } from './Migration20261230140000_isl.js'; // isl
+import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
@@ -66,4 +67,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261221090000_stem_fold_first', class: Migration20261221090000 }, // decoration
   { name: 'Migration20261230140000_isl', class: Migration20261230140000Isl }, // isl
   { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
+  { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000Mail }, // mail-settings
 ];

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import { Client } from '../client/client.entity.js';
-import { sendMail } from '../mail/mailer.js';
+import { mailConfigured, sendMail } from '../mail/mailer.js';
 import { assertPasswordAllowed } from '../user/password-policy.js';
 import { User } from '../user/user.entity.js';
 import { loginClientName } from './auth.service.js';
@@ -27,9 +27,9 @@ function resetLink(config: Config, token: string): string {
 export async function sendPasswordResetLink(
   em: EntityManager,
   config: Config,
-  user: Pick<User, 'id' | 'email' | 'username'>,
+  user: Pick<User, 'id' | 'email' | 'username' | 'client'>,
 ): Promise<boolean> {
-  if (!user.email || !config.SMTP_URL) return false;
+  if (!user.email || !(await mailConfigured(em, config))) return false;
   const token = newSecret();
   await em.insert(PasswordReset, {
     tokenHash: hashSecret(token),
@@ -38,18 +38,22 @@ export async function sendPasswordResetLink(
     expiresAt: new Date(Date.now() + config.PASSWORD_RESET_TTL * 1000),
   });
   const minutes = Math.round(config.PASSWORD_RESET_TTL / 60);
-  return sendMail(config, {
-    to: user.email,
-    subject: 'Reset your Polyterm password',
-    text: [
-      `A password reset was requested for the account ${user.username}.`,
-      '',
-      `Open this link within ${minutes} minutes to choose a new password; it works once:`,
-      resetLink(config, token),
-      '',
-      'If you did not ask for this, ignore this mail: your password stays as it is.',
-    ].join('\r\n'),
-  });
+  return sendMail(
+    config,
+    {
+      to: user.email,
+      subject: 'Reset your Polyterm password',
+      text: [
+        `A password reset was requested for the account ${user.username}.`,
+        '',
+        `Open this link within ${minutes} minutes to choose a new password; it works once:`,
+        resetLink(config, token),
+        '',
+        'If you did not ask for this, ignore this mail: your password stays as it is.',
+      ].join('\r\n'),
+    },
+    { em, clientId: user.client.id },
+  );
 }
 
 /**

@@ -17,6 +17,7 @@ import { Group } from '../group/group.entity.js';
 import { GuestUserTypes, User } from '../user/user.entity.js';
 import type {
   Choice,
+  DefinitionSummary,
   FilterValidationResult,
   ImportStartResult,
   NamedObject,
@@ -25,7 +26,7 @@ import type {
 } from './definition.schema.js';
 import { DefinitionImport } from './definition-import.entity.js';
 import { writeStructure } from './definition-structure.js';
-import { type DefinitionFilters, parseDefinitionXml } from './definition-xml.js';
+import { type Definition, type DefinitionFilters, parseDefinitionXml } from './definition-xml.js';
 
 const NO_TENANT = { tenant: false } as const;
 /** An import not continued within an hour is dropped. */
@@ -61,6 +62,23 @@ export async function startImport(scope: Scope, xml: string): Promise<ImportStar
     hasFilters: definition.filters.filters.length > 0,
     success: true,
     errorMessage: null,
+    summary: summaryOf(definition),
+  };
+}
+
+/** What the file holds, by name: the import's confirmation step shows it before anything is written. */
+function summaryOf(definition: Definition): DefinitionSummary {
+  const fieldsAt = (level: 'CONCEPT' | 'TERM') =>
+    definition.fields.filter((field) => field.level === level).map((field) => field.name);
+  return {
+    name: definition.dictionary.name,
+    languages: definition.languages.map((language) => language.code),
+    conceptFields: fieldsAt('CONCEPT'),
+    termFields: fieldsAt('TERM'),
+    sections: definition.sections.map((section) => section.name),
+    domains: definition.domains.length,
+    views: definition.views.map((view) => view.name),
+    filters: definition.filters.filters.map((filter) => filter.name),
   };
 }
 

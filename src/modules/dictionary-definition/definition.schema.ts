@@ -9,11 +9,26 @@ export const ExportDefinitionInputSchema = z.object({
 
 export const ImportStartInputSchema = z.object({ xml: z.string().min(1) });
 
+export const DefinitionSummarySchema = z
+  .object({
+    name: z.string().describe("the exported dictionary's name"),
+    languages: z.array(z.string()).describe('language codes'),
+    conceptFields: z.array(z.string()),
+    termFields: z.array(z.string()),
+    sections: z.array(z.string()),
+    domains: z.number().int().describe('domains in the tree'),
+    views: z.array(z.string()),
+    filters: z.array(z.string()).describe('names of the filters the file holds'),
+  })
+  .describe('what the file holds, to show before it is written');
+export type DefinitionSummary = z.infer<typeof DefinitionSummarySchema>;
+
 export const ImportStartResultSchema = z.object({
   importId: z.string().describe('names the import in process-dictionary and process-filter'),
   hasFilters: z.boolean(),
   success: z.boolean(),
   errorMessage: z.string().nullable(),
+  summary: DefinitionSummarySchema.optional(),
 });
 export type ImportStartResult = z.infer<typeof ImportStartResultSchema>;
 

@@ -6,7 +6,7 @@ export interface MenuViewer {
   /** ADMIN in the acting client, or SYSADMIN. */
   admin: boolean;
   userEditor: boolean;
-  /** Holds at least one DICTIONARY_ADMIN@<dictionary> role. */
+  /** Administers at least one dictionary: a DICTIONARY_ADMIN@<dictionary> role or a scheme's DICT_UPDATE grant. */
   dictionaryAdmin: boolean;
   guest: boolean;
   /** The client's guest settings let guests change search settings (enableSearchModes). */
@@ -141,6 +141,20 @@ const MENU: Section[] = [
         icon: 'fa fa-certificate',
         visible: sysadmins,
         disabled: (viewer) => !viewer.licensing,
+      },
+    ],
+  },
+  {
+    label: 'Settings',
+    title: 'Settings of the client and the installation',
+    icon: 'fa fa-cog',
+    pages: [
+      {
+        href: '/admin/settings/mail',
+        label: 'Mail settings',
+        title: "Sender, reply-to and signature of the client's mail; the SMTP server; a test message",
+        icon: 'fa fa-envelope',
+        visible: admins,
       },
     ],
   },

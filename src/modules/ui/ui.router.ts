@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc/trpc.js';
-import { MenuItemSchema, SessionDataSchema, SideMenuInputSchema, SideMenuSchema } from './ui.schema.js';
+import {
+  AdminRightsSchema,
+  MenuItemSchema,
+  SessionDataSchema,
+  SideMenuInputSchema,
+  SideMenuSchema,
+} from './ui.schema.js';
 import * as ui from './ui.service.js';
 
 const tags = ['user interface'];
@@ -11,6 +17,21 @@ export const uiRouter = router({
     .input(z.void())
     .output(SessionDataSchema)
     .query(({ ctx }) => ui.sessionData(ctx.scope)),
+
+  rights: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/ui/rights',
+        tags,
+        summary: 'What the caller may administer: roles, and dictionaries by role or by a grant to a group',
+        description:
+          "dictionaries: the acting client's dictionaries whose structure the caller may change, by a DICTIONARY_ADMIN role or a permission scheme granting one of their groups DICT_READ with DICT_UPDATE or DICT_DELETE (the web application's administration pages follow it; the server decides each call).",
+      },
+    })
+    .input(z.void())
+    .output(AdminRightsSchema)
+    .query(({ ctx }) => ui.adminRights(ctx.scope)),
 
   topMenu: authedProcedure
     .meta({

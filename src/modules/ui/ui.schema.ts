@@ -35,3 +35,21 @@ export const SideMenuInputSchema = z.object({
 
 export const SessionDataSchema = z.object({ user: UserOutputSchema.describe('the caller, FULL format') });
 export type SessionData = z.infer<typeof SessionDataSchema>;
+
+export const AdminRightsSchema = z.object({
+  sysadmin: z.boolean(),
+  admin: z.boolean().describe('administrator of the acting client (or system administrator)'),
+  userEditor: z.boolean(),
+  dictionaries: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        update: z.boolean().describe('may change the structure (DICTIONARY_ADMIN, or DICT_UPDATE granted)'),
+        delete: z.boolean().describe('may empty or delete it (DICTIONARY_ADMIN, or DICT_DELETE granted)'),
+      }),
+    )
+    .describe(
+      "the acting client's dictionaries the caller administers, by role or by a permission scheme's grant to a group",
+    ),
+});
+export type AdminRights = z.infer<typeof AdminRightsSchema>;

@@ -9,11 +9,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Scope } from '../../shared/scope.js';
-import { sendMail } from '../mail/mailer.js';
+import { mailConfigured, sendMail } from '../mail/mailer.js';
 
 interface Claimed {
   id: string;
   user_id: number;
+  client_id: number;
   email: string;
   subject: string;
   body: string;
@@ -32,17 +33,21 @@ export async function sendPendingMail(
   log: FastifyBaseLogger,
   now: Date = new Date(),
 ): Promise<number> {
-  if (!config.SMTP_URL) return 0;
+  if (!(await mailConfigured(em, config))) return 0;
   let sent = 0;
   const immediate = await em.execute<Claimed[]>(
     `update workflow_notifications n set sent_at = now() from users u
       where u.id = n.user_id and n.sent_at is null and u.email is not null
         and not exists (select 1 from workflow_mail_settings s where s.user_id = n.user_id and s.digest_hours is not null)
-      returning n.id::text as id, n.user_id, u.email, n.subject, n.body`,
+      returning n.id::text as id, n.user_id, n.client_id, u.email, n.subject, n.body`,
   );
   for (const mail of immediate) {
     try {
-      await sendMail(config, { to: mail.email, subject: `[Polyterm] ${mail.subject}`, text: mail.body });
+      await sendMail(
+        config,
+        { to: mail.email, subject: `[Polyterm] ${mail.subject}`, text: mail.body },
+        { em, clientId: mail.client_id },
+      );
       sent++;
     } catch (error) {
       log.warn({ err: error, notification: mail.id }, 'sending a workflow mail failed; it is retried');
@@ -59,18 +64,22 @@ export async function sendPendingMail(
     const claimed = await em.execute<Claimed[]>(
       `update workflow_notifications n set sent_at = now(), digest = true from users u
         where u.id = n.user_id and n.user_id = ? and n.sent_at is null and u.email is not null
-        returning n.id::text as id, n.user_id, u.email, n.subject, n.body`,
+        returning n.id::text as id, n.user_id, n.client_id, u.email, n.subject, n.body`,
       [userId],
     );
     if (claimed.length === 0) continue;
     const ordered = [...claimed].sort((a, b) => Number(a.id) - Number(b.id));
     const text = ordered.map((mail) => `${mail.subject}\n${mail.body}`).join('\n\n---\n\n');
     try {
-      await sendMail(config, {
-        to: ordered[0]!.email,
-        subject: `[Polyterm] Workflow digest: ${ordered.length} change${ordered.length === 1 ? '' : 's'}`,
-        text,
-      });
+      await sendMail(
+        config,
+        {
+          to: ordered[0]!.email,
+          subject: `[Polyterm] Workflow digest: ${ordered.length} change${ordered.length === 1 ? '' : 's'}`,
+          text,
+        },
+        { em, clientId: ordered[0]!.client_id },
+      );
       await em.execute('update workflow_mail_settings set last_digest_at = ? where user_id = ?', [
         now,
         userId,

@@ -19,6 +19,7 @@ export const pages: AdminPageRoute[] = [
   { pattern: '/admin/roles', page: lazy(() => import('./identity/RolesPage')) },
   { pattern: '/admin/clients', page: lazy(() => import('./identity/ClientsPage')) },
   { pattern: '/admin/clients/:id', page: lazy(() => import('./identity/ClientPage')) },
+  { pattern: '/admin/settings/mail', page: lazy(() => import('./settings/MailSettingsPage')) },
   { pattern: '/admin/license', page: lazy(() => import('./identity/LicensePage')) },
   { pattern: '/admin/profile', page: lazy(() => import('./identity/ProfilePage')) },
   { pattern: '/admin/profile/password', page: lazy(() => import('./identity/PasswordPage')) },

@@ -5,6 +5,13 @@ import { rest, trpc } from '../../../api';
 import { Choice } from '../../../components/controls';
 import { forgetCachedData, useLoaded } from '../../../data';
 import { onLinkClick } from '../../../routes';
+import {
+  DefinitionSummaryList,
+  FilterMapping,
+  type FilterValidation,
+  type Mappings,
+  type Summary,
+} from './DefinitionImportSteps';
 import { formProblems, Problems, useWrite } from './kit';
 import { useRights } from './rights';
 
@@ -13,12 +20,20 @@ interface Started {
   hasFilters: boolean;
   success: boolean;
   errorMessage: string | null;
+  summary?: Summary;
+}
+
+interface Written {
+  id: number;
+  isNew: boolean;
+  filters?: { added: number; skipped: number };
 }
 
 /**
  * /admin/dictionaries/import: a dictionary's structure from an exported definition (XML), into a new
- * dictionary or merged into one the caller administers. The file is checked whole before anything is
- * written; a second click while a step runs does nothing.
+ * dictionary or merged into one the caller administers, and its filters when asked. The file is checked
+ * whole and what it holds shown before anything is written; filters naming users, groups or fields the
+ * target lacks ask for a mapping first; a second click while a step runs does nothing.
  */
 export default function DefinitionImportPage() {
   const { t } = useTranslation('structure');
@@ -33,7 +48,11 @@ export default function DefinitionImportPage() {
   const [file, setFile] = useState<File | null>(null);
   const [started, setStarted] = useState<Started | null>(null);
   const [target, setTarget] = useState('new');
-  const [written, setWritten] = useState<{ id: number; isNew: boolean } | null>(null);
+  const [withFilters, setWithFilters] = useState(true);
+  const [mapping, setMapping] = useState<{ id: number; isNew: boolean; validation: FilterValidation } | null>(
+    null,
+  );
+  const [written, setWritten] = useState<Written | null>(null);
   const write = useWrite();
   const problems = formProblems(write.problem, 'definition');
   const targets = [
@@ -50,6 +69,7 @@ export default function DefinitionImportPage() {
     if (!file) return;
     setStarted(null);
     setWritten(null);
+    setMapping(null);
     const body = new FormData();
     body.set('file', file);
     void write.run(async () => {
@@ -57,20 +77,48 @@ export default function DefinitionImportPage() {
       setStarted((await response.json()) as Started);
     });
   };
+  /** The filters' step: written when everything they name is found or mapped, else the mapping asked. */
+  async function writeFilters(importId: string, target: { id: number; isNew: boolean }, mappings?: Mappings) {
+    const answer = await trpc.dictionaryDefinitions.processFilter.mutate({
+      'import-id': importId,
+      ...mappings,
+    });
+    if ('missingUsers' in answer) {
+      setMapping({ ...target, validation: answer });
+      return;
+    }
+    if (!answer.success) throw new Error(answer.errorMessage ?? t('import.failed'));
+    forgetCachedData();
+    setStarted(null);
+    setMapping(null);
+    setWritten({
+      ...target,
+      filters: { added: answer.addedFiltersCount, skipped: answer.skippedFiltersCount },
+    });
+  }
+
   const process = () =>
     void write.run(async () => {
       if (!started) return;
+      const includeFilters = started.hasFilters && withFilters;
       const result = await trpc.dictionaryDefinitions.processDictionary.mutate({
         'import-id': started.importId,
         'dictionary-id': chosen === 'new' ? 'new' : Number(chosen),
-        'include-filters': false,
+        'include-filters': includeFilters,
       });
       if (!result.success || result.dictionaryId === null) {
         throw new Error(result.errorMessage ?? t('import.failed'));
       }
       forgetCachedData();
+      const target = { id: result.dictionaryId, isNew: result.dictionaryNew };
+      if (includeFilters) return writeFilters(started.importId, target);
       setStarted(null);
-      setWritten({ id: result.dictionaryId, isNew: result.dictionaryNew });
+      setWritten(target);
+    });
+
+  const mapped = (mappings: Mappings) =>
+    void write.run(async () => {
+      if (started && mapping) await writeFilters(started.importId, mapping, mappings);
     });
 
   return (
@@ -97,11 +145,21 @@ export default function DefinitionImportPage() {
       {started && !started.success && (
         <Problems id="definition-refused" messages={[started.errorMessage ?? t('import.failed')]} />
       )}
-      {started?.success && (
+      {started?.success && !mapping && (
         <fieldset className="card structure-form">
           <legend>{t('import.targetStep')}</legend>
           <p role="status">{t('import.checked')}</p>
-          {started.hasFilters && <p className="hint">{t('import.filtersLeft')}</p>}
+          {started.summary && <DefinitionSummaryList summary={started.summary} />}
+          {started.hasFilters && (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={withFilters}
+                onChange={(event) => setWithFilters(event.target.checked)}
+              />
+              {t('import.withFilters', { count: started.summary?.filters.length ?? 0 })}
+            </label>
+          )}
           <Choice
             label={t('import.target')}
             value={chosen}
@@ -117,10 +175,17 @@ export default function DefinitionImportPage() {
           <Problems id="process-problems" messages={problems.general} />
         </fieldset>
       )}
+      {mapping && (
+        <>
+          <FilterMapping validation={mapping.validation} busy={write.busy} onSubmit={mapped} />
+          <Problems id="mapping-problems" messages={problems.general} />
+        </>
+      )}
       {write.busy && <p role="status">{t('working')}</p>}
       {written && (
         <p role="status">
           {t(written.isNew ? 'import.created' : 'import.merged')}{' '}
+          {written.filters && `${t('import.filtersWritten', written.filters)} `}
           <a href={`/admin/dictionaries/${written.id}/languages`} onClick={onLinkClick}>
             {t('import.open')}
           </a>
