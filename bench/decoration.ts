@@ -10,13 +10,14 @@
  * qualified until unique), loaded as bench/search loads it. English texts are made of the same
  * vocabulary (real terms, their words and common English words), so they hold many terms.
  * Figures: latency p50/p99 of a 20-segment request of about 300 words (BENCH_REQUESTS requests, one at
- * a time, rotating texts), and throughput in words per second for a 10,000-word document sent as
- * requests of 50 segments, BENCH_CONCURRENCY (2) at a time; and GET /ready's p50/p99 (polled every 20 ms)
- * while both run. BENCH_ENGINES=postgresql leaves
+ * a time, rotating texts); term check's p50/p99 for a source of the same text and an Icelandic target
+ * of the same size (BENCH_REQUESTS / 2 requests); throughput in words per second for a 10,000-word
+ * document sent as requests of 50 segments, BENCH_CONCURRENCY (2) at a time; and GET /ready's p50/p99
+ * (polled every 20 ms) while all three run. The load average is printed with the figures. BENCH_ENGINES=postgresql leaves
  * Elasticsearch out (its loading takes the longest at 1,000,000 terms).
  */
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createBenchDatabase } from './bench-database.js';
@@ -47,18 +48,22 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 /** BENCH_ENGINES=postgresql measures the PostgreSQL engine only (no Elasticsearch loading). */
 const ELASTICSEARCH = (process.env.BENCH_ENGINES ?? 'postgresql,elasticsearch').includes('elasticsearch');
 const TARGETS = { p50: 50, wordsPerSecond: 20_000, readyP99: 100 };
-const FILLER =
-  'the of and to a in is for on with that by this be are from at as it or an was which can'.split(' ');
+/** Common words of the texts' languages (by TBX tag), between the vocabulary's words and terms. */
+const FILLER: Record<string, string[]> = {
+  en: 'the of and to a in is for on with that by this be are from at as it or an was which can'.split(' '),
+  is: 'og að í á er sem til með um við fyrir af eða en þegar ekki þar hann hún það'.split(' '),
+};
 
 /** A sentence of about `words` words: filler, vocabulary words, and now and then a real term. */
-function sentence(terms: SyntheticTerms, next: () => number, words: number): string {
-  const vocabulary = terms.vocabulary.get('en')!;
+function sentence(terms: SyntheticTerms, next: () => number, words: number, tag = 'en'): string {
+  const vocabulary = terms.vocabulary.get(tag)!;
+  const filler = FILLER[tag]!;
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const parts: string[] = [];
   let count = 0;
   while (count < words) {
     const roll = next();
-    const piece = roll < 0.15 ? pick(vocabulary.terms) : roll < 0.5 ? pick(vocabulary.words) : pick(FILLER);
+    const piece = roll < 0.15 ? pick(vocabulary.terms) : roll < 0.5 ? pick(vocabulary.words) : pick(filler);
     parts.push(piece);
     count += piece.split(' ').length;
   }
@@ -101,6 +106,35 @@ async function decorate(server: BenchServer, headers: Headers, dictionaryId: num
   return answer.segments.reduce((sum, segment) => sum + segment.matches.length, 0);
 }
 
+interface CheckAnswer {
+  avoided: unknown[];
+  missingTranslations: unknown[];
+  noEquivalent: unknown[];
+}
+
+/** Checks an English source against its Icelandic "translation"; answers the number of findings. */
+async function check(
+  server: BenchServer,
+  headers: Headers,
+  dictionaryId: number,
+  pair: { source: string; target: string },
+) {
+  const response = await fetch(`${server.url}/api/v4/term-check`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ sourceLang: 'eng', targetLang: 'isl', dictionaryIds: [dictionaryId], ...pair }),
+  });
+  if (response.status !== 200) throw new Error(`term check: ${response.status} ${await response.text()}`);
+  const answer = (await response.json()) as CheckAnswer;
+  return answer.avoided.length + answer.missingTranslations.length + answer.noEquivalent.length;
+}
+
+/** The machine's load (1, 5, 15 minutes) beside the figures: on a shared machine they depend on it. */
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${availableParallelism()} cores`;
+
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -139,6 +173,7 @@ async function measure(
   const requests = Array.from({ length: 20 }, () =>
     Array.from({ length: 20 }, () => sentence(terms, next, 15)),
   );
+  console.log(`${label}: measuring at ${load()}`);
   // Warm-up: plans, connections, caches.
   for (const texts of requests.slice(0, 5)) await decorate(server, headers, dictionaryId, texts);
   const ready = pollReady(server);
@@ -154,6 +189,26 @@ async function measure(
   const p50 = quantile(times, 0.5);
   console.log(
     `${label}: 20 segments (${Math.round(words)} words, ${Math.round(matches / REQUESTS)} matches): p50 ${p50.toFixed(1)} ms, p99 ${quantile(times, 0.99).toFixed(1)} ms over ${REQUESTS} requests [${verdict(p50 < TARGETS.p50)} for p50 < ${TARGETS.p50} ms]`,
+  );
+
+  // Term check: a source of the 20 segments' text against an Icelandic target of the same size.
+  // (Its own random numbers: the document below stays the one earlier runs measured.)
+  const nextTarget = random(29);
+  const pairs = requests.map((texts) => ({
+    source: texts.join(' '),
+    target: Array.from({ length: 20 }, () => sentence(terms, nextTarget, 15, 'is')).join(' '),
+  }));
+  const checkRequests = Math.max(1, Math.round(REQUESTS / 2));
+  const checkTimes: number[] = [];
+  let findings = 0;
+  for (let i = 0; i < checkRequests; i++) {
+    const at = performance.now();
+    findings += await check(server, headers, dictionaryId, pairs[i % pairs.length]!);
+    checkTimes.push(performance.now() - at);
+  }
+  const checkP50 = quantile(checkTimes, 0.5);
+  console.log(
+    `${label}: term check (${Math.round(words)}-word source and Icelandic target, ${Math.round(findings / checkRequests)} findings): p50 ${checkP50.toFixed(1)} ms, p99 ${quantile(checkTimes, 0.99).toFixed(1)} ms over ${checkRequests} requests [${verdict(checkP50 < TARGETS.p50)} for p50 < ${TARGETS.p50} ms, decoration's target]`,
   );
 
   const document: string[] = [];
@@ -181,7 +236,7 @@ async function measure(
   const readyTimes = await ready.stop();
   const readyP99 = quantile(readyTimes, 0.99);
   console.log(
-    `${label}: GET /ready while decorating: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${readyP99.toFixed(1)} ms [${verdict(readyP99 < TARGETS.readyP99)} for p99 < ${TARGETS.readyP99} ms]`,
+    `${label}: GET /ready while decorating and checking: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${readyP99.toFixed(1)} ms [${verdict(readyP99 < TARGETS.readyP99)} for p99 < ${TARGETS.readyP99} ms]; ${load()}`,
   );
 }
 

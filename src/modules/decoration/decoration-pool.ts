@@ -3,8 +3,9 @@
  * a maximal request and serialising its answer (megabytes) take hundreds of milliseconds of one
  * thread; in the server's thread that would hold health checks and every other request. A request's
  * session lives in one worker (its segments and spans stay there between the database round trips;
- * only keys, rows and the answer's JSON bytes, transferred, cross). The work is bounded: at most ACTIVE_PER_WORKER
- * sessions per worker at once, QUEUE_LENGTH more waiting, and beyond that 503 with Retry-After.
+ * only keys, rows and the answer's JSON bytes, transferred, cross). A term check's two texts are two
+ * sessions in one worker and one room, its answer built there from both. The work is bounded: at most
+ * ACTIVE_PER_WORKER rooms per worker at once, QUEUE_LENGTH more waiting, and beyond that 503 with Retry-After.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -17,6 +18,7 @@ export type WorkerCall = { id: number; seq: number } & (
   | { op: 'keyInputs'; language: string }
   | { op: 'spans'; row: KeyRow }
   | { op: 'answer'; found: Found; shape: ShapeOptions }
+  | { op: 'check'; found: Found; target: { id: number; found: Found }; targetLang: string }
   | { op: 'close' }
 );
 type WorkerCallOf<O> = Extract<WorkerCall, { op: O }>;
@@ -78,7 +80,12 @@ export class DecorationPool {
       slot = this.freeSlot()!;
     }
     slot.active++;
-    return new WorkerSession(this, slot, this.nextId++, request);
+    return new WorkerSession(this, slot, this.newId(), request, true);
+  }
+
+  /** @internal */
+  newId(): number {
+    return this.nextId++;
   }
 
   /** Stops the workers (tests; the server's shutdown). */
@@ -136,12 +143,15 @@ export class WorkerSession implements AsyncSession {
   private seq = 0;
   private open = true;
   private readonly started: Promise<boolean>;
+  private readonly companions: WorkerSession[] = [];
 
   constructor(
     private readonly pool: DecorationPool,
     private readonly slot: Slot,
     private readonly id: number,
     request: SessionRequest,
+    /** Holds a room of the pool (a companion shares its first session's). */
+    private readonly holdsRoom: boolean,
   ) {
     this.started = this.send({ op: 'start', request }) as Promise<boolean>;
     // Read by hasWords(); a failed start is reported there, not as an unhandled rejection.
@@ -170,12 +180,41 @@ export class WorkerSession implements AsyncSession {
     return this.send({ op: 'answer', found, shape }) as Promise<Uint8Array>;
   }
 
+  /**
+   * Another session in the same worker and the same room (term check's target text), so that
+   * checkJson() can read both; closed with this one.
+   */
+  companion(request: SessionRequest): WorkerSession {
+    const session = new WorkerSession(this.pool, this.slot, this.pool.newId(), request, false);
+    this.companions.push(session);
+    return session;
+  }
+
+  /** Term check's answer as UTF-8 JSON, this session the source and `target` its companion; ends both. */
+  checkJson(
+    found: Found,
+    target: WorkerSession,
+    targetFound: Found,
+    targetLang: string,
+  ): Promise<Uint8Array> {
+    if (!this.companions.includes(target)) throw new Error('term check: the target is not a companion');
+    this.open = false;
+    target.open = false;
+    return this.send({
+      op: 'check',
+      found,
+      target: { id: target.id, found: targetFound },
+      targetLang,
+    }) as Promise<Uint8Array>;
+  }
+
   close(): void {
+    for (const companion of this.companions.splice(0)) companion.close();
     if (this.open) {
       this.open = false;
       this.send({ op: 'close' }).catch(() => {});
     }
-    this.pool.release(this.slot);
+    if (this.holdsRoom) this.pool.release(this.slot);
   }
 }
 

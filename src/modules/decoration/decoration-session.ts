@@ -1,7 +1,7 @@
 /**
  * One decoration's CPU-bound state between its database round trips: its segments, spans and keys.
- * The same class serves in a worker thread (decoration.worker.ts, for POST /term-decoration) and in the
- * caller's thread (term check), so both give the same answers.
+ * It lives in a worker thread (decoration.worker.ts), for POST /term-decoration and for each of term
+ * check's two texts, so both give the same answers.
  */
 import type { TermRow } from './candidate-lookup.js';
 import {
@@ -87,20 +87,9 @@ export class DecorationSession {
   }
 }
 
-/** A session seen from the server's thread: each phase a message to a worker (or a local call). */
+/** A session seen from the server's thread: each phase a message to a worker. */
 export interface AsyncSession {
   hasWords(): Promise<boolean>;
   keyInputs(language: string): Promise<KeyInputs>;
   spans(row: KeyRow): Promise<{ maxWords: number; keys: CandidateKeys | null }>;
-}
-
-/** A session in the caller's thread, for small work (term check: one source and one target text). */
-export function localSession(request: SessionRequest): AsyncSession & { session: DecorationSession } {
-  const session = new DecorationSession(request);
-  return {
-    session,
-    hasWords: async () => session.hasWords(),
-    keyInputs: async (language) => session.keyInputs(language),
-    spans: async (row) => session.spans(row),
-  };
 }

@@ -43,21 +43,23 @@ export const decorationRouter = router({
     DecorationResponseSchema,
   ),
 
-  check: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/term-check',
-        tags,
-        summary: 'Check a translation against the termbase',
-        description:
-          'Forbidden and deprecated terms used (with replacements), source terms whose approved translations are missing from the target, and source terms without an equivalent in the target language.',
-        errorResponses: [400, 401, 404, 413],
-      },
-      // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
-      directRest: true,
-    })
-    .input(TermCheckInputSchema)
-    .output(TermCheckResponseSchema)
-    .mutation(({ ctx, input }) => checkTerms(ctx.scope, input)),
+  check: withDocumentedOutput(
+    authedProcedure
+      .meta({
+        openapi: {
+          method: 'POST',
+          path: '/term-check',
+          tags,
+          summary: 'Check a translation against the termbase',
+          description:
+            'Forbidden and deprecated terms used (with replacements), source terms whose approved translations are missing from the target, and source terms without an equivalent in the target language. More than 64 KB of text on either side: 413. When too many decorations and checks are already running or waiting: 503 with Retry-After.',
+          errorResponses: [400, 401, 404, 413, 503],
+        },
+        // The body as it is (no coercion of "12" into 12), and no conversion to a web Request.
+        directRest: true,
+      })
+      .input(TermCheckInputSchema)
+      .mutation(({ ctx, input }) => checkTerms(ctx.scope, input)),
+    TermCheckResponseSchema,
+  ),
 });

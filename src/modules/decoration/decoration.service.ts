@@ -18,17 +18,15 @@ import { foldedTextsSql, stemGroupsSql } from '../stemming/stem-keys.js';
 import { visibleTermsWithStates } from '../workflow/workflow-effects.js';
 import { lookUpTerms } from './candidate-lookup.js';
 import { DEFAULT_KINDS, type DecorationInput, type DecorationResponse } from './decoration.schema.js';
-import type { KeyInputs, KeyRow, Lookup } from './decoration-phases.js';
+import type { KeyInputs, KeyRow } from './decoration-phases.js';
 import { decorationPool } from './decoration-pool.js';
-import { type AsyncSession, type Found, localSession, type SessionRequest } from './decoration-session.js';
-
-export { type Lookup, matchOf } from './decoration-phases.js';
+import type { AsyncSession, Found, SessionRequest } from './decoration-session.js';
 
 /** Per call (docs/decoration.md): more is 413. */
 export const MAX_SEGMENTS = 100;
 export const MAX_BYTES = 64 * 1024;
 
-function checkLimits(texts: readonly string[]) {
+export function checkLimits(texts: readonly string[]) {
   if (texts.length > MAX_SEGMENTS) {
     throw new AppError('PAYLOAD_TOO_LARGE', `At most ${MAX_SEGMENTS} segments per call`);
   }
@@ -119,15 +117,16 @@ async function textKeyRow(
   return row!;
 }
 
+export type LookupRequest = SessionRequest & {
+  dictionaryIds?: number[];
+  targetLangs: string[];
+};
+
 /**
  * Finds the visible terms the segments may use: the database's part of a lookup, whose CPU-bound
- * phases run in the session (a worker's for decoration, see decoration-pool.ts).
+ * phases run in the session, a worker's (decoration-pool.ts; term check's too).
  */
-async function findTerms(
-  scope: Scope,
-  request: SessionRequest & { dictionaryIds?: number[]; targetLangs: string[] },
-  session: AsyncSession,
-): Promise<Found> {
+export async function findTerms(scope: Scope, request: LookupRequest, session: AsyncSession): Promise<Found> {
   const sourceLang = request.sourceLang;
   const named = request.dictionaryIds !== undefined;
   const requestedIds = [...new Set(request.dictionaryIds ?? (await readableDictionaries(scope)))];
@@ -149,19 +148,6 @@ async function findTerms(
     state ? { ...term, workflowCategory: state.category } : term,
   );
   return { sourceLang, dictionaryIds, rows };
-}
-
-type LookupRequest = SessionRequest & {
-  dictionaryIds?: number[];
-  targetLangs: string[];
-};
-
-/** Finds the terms of the caller's dictionaries in the segments, in this thread (term check). */
-export async function lookUpSegments(scope: Scope, request: LookupRequest): Promise<Lookup> {
-  checkLimits(request.segments.map((s) => s.text));
-  const sessionRequest = { ...request, sourceLang: languageKey(request.sourceLang) };
-  const local = localSession(sessionRequest);
-  return local.session.lookup(await findTerms(scope, sessionRequest, local));
 }
 
 /**

@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../shared/errors.js';
 import type { WorkerAnswer, WorkerCall } from './decoration-pool.js';
 import { DecorationSession } from './decoration-session.js';
+import { termCheckJson } from './term-check-phases.js';
 
 const sessions = new Map<number, DecorationSession>();
 
@@ -21,7 +22,12 @@ function run(call: WorkerCall): unknown {
   if (call.op === 'keyInputs') return session.keyInputs(call.language);
   if (call.op === 'spans') return session.spans(call.row);
   sessions.delete(call.id);
-  return session.answerJson(call.found, call.shape);
+  if (call.op === 'answer') return session.answerJson(call.found, call.shape);
+  // Term check: this session is the source, its companion in this worker the target.
+  const target = sessions.get(call.target.id);
+  sessions.delete(call.target.id);
+  if (!target) throw new Error(`no decoration session ${call.target.id}`);
+  return termCheckJson(session.lookup(call.found), target.lookup(call.target.found), call.targetLang);
 }
 
 parentPort!.on('message', (call: WorkerCall) => {

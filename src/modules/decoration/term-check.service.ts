@@ -1,81 +1,70 @@
 /**
  * Term check (docs/decoration.md): a source segment and its translation against the termbase. Both are
- * decorated (longest-leftmost, every match kind); then forbidden and deprecated terms used on either
- * side come with their replacements, source terms whose approved translations are all missing from the
- * target are listed with them, and source terms whose concept has no term in the target language too.
+ * decorated (longest-leftmost, every match kind) and the answer is built from both
+ * (term-check-phases.ts). Like decoration (issue 38), the CPU-bound part runs in the decoration worker
+ * pool: the two texts are two sessions in one worker, holding one room of the pool (503 when it is
+ * full); the server's thread only runs the database round trips.
  */
+import { withRawJson } from '../../shared/raw-json.js';
 import type { Scope } from '../../shared/scope.js';
 import { languageKey } from '../stemming/language-codes.js';
-import {
-  DEFAULT_KINDS,
-  type Match,
-  type TermCheckInput,
-  type TermCheckResponse,
-} from './decoration.schema.js';
-import { type Lookup, lookUpSegments, matchOf } from './decoration.service.js';
-import { conceptTerms } from './match-building.js';
+import { DEFAULT_KINDS, type TermCheckInput, type TermCheckResponse } from './decoration.schema.js';
+import { checkLimits, findTerms, type LookupRequest } from './decoration.service.js';
+import { decorationPool } from './decoration-pool.js';
 
-function matchesOf(lookup: Lookup, targetLangs: readonly string[]): Match[] {
-  const [only] = lookup.segments;
-  return only ? only.spans.map((span) => matchOf(lookup, only.segment, span, targetLangs)) : [];
+/** The answer a worker serialised: REST sends its bytes; GraphQL and tRPC parse them on first read. */
+function answerOf(json: Uint8Array): TermCheckResponse {
+  let parsed: TermCheckResponse | undefined;
+  const read = () => {
+    parsed ??= JSON.parse(new TextDecoder().decode(json)) as TermCheckResponse;
+    return parsed;
+  };
+  const answer = {
+    get avoided() {
+      return read().avoided;
+    },
+    get missingTranslations() {
+      return read().missingTranslations;
+    },
+    get noEquivalent() {
+      return read().noEquivalent;
+    },
+  };
+  return withRawJson(answer, json);
 }
-
-const checked = ({ homonyms: _h, translations: _t, ...rest }: Match) => rest;
 
 /** POST /term-check. */
 export async function checkTerms(scope: Scope, input: TermCheckInput): Promise<TermCheckResponse> {
   const targetLang = languageKey(input.targetLang);
+  const format = input.format ?? 'text';
   const common = {
     dictionaryIds: input.dictionaryIds,
-    kinds: DEFAULT_KINDS,
+    kinds: [...DEFAULT_KINDS],
     minScore: 0,
     overlap: 'longest' as const,
   };
-  const format = input.format ?? 'text';
-  const sourceLookup = await lookUpSegments(scope, {
+  const sourceRequest: LookupRequest = {
     ...common,
-    sourceLang: input.sourceLang,
+    sourceLang: languageKey(input.sourceLang),
     targetLangs: [targetLang],
     segments: [{ id: 'source', text: input.source, format }],
-  });
-  const targetLookup = await lookUpSegments(scope, {
+  };
+  const targetRequest: LookupRequest = {
     ...common,
     sourceLang: targetLang,
     targetLangs: [],
     segments: [{ id: 'target', text: input.target, format }],
-  });
-  const source = matchesOf(sourceLookup, [targetLang]);
-  const target = matchesOf(targetLookup, []);
-  const avoided: TermCheckResponse['avoided'] = [];
-  for (const [segment, matches, lookup] of [
-    ['source', source, sourceLookup],
-    ['target', target, targetLookup],
-  ] as const) {
-    for (const match of matches) {
-      if (match.status !== 'forbidden' && match.status !== 'deprecated') continue;
-      const replacements = conceptTerms(lookup.byConcept, match.conceptId, lookup.sourceLang).filter(
-        (ref) => ref.status === 'preferred' || ref.status === 'admitted',
-      );
-      avoided.push({ ...checked(match), segment, replacements });
-    }
+  };
+  checkLimits([input.source]);
+  const source = await decorationPool().session(sourceRequest);
+  try {
+    const sourceFound = await findTerms(scope, sourceRequest, source);
+    // The target after the source, as each text's errors (413, 400, 404) were answered before.
+    checkLimits([input.target]);
+    const target = source.companion(targetRequest);
+    const targetFound = await findTerms(scope, targetRequest, target);
+    return answerOf(await source.checkJson(sourceFound, target, targetFound, targetLang));
+  } finally {
+    source.close();
   }
-  // A concept is translated when the target uses one of its approved terms (a forbidden one is no translation).
-  const approved = (entry: { status: string }) => entry.status === 'preferred' || entry.status === 'admitted';
-  const conceptsInTarget = new Set(
-    target.flatMap((m) => [m, ...m.homonyms]).flatMap((entry) => (approved(entry) ? [entry.conceptId] : [])),
-  );
-  const missingTranslations: TermCheckResponse['missingTranslations'] = [];
-  const noEquivalent: TermCheckResponse['noEquivalent'] = [];
-  for (const match of source) {
-    const translations = match.translations[targetLang] ?? [];
-    if (!translations.length) {
-      noEquivalent.push(checked(match));
-      continue;
-    }
-    const expected = translations.filter(approved);
-    if (expected.length && !conceptsInTarget.has(match.conceptId)) {
-      missingTranslations.push({ ...checked(match), expected });
-    }
-  }
-  return { avoided, missingTranslations, noEquivalent };
 }
