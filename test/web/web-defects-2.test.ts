@@ -22,6 +22,7 @@ let api: Api;
 let dictionaryId = 0;
 let sectionOid = '';
 let usageNote = '';
+let dictionaryName = '';
 
 const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -34,9 +35,10 @@ const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 beforeAll(async () => {
   ({ web, browser } = await startWebSuite());
   ({ api } = await apiSession(web.base));
+  dictionaryName = `Defects two ${uniqueSuffix()}`;
   const dictionary = await api.dictionaries.create.mutate({
     format: 'FULL',
-    name: `Defects two ${uniqueSuffix()}`,
+    name: dictionaryName,
     languages: [{ code: 'eng' }, { code: 'isl' }],
     termFields: [{ name: 'Usage note', fieldType: 'SINGLELINE' }],
   } as Parameters<typeof api.dictionaries.create.mutate>[0]);
@@ -136,6 +138,23 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page, 'spreadsheet mapping at 390 px');
     await page.setViewportSize({ width: 1440, height: 900 });
+    // Read with another separator, the file is previewed again: one column.
+    const separator = step.getByRole('combobox', { name: 'Separator', exact: true });
+    await separator.selectOption(',');
+    await step.getByText('CSV file, read as utf-8 with the separator Comma (,).').waitFor();
+    // No header names a language then: the proposal takes no header row and ignores the column.
+    const only = step.getByRole('group', { name: 'Column 1', exact: true });
+    await only.waitFor();
+    expect(await only.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('ignore');
+    expect(await step.getByRole('group', { name: /^Column 2/ }).count()).toBe(0);
+    expect(await step.getByRole('cell', { name: 'English;Icelandic;Definition' }).count()).toBe(1);
+    await separator.selectOption(';');
+    await column('Column 3: Definition').waitFor();
+    expect(await step.getByLabel('The first row is a header (not imported)').isChecked()).toBe(true);
+    // Into an existing dictionary, a language is one of its own (the proposed en is its eng).
+    await page.getByLabel('Into').selectOption({ label: dictionaryName });
+    expect(await english.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('eng');
+    await page.getByLabel('Into').selectOption('new');
     // Changed by hand: the definitions become the English language's.
     await definition.getByRole('combobox', { name: 'Role' }).selectOption('languageField');
     await definition.getByRole('textbox', { name: 'Language' }).fill('en');

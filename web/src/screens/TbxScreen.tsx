@@ -191,7 +191,15 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={setMerge}
         />
       )}
-      {sheet && <SpreadsheetMapping file={sheet} languages={languages} onChange={onMapping} />}
+      {sheet && (
+        // Another file starts afresh: how the last one was read says nothing of it.
+        <SpreadsheetMapping
+          key={`${sheet.name} ${sheet.size} ${sheet.lastModified}`}
+          file={sheet}
+          languages={languages}
+          onChange={onMapping}
+        />
+      )}
       <div className="actions">
         {sendingShown && <UploadingNote />}
         <button
