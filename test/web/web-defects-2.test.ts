@@ -115,7 +115,7 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
       .getByLabel('TBX file', { exact: true })
       .setInputFiles({ name: 'glossary.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
-    await step.getByText('CSV file, read as utf-8 with the separator Semicolon (;).').waitFor();
+    await step.getByText('CSV file, read as UTF-8 with the separator Semicolon (;).').waitFor();
     expect(await step.getByRole('table').getByRole('row').allInnerTexts()).toEqual([
       expect.stringMatching(/^Column 1: English\s+Column 2: Icelandic\s+Column 3: Definition$/),
       expect.stringMatching(/^computer\s+tölva\s+A machine that computes$/),
@@ -141,7 +141,7 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     // Read with another separator, the file is previewed again: one column.
     const separator = step.getByRole('combobox', { name: 'Separator', exact: true });
     await separator.selectOption(',');
-    await step.getByText('CSV file, read as utf-8 with the separator Comma (,).').waitFor();
+    await step.getByText('CSV file, read as UTF-8 with the separator Comma (,).').waitFor();
     // No header names a language then: the proposal takes no header row and ignores the column.
     const only = step.getByRole('group', { name: 'Column 1', exact: true });
     await only.waitFor();

@@ -164,7 +164,7 @@ export function SpreadsheetMapping(props: {
       <p id="sheet-detected" role="status">
         {preview.kind === 'CSV'
           ? t('sheet.detectedCsv', {
-              encoding: preview.encoding,
+              encoding: preview.encoding?.toUpperCase(),
               delimiter: t(
                 `sheet.delimiters.${DELIMITERS.find((d) => d.value === preview.delimiter)?.key ?? 'comma'}`,
               ),
