@@ -3,7 +3,8 @@
  * an import's problems are listed (line and message), not only counted; match marks cover the letters
  * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused;
  * history shows the field values of a term added in the same save; import offers only where the caller
- * may import. Issue 39: a spreadsheet's mapping step (preview, roles, import) and CSV/XLSX exports.
+ * may import. Issue 39: a spreadsheet's mapping step (preview, roles, import, problems by row) and CSV/XLSX
+ * exports.
  * One server and one browser for the file.
  */
 import { readFile } from 'node:fs/promises';
@@ -207,6 +208,37 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const cells = (at: number) => [3, 4, 5, 6, 7, 8].map((column) => sheet.getRow(at).getCell(column).text);
     expect(cells(1)).toEqual(rows[0]!.slice(2));
     expect([cells(2), cells(3)]).toEqual([computerRow, screenRow]);
+  });
+
+  it("names a spreadsheet's refused values by their row, importing into an existing dictionary (issue 39)", async () => {
+    const name = `Short notes ${uniqueSuffix()}`;
+    await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name,
+      languages: [{ code: 'eng' }],
+      termFields: [{ name: 'Note', fieldType: 'SINGLELINE', model: { maxLen: 5 } }],
+    } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    await page.getByLabel('Into').selectOption({ label: name });
+    const csv = 'English,English: Note\nshort,fine\nlong,far too long a note\n';
+    await page
+      .getByLabel('TBX file', { exact: true })
+      .setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
+    const note = step.getByRole('group', { name: 'Column 2: English: Note' });
+    // The dictionary's languages as a select: the proposed en is its eng.
+    expect(await note.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('eng');
+    expect(await note.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('termField');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByRole('status').filter({ hasText: /^(Imported|The import failed)/ });
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toMatch(/^Imported: 2 concepts, .* 1 errors?\.$/);
+    const problems = page.getByRole('table', { name: 'Problems in the file' });
+    await problems.waitFor();
+    expect(await problems.getByRole('columnheader').allInnerTexts()).toEqual(['Row', 'Problem']);
+    const rows = await problems.getByRole('row').allInnerTexts();
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^3\s+.*Note/)]);
   });
 
   it('marks the letters the server folded to find a term (ð as d, þ as th)', async () => {
