@@ -241,6 +241,31 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(rows.slice(1)).toEqual([expect.stringMatching(/^3\s+.*Note/)]);
   });
 
+  it("previews an XLSX workbook's chosen sheet (issue 39)", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['nothing here']);
+    const terms = workbook.addWorksheet('Terms');
+    terms.addRow(['English', 'German']);
+    terms.addRow(['river', { formula: '"Fl"&"uss"', result: 'Fluss' }]);
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    await page.getByLabel('TBX file', { exact: true }).setInputFiles({
+      name: 'terms.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await workbook.xlsx.writeBuffer()),
+    });
+    const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
+    await step.getByText('XLSX workbook, sheet “Notes”.').waitFor();
+    await step.getByRole('combobox', { name: 'Sheet' }).selectOption('Terms');
+    await step.getByText('XLSX workbook, sheet “Terms”.').waitFor();
+    const german = step.getByRole('group', { name: 'Column 2: German' });
+    expect(await german.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('term');
+    expect(await step.getByRole('table').getByRole('row').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Column 1: English\s+Column 2: German$/),
+      expect.stringMatching(/^river\s+Fluss$/),
+    ]);
+  });
+
   it('marks the letters the server folded to find a term (ð as d, þ as th)', async () => {
     const mark = page.locator('table.results tbody tr').first().locator('mark');
     await page.goto(`${web.base}/search?q=ordabok&d=${dictionaryId}&lang=isl`);
