@@ -3,10 +3,13 @@
  * an import's problems are listed (line and message), not only counted; match marks cover the letters
  * the server folded (ð as d); a refused save shows its problem beside the button or the control, focused;
  * history shows the field values of a term added in the same save; import offers only where the caller
- * may import.
+ * may import. Issue 39: a spreadsheet's mapping step (preview, roles, import, problems by row) and CSV/XLSX
+ * exports.
  * One server and one browser for the file.
  */
 import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
@@ -20,6 +23,7 @@ let api: Api;
 let dictionaryId = 0;
 let sectionOid = '';
 let usageNote = '';
+let dictionaryName = '';
 
 const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -32,9 +36,10 @@ const faulty = `<?xml version="1.0" encoding="UTF-8"?>
 beforeAll(async () => {
   ({ web, browser } = await startWebSuite());
   ({ api } = await apiSession(web.base));
+  dictionaryName = `Defects two ${uniqueSuffix()}`;
   const dictionary = await api.dictionaries.create.mutate({
     format: 'FULL',
-    name: `Defects two ${uniqueSuffix()}`,
+    name: dictionaryName,
     languages: [{ code: 'eng' }, { code: 'isl' }],
     termFields: [{ name: 'Usage note', fieldType: 'SINGLELINE' }],
   } as Parameters<typeof api.dictionaries.create.mutate>[0]);
@@ -100,6 +105,165 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(text).toContain('<term>tölva</term>');
     expect(text).toContain('<descrip type="Status">preferred</descrip>');
     await expectAccessible(page, 'MultiTerm XML import and export');
+  });
+
+  it('imports a CSV through the mapping step and exports it as CSV and XLSX (issue 39)', async () => {
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    const csv =
+      'English;Icelandic;Definition\r\ncomputer;tölva;A machine that computes\r\nscreen | monitor;skjár;A surface that shows\r\n';
+    await page
+      .getByLabel('TBX file', { exact: true })
+      .setInputFiles({ name: 'glossary.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
+    await step.getByText('CSV file, read as UTF-8 with the separator Semicolon (;).').waitFor();
+    expect(await step.getByRole('table').getByRole('row').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Column 1: English\s+Column 2: Icelandic\s+Column 3: Definition$/),
+      expect.stringMatching(/^computer\s+tölva\s+A machine that computes$/),
+      expect.stringMatching(/^screen \| monitor\s+skjár\s+A surface that shows$/),
+    ]);
+    const column = (name: string) => step.getByRole('group', { name });
+    const english = column('Column 1: English');
+    // The proposal: languages by the headers, the bar as the synonyms' separator, Definition a field.
+    expect(await english.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('term');
+    expect(await english.getByRole('textbox', { name: 'Language' }).inputValue()).toBe('en');
+    expect(await english.getByLabel('Separator of synonyms').inputValue()).toBe('|');
+    expect(await column('Column 2: Icelandic').getByRole('textbox', { name: 'Language' }).inputValue()).toBe(
+      'is',
+    );
+    const definition = column('Column 3: Definition');
+    expect(await definition.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('conceptField');
+    expect(await definition.getByRole('textbox', { name: 'Field' }).inputValue()).toBe('Definition');
+    expect(await step.getByLabel('The first row is a header (not imported)').isChecked()).toBe(true);
+    await expectAccessible(page, 'spreadsheet mapping at 1440 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'spreadsheet mapping at 390 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Read with another separator, the file is previewed again: one column.
+    const separator = step.getByRole('combobox', { name: 'Separator', exact: true });
+    await separator.selectOption(',');
+    await step.getByText('CSV file, read as UTF-8 with the separator Comma (,).').waitFor();
+    // No header names a language then: the proposal takes no header row and ignores the column.
+    const only = step.getByRole('group', { name: 'Column 1', exact: true });
+    await only.waitFor();
+    expect(await only.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('ignore');
+    expect(await step.getByRole('group', { name: /^Column 2/ }).count()).toBe(0);
+    expect(await step.getByRole('cell', { name: 'English;Icelandic;Definition' }).count()).toBe(1);
+    await separator.selectOption(';');
+    await column('Column 3: Definition').waitFor();
+    expect(await step.getByLabel('The first row is a header (not imported)').isChecked()).toBe(true);
+    // Into an existing dictionary, a language is one of its own (the proposed en is its eng).
+    await page.getByLabel('Into').selectOption({ label: dictionaryName });
+    expect(await english.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('eng');
+    await page.getByLabel('Into').selectOption('new');
+    // Changed by hand: the definitions become the English language's.
+    await definition.getByRole('combobox', { name: 'Role' }).selectOption('languageField');
+    await definition.getByRole('textbox', { name: 'Language' }).fill('en');
+    const name = `From a sheet ${uniqueSuffix()}`;
+    await page.getByLabel('Name of the new dictionary').fill(name);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByRole('status').filter({ hasText: /^(Imported|The import failed)/ });
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toBe('Imported: 2 concepts, 5 terms, 0 updated, 0 skipped, 0 errors.');
+    const link = await page
+      .getByRole('link', { name: 'Search the imported dictionary' })
+      .getAttribute('href');
+    const imported = await api.dictionaries.get.query({
+      id: Number(new URL(link!, web.base).searchParams.get('d')),
+      format: 'FULL',
+      'include-deleted': false,
+    } as Parameters<typeof api.dictionaries.get.query>[0]);
+    expect(imported.name).toBe(name);
+    // The languages from the headers; the definitions are the language's (term-level fields hold them),
+    // not the concept field the proposal named.
+    expect(imported.languages!.map((language) => language.code)).toEqual(['eng', 'isl']);
+    expect(imported.conceptFields).toEqual([]);
+    expect(imported.termFields!.map((field) => field.dataCategory)).toEqual(['DEFINITION']);
+
+    await page.getByRole('combobox', { name: 'Dictionary' }).selectOption({ label: name });
+    const exported = async (format: string) => {
+      await page.getByRole('combobox', { name: 'Format' }).selectOption(format);
+      await page.getByRole('button', { name: 'Prepare the export' }).click();
+      const ready = page.getByRole('link', { name: `Download ${name}.${format.toLowerCase()}` });
+      const [download] = await Promise.all([page.waitForEvent('download'), ready.click()]);
+      expect(download.suggestedFilename()).toBe(`${name}.${format.toLowerCase()}`);
+      return readFile((await download.path())!);
+    };
+    const rows = parse(await exported('CSV'), { bom: true }) as string[][];
+    const computerRow = ['computer', '', 'A machine that computes', 'tölva', '', ''];
+    const screenRow = ['screen; monitor', '', 'A surface that shows', 'skjár', '', ''];
+    expect(rows[0]!.slice(1)).toEqual([
+      'Domain',
+      'English',
+      'English: Definition',
+      'English (language): Definition',
+      'Icelandic',
+      'Icelandic: Definition',
+      'Icelandic (language): Definition',
+    ]);
+    expect(rows.slice(1).map((row) => row.slice(2))).toEqual([computerRow, screenRow]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await exported('XLSX')) as never);
+    const sheet = workbook.worksheets[0]!;
+    const cells = (at: number) => [3, 4, 5, 6, 7, 8].map((column) => sheet.getRow(at).getCell(column).text);
+    expect(cells(1)).toEqual(rows[0]!.slice(2));
+    expect([cells(2), cells(3)]).toEqual([computerRow, screenRow]);
+  });
+
+  it("names a spreadsheet's refused values by their row, importing into an existing dictionary (issue 39)", async () => {
+    const name = `Short notes ${uniqueSuffix()}`;
+    await api.dictionaries.create.mutate({
+      format: 'FULL',
+      name,
+      languages: [{ code: 'eng' }],
+      termFields: [{ name: 'Note', fieldType: 'SINGLELINE', model: { maxLen: 5 } }],
+    } as Parameters<typeof api.dictionaries.create.mutate>[0]);
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    await page.getByLabel('Into').selectOption({ label: name });
+    const csv = 'English,English: Note\nshort,fine\nlong,far too long a note\n';
+    await page
+      .getByLabel('TBX file', { exact: true })
+      .setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
+    const note = step.getByRole('group', { name: 'Column 2: English: Note' });
+    // The dictionary's languages as a select: the proposed en is its eng.
+    expect(await note.getByRole('combobox', { name: 'Language' }).inputValue()).toBe('eng');
+    expect(await note.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('termField');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByRole('status').filter({ hasText: /^(Imported|The import failed)/ });
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toMatch(/^Imported: 2 concepts, .* 1 errors?\.$/);
+    const problems = page.getByRole('table', { name: 'Problems in the file' });
+    await problems.waitFor();
+    expect(await problems.getByRole('columnheader').allInnerTexts()).toEqual(['Row', 'Problem']);
+    const rows = await problems.getByRole('row').allInnerTexts();
+    expect(rows.slice(1)).toEqual([expect.stringMatching(/^3\s+.*Note/)]);
+  });
+
+  it("previews an XLSX workbook's chosen sheet (issue 39)", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['nothing here']);
+    const terms = workbook.addWorksheet('Terms');
+    terms.addRow(['English', 'German']);
+    terms.addRow(['river', { formula: '"Fl"&"uss"', result: 'Fluss' }]);
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    await page.getByLabel('TBX file', { exact: true }).setInputFiles({
+      name: 'terms.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await workbook.xlsx.writeBuffer()),
+    });
+    const step = page.getByRole('group', { name: "How the spreadsheet's columns are read" });
+    await step.getByText('XLSX workbook, sheet “Notes”.').waitFor();
+    await step.getByRole('combobox', { name: 'Sheet' }).selectOption('Terms');
+    await step.getByText('XLSX workbook, sheet “Terms”.').waitFor();
+    const german = step.getByRole('group', { name: 'Column 2: German' });
+    expect(await german.getByRole('combobox', { name: 'Role' }).inputValue()).toBe('term');
+    expect(await step.getByRole('table').getByRole('row').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Column 1: English\s+Column 2: German$/),
+      expect.stringMatching(/^river\s+Fluss$/),
+    ]);
   });
 
   it('marks the letters the server folded to find a term (ð as d, þ as th)', async () => {

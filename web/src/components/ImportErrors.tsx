@@ -10,7 +10,16 @@ export interface ImportProblem {
  * The problems an import reported (the server keeps the first ones, with the file's line): a count
  * alone did not say which entries to fix. The messages are text, never HTML.
  */
-export function ImportErrors({ errors, count }: { errors: ImportProblem[]; count: number }) {
+/** `rows`: a spreadsheet's problems, whose `line` is the row (the header is row 1). */
+export function ImportErrors({
+  errors,
+  count,
+  rows,
+}: {
+  errors: ImportProblem[];
+  count: number;
+  rows?: boolean;
+}) {
   const { t } = useTranslation('tbx');
   if (errors.length === 0) return null;
   return (
@@ -23,7 +32,7 @@ export function ImportErrors({ errors, count }: { errors: ImportProblem[]; count
         </caption>
         <thead>
           <tr>
-            <th scope="col">{t('import.errors.line')}</th>
+            <th scope="col">{rows ? t('import.errors.row') : t('import.errors.line')}</th>
             <th scope="col">{t('import.errors.message')}</th>
           </tr>
         </thead>

@@ -1,5 +1,5 @@
 import * as Progress from '@radix-ui/react-progress';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
 import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
@@ -16,6 +16,12 @@ import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
 import { fileNameOf } from '../work/file-name';
 import { UploadingNote } from '../work/UploadingNote';
+import {
+  isSpreadsheet,
+  mappingToSend,
+  type SheetMapping,
+  SpreadsheetMapping,
+} from './tbx/SpreadsheetMapping';
 
 const POLL_MS = 500;
 const MERGE_MODES = [
@@ -27,7 +33,16 @@ const EXPORT_FORMATS = [
   { value: 'TBX', label: 'TBX-Basic v3 (DCA)' },
   { value: 'TBX_V2', label: 'TBX v2 (martif)' },
   { value: 'MULTITERM_XML', label: 'MultiTerm XML' },
+  { value: 'CSV', label: 'CSV' },
+  { value: 'XLSX', label: 'XLSX' },
 ];
+/** The download's extension by format (the server's Content-Disposition names it first). */
+const EXTENSIONS: Record<string, string> = { MULTITERM_XML: 'xml', CSV: 'csv', XLSX: 'xlsx' };
+const ACCEPTED = [
+  '.tbx,.xml,application/x-tbx,application/xml',
+  '.csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+].join(',');
 
 interface ImportSummary {
   dictionaryId?: number;
@@ -60,6 +75,11 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const sending = useRef(false);
   const [sendingShown, setSendingShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A spreadsheet goes through the mapping step (tbx/SpreadsheetMapping.tsx); TBX and MultiTerm do not.
+  const [file, setFile] = useState<File | null>(null);
+  const [mapping, setMapping] = useState<SheetMapping | null>(null);
+  const onMapping = useCallback((next: SheetMapping | null) => setMapping(next), []);
+  const sheet = isSpreadsheet(file) ? file : null;
   const targets = useImportTargets(dictionaries);
   const targetOptions = targets
     ? [
@@ -69,7 +89,9 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     : [];
   // The choice may name what the caller may not import into (the default is a new dictionary).
   const into = targetOptions.some((option) => option.value === target) ? target : targetOptions[0]?.value;
-  const section = targets?.existing.find((entry) => String(entry.dictionary.id) === into)?.sectionOid;
+  const existing = targets?.existing.find((entry) => String(entry.dictionary.id) === into);
+  const section = existing?.sectionOid;
+  const languages = into === 'new' ? undefined : existing?.dictionary.languages;
 
   useEffect(() => {
     if (jobId === null) return;
@@ -107,12 +129,15 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     const form = new FormData(event.currentTarget);
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
+    if (sheet && mapping) body.set('mapping', JSON.stringify(mappingToSend(mapping, languages)));
     const params = {
       ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
-      'status-mapping': statusMappingParam(statuses),
+      // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say.
+      ...(sheet ? {} : { 'status-mapping': statusMappingParam(statuses) }),
     };
+    const path = sheet ? '/dictionaries/import-spreadsheet' : '/dictionaries/import-tbx';
     try {
-      const response = await rest(withQuery('/dictionaries/import-tbx', params), { method: 'POST', body });
+      const response = await rest(withQuery(path, params), { method: 'POST', body });
       const answer = (await response.json()) as { jobTaskId?: number; result?: ImportSummary };
       if (answer.jobTaskId !== undefined && response.status === 202) {
         setJob({ status: 'RUNNING', processed: 0, total: null });
@@ -150,8 +175,18 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
       <h2 id="import-title">{t('import.title')}</h2>
       <label>
         {t('import.file')}
-        <input type="file" name="file" accept=".tbx,.xml,application/x-tbx,application/xml" required />
+        <input
+          type="file"
+          name="file"
+          accept={ACCEPTED}
+          required
+          aria-describedby="import-kinds"
+          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+        />
       </label>
+      <p id="import-kinds" className="hint">
+        {t('import.kinds')}
+      </p>
       <Choice label={t('import.into')} value={into} options={targetOptions} onChange={setTarget} />
       {into === 'new' ? (
         <label>
@@ -166,10 +201,23 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={setMerge}
         />
       )}
-      <StatusMappingChoice value={statuses} onChange={setStatuses} />
+      {sheet && (
+        // Another file starts afresh: how the last one was read says nothing of it.
+        <SpreadsheetMapping
+          key={`${sheet.name} ${sheet.size} ${sheet.lastModified}`}
+          file={sheet}
+          languages={languages}
+          onChange={onMapping}
+        />
+      )}
+      {!sheet && <StatusMappingChoice value={statuses} onChange={setStatuses} />}
       <div className="actions">
         {sendingShown && <UploadingNote />}
-        <button type="submit" className="primary" disabled={jobId !== null || sendingShown}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={jobId !== null || sendingShown || (sheet !== null && mapping === null)}
+        >
           {t('import.submit')}
         </button>
       </div>
@@ -206,7 +254,11 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
             </a>
           )}
           {job.status === 'DONE' && (
-            <ImportErrors errors={job.summary?.errors ?? []} count={job.summary?.errorCount ?? 0} />
+            <ImportErrors
+              errors={job.summary?.errors ?? []}
+              count={job.summary?.errorCount ?? 0}
+              rows={sheet !== null}
+            />
           )}
         </div>
       )}
@@ -260,10 +312,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
-      const name = fileNameOf(
-        disposition,
-        `${dictionary!.name}.${format === 'MULTITERM_XML' ? 'xml' : 'tbx'}`,
-      );
+      const name = fileNameOf(disposition, `${dictionary!.name}.${EXTENSIONS[format] ?? 'tbx'}`);
       setDownload({ url: URL.createObjectURL(await response.blob()), name });
     } catch (caught) {
       setError(problemOf(caught).message);
