@@ -29,7 +29,15 @@ export default function NewConceptScreen({ query }: { query: URLSearchParams }) 
     return sections.length ? [{ ...readable, sections }] : [];
   });
   const dictionary = list.find((d) => d.id === idList(query.get('d'))[0]) ?? list[0];
-  if (!dictionary) return <p>{t('new.noDictionary')}</p>;
+  if (!dictionary) {
+    // Opened by URL without a dictionary to create in: the screen still says what it is.
+    return (
+      <section aria-labelledby="new-title">
+        <h1 id="new-title">{t('new.title')}</h1>
+        <p>{t('new.noDictionary')}</p>
+      </section>
+    );
+  }
   const current: Draft =
     draft ?? emptyDraft(dictionary.sections?.[0]?.oid ?? '', dictionary.languages?.[0]?.code ?? 'eng');
   const fieldNames = new Map(
