@@ -15,7 +15,7 @@ export async function dictionaryNames(server: string, username: string, password
       return request;
     },
   });
-  const page = await api.GET('/dictionaries', { params: { query: { format: 'SHORT' } } });
+  const page = await api.GET('/dictionaries', { params: { query: { format: 'SHORT', sort: 'name' } } });
   if (!page.data) throw new Error(`${page.response.status}: ${page.error?.message}`);
   return page.data.content.map((dictionary) => dictionary.name);
 }
