@@ -13,6 +13,11 @@ export async function dictionaryNames(server: string, username: string, password
   const trpc = createTRPCClient<AppRouter>({
     links: [httpLink({ url, headers: { 'X-Auth-Token': token } })],
   });
-  const page = await trpc.dictionaries.list.query({ format: 'SHORT', page: 0, sort: 'name', 'include-deleted': false });
+  const page = await trpc.dictionaries.list.query({
+    format: 'SHORT',
+    page: 0,
+    sort: 'name',
+    'include-deleted': false,
+  });
   return page.content.map((dictionary) => dictionary.name);
 }
