@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
-import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
 let web: WebServer;
@@ -136,6 +136,7 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(await definition.getByRole('textbox', { name: 'Field' }).inputValue()).toBe('Definition');
     expect(await step.getByLabel('The first row is a header (not imported)').isChecked()).toBe(true);
     await expectAccessible(page, 'spreadsheet mapping at 1440 px');
+    await screenshot(page, 'spreadsheet-mapping');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page, 'spreadsheet mapping at 390 px');
     await page.setViewportSize({ width: 1440, height: 900 });
