@@ -8,6 +8,7 @@ import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
 import { DefinitionImport } from '../modules/dictionary-definition/definition-import.entity.js';
 import { Domain } from '../modules/domain/domain.entity.js';
 import { ExportSettings } from '../modules/export-settings/export-settings.entity.js';
+import { Feedback, FeedbackAnswer } from '../modules/feedback/feedback.entity.js';
 import { Field, PicklistItem } from '../modules/field/field.entity.js';
 import { Filter } from '../modules/filter/filter.entity.js';
 import { Group, GroupMember } from '../modules/group/group.entity.js';
@@ -59,4 +60,6 @@ export const entities = [
   SyncSettings,
   DefinitionImport,
   Workflow,
+  Feedback,
+  FeedbackAnswer,
 ];

@@ -32,6 +32,10 @@ export const openApiTags = [
   { name: 'terms', description: 'Term search, duplicates and the term list' },
   { name: 'display concepts', description: 'Concepts laid out for display by the fields of a view' },
   { name: 'comments and history', description: 'Comments on concepts and terms, change history and undo' },
+  {
+    name: 'feedback',
+    description: 'Feedback of readers on dictionaries, concepts and terms; answers; the attachment',
+  },
   { name: 'workflows', description: 'Review workflows: states, transitions, inbox, statistics and e-mail' },
   { name: 'stemming', description: 'Snowball stemmers per language and dictionary, and text analysis' },
   { name: 'decoration', description: 'Marks the terms of a dictionary in a text' },

@@ -9,6 +9,7 @@ import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/def
 import { displayConceptRouter } from '../modules/display/display-concept.router.js';
 import { domainRouter } from '../modules/domain/domain.router.js';
 import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
+import { feedbackRouter } from '../modules/feedback/feedback.router.js'; // feedback
 import { fieldRouter } from '../modules/field/field.router.js';
 import { filterRouter } from '../modules/filter/filter.router.js';
 import { groupRouter } from '../modules/group/group.router.js';
@@ -68,6 +69,7 @@ export const appRouter = router({
   concepts: conceptRouter,
   displayConcepts: displayConceptRouter,
   comments: commentRouter,
+  feedback: feedbackRouter, // feedback
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,

@@ -45,6 +45,7 @@ const GuestSettingsRef = builder.objectRef<GuestSettingsDto>('GuestSettings').im
     enableQuickFilters: t.exposeBoolean('enableQuickFilters'),
     enableSearchModes: t.exposeBoolean('enableSearchModes'),
     enableCommenting: t.exposeBoolean('enableCommenting'),
+    enableFeedback: t.exposeBoolean('enableFeedback'),
   }),
 });
 

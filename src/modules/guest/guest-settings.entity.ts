@@ -18,6 +18,8 @@ export const GuestSettings = defineEntity({
     enableQuickFilters: p.boolean().default(false),
     enableSearchModes: p.boolean().default(false),
     enableCommenting: p.boolean().default(false),
+    /** Guests may send feedback (docs/feedback.md). */
+    enableFeedback: p.boolean().default(false),
   },
 });
 export type GuestSettings = InferEntity<typeof GuestSettings>;

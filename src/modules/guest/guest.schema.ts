@@ -11,6 +11,7 @@ export const GuestSettingsSchema = z.object({
   enableQuickFilters: z.boolean(),
   enableSearchModes: z.boolean(),
   enableCommenting: z.boolean(),
+  enableFeedback: z.boolean().describe('guests may send feedback (docs/feedback.md)'),
 });
 export type GuestSettingsDto = z.infer<typeof GuestSettingsSchema>;
 
@@ -28,5 +29,6 @@ export const GuestSettingsInputSchema = z.object({
   enableQuickFilters: z.boolean().default(false),
   enableSearchModes: z.boolean().default(false),
   enableCommenting: z.boolean().default(false),
+  enableFeedback: z.boolean().default(false).describe('guests may send feedback (docs/feedback.md)'),
 });
 export type GuestSettingsInput = z.infer<typeof GuestSettingsInputSchema>;

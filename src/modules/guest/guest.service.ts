@@ -45,6 +45,7 @@ export async function getGuestSettings(scope: Scope): Promise<GuestSettingsDto> 
     enableQuickFilters: settings?.enableQuickFilters ?? false,
     enableSearchModes: settings?.enableSearchModes ?? false,
     enableCommenting: settings?.enableCommenting ?? false,
+    enableFeedback: settings?.enableFeedback ?? false,
   };
 }
 
@@ -107,6 +108,7 @@ export async function updateGuestSettings(
     settings.enableQuickFilters = input.enableQuickFilters;
     settings.enableSearchModes = input.enableSearchModes;
     settings.enableCommenting = input.enableCommenting;
+    settings.enableFeedback = input.enableFeedback;
   });
   scope.em.clear();
   return getGuestSettings(scope);
