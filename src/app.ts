@@ -9,6 +9,7 @@ import { registerGraphQL } from './graphql/yoga.js';
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
@@ -73,6 +74,7 @@ export const rawRoutePaths = {
   ...tbxPaths,
   ...spreadsheetPaths,
   ...skosPaths,
+  ...feedbackPaths, // feedback
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -86,6 +88,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     tbxRoutes(deps.config, createContext),
     spreadsheetRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
+    feedbackRoutes(deps.config, createContext), // feedback
   ];
 }
 

@@ -17,6 +17,7 @@ import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';
 import '../modules/tbx/tbx.graphql.js';
 import '../modules/mail/mail-settings.graphql.js'; // mail-settings
+import '../modules/feedback/feedback.graphql.js'; // feedback
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = boundRootFields(builder.toSchema());

@@ -111,6 +111,7 @@ describe('GET /users/guest', () => {
       enableQuickFilters: false,
       enableSearchModes: false,
       enableCommenting: false,
+      enableFeedback: false,
     });
   });
 
@@ -145,6 +146,7 @@ describe('PUT /users/guest', () => {
       enableQuickFilters: true,
       enableSearchModes: true,
       enableCommenting: true,
+      enableFeedback: false,
     };
     expect(await putGuest(admin, guestSettings())).toEqual(expected);
     const read = await admin.get<GuestSettingsBody>('/users/guest');

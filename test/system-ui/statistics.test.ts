@@ -207,6 +207,7 @@ describe('a scripted day: logins, API requests and logouts add up', () => {
       apiRequests: 7,
       totalTime: '4 h 12 min',
       installDate: expect.any(Number),
+      openFeedback: 0,
     });
     const [first] = await sql<{ created_at: Date }>(t, 'select min(created_at) as created_at from clients');
     expect(summary.installDate).toBe(new Date(first!.created_at).getTime());

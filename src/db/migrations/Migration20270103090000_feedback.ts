@@ -58,9 +58,7 @@ export class Migration20270103090000 extends Migration {
       `create index "feedback_answers_feedback_index" on "feedback_answers" ("feedback_id", "created_at");`,
     );
     // Guests send feedback only where the client allows it, as with comments (enable_commenting).
-    this.addSql(
-      `alter table "guest_settings" add column "enable_feedback" boolean not null default false;`,
-    );
+    this.addSql(`alter table "guest_settings" add column "enable_feedback" boolean not null default false;`);
   }
 
   override async down(): Promise<void> {

@@ -31,9 +31,9 @@ import { Migration20261218090000 } from './Migration20261218090000_field_parts.j
 import { Migration20261221090000 } from './Migration20261221090000_stem_fold_first.js'; // decoration
 import { Migration20261230140000 as Migration20261230140000Isl } from './Migration20261230140000_isl.js'; // isl
 import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
-import { Migration20270103090000 } from './Migration20270103090000_feedback.js'; // feedback
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
 import { Migration20270102090000 as Migration20270102090000Storage } from './Migration20270102090000_storage.js'; // storage
+import { Migration20270103090000 } from './Migration20270103090000_feedback.js'; // feedback
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [

@@ -7,6 +7,7 @@
 import { AppError, notFound } from '../../shared/errors.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions } from '../access/access.service.js';
+import { GuestSettings } from '../guest/guest-settings.entity.js';
 import { Feedback } from './feedback.entity.js';
 
 const cache = new WeakMap<Scope, Promise<{ live: number[]; managed: Set<number> }>>();
@@ -61,4 +62,11 @@ export async function visibleFeedback(scope: Scope, id: number, manage = false):
     throw new AppError('FORBIDDEN', "Only the dictionary's administrators answer, close or delete feedback");
   }
   return feedback;
+}
+
+/** Guests send feedback only when the client's guest settings have enableFeedback. */
+export async function guestMaySend(scope: Scope): Promise<boolean> {
+  if (!scope.actor.guest) return true;
+  const settings = await scope.em.findOne(GuestSettings, { client: scope.actor.clientId });
+  return settings?.enableFeedback === true;
 }

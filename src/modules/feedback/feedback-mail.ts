@@ -7,8 +7,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import { dictionaryRoleKey } from '../role/role.service.js';
 import { mailConfigured, sendMail } from '../mail/mailer.js';
+import { dictionaryRoleKey } from '../role/role.service.js';
 import type { Feedback } from './feedback.entity.js';
 
 export type FeedbackEvent =
@@ -25,10 +25,9 @@ const link = (config: Config, path: string) =>
  * with an address only.
  */
 export async function administratorAddresses(em: EntityManager, feedback: Feedback): Promise<string[]> {
-  const [dictionary] = await em.execute<{ id: number; oid: string | null; email_recipient_id: number | null }[]>(
-    'select id, oid, email_recipient_id from dictionaries where id = ?',
-    [feedback.dictionary.id],
-  );
+  const [dictionary] = await em.execute<
+    { id: number; oid: string | null; email_recipient_id: number | null }[]
+  >('select id, oid, email_recipient_id from dictionaries where id = ?', [feedback.dictionary.id]);
   if (!dictionary) return [];
   const live = `client_id = ? and not deleted and active and email is not null and email <> ''`;
   const clientId = feedback.client.id;
@@ -103,7 +102,9 @@ export function feedbackMails(
       to: toSender,
       subject: `[Polyterm] ${answered ? 'Answer to' : 'Closed:'} your feedback on ${topic}`,
       text: [
-        answered ? `${event.author} answered your feedback on ${topic}:` : `Your feedback on ${topic} is closed.`,
+        answered
+          ? `${event.author} answered your feedback on ${topic}:`
+          : `Your feedback on ${topic} is closed.`,
         ...(answered ? ['', event.text] : []),
         '',
         'You wrote:',

@@ -124,7 +124,8 @@ export const feedbackRouter = router({
         method: 'DELETE',
         path: '/feedback/{id}',
         tags,
-        summary: 'Delete feedback for good, with its answers and attachment (its dictionary’s administrators)',
+        summary:
+          'Delete feedback for good, with its answers and attachment (its dictionary’s administrators)',
         errorResponses: [401, 403, 404],
       },
       successStatus: 204,

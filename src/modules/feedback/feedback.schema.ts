@@ -42,7 +42,8 @@ export const FeedbackCreateInputSchema = z
       .describe('guests only: where the answer goes (named users get it at their account address)'),
   })
   .refine(
-    (input) => [input.dictionaryId, input.conceptId, input.termId].filter((v) => v !== undefined).length === 1,
+    (input) =>
+      [input.dictionaryId, input.conceptId, input.termId].filter((v) => v !== undefined).length === 1,
     { message: 'Give exactly one of dictionaryId, conceptId and termId' },
   );
 export type FeedbackCreateInput = z.infer<typeof FeedbackCreateInputSchema>;
@@ -99,10 +100,7 @@ export const FeedbackDtoSchema = z.object({
   status: z.enum(FeedbackStatuses),
   senderId: z.number().int().nullable().describe('null for guests and deleted accounts'),
   senderName: z.string().nullable(),
-  senderEmail: z
-    .string()
-    .nullable()
-    .describe("shown to the dictionary's administrators and the sender only"),
+  senderEmail: z.string().nullable().describe("shown to the dictionary's administrators and the sender only"),
   guest: z.boolean().describe('sent by a guest'),
   attachment: FeedbackAttachmentDtoSchema.nullable(),
   answers: z.array(FeedbackAnswerDtoSchema).describe('oldest first'),
@@ -116,7 +114,9 @@ export type FeedbackDto = z.infer<typeof FeedbackDtoSchema>;
 export const FeedbackPageSchema = pageSchema(FeedbackDtoSchema);
 
 export const FeedbackOptionsSchema = z.object({
-  allowed: z.boolean().describe('the caller may send feedback (guests: when the guest settings enableFeedback)'),
+  allowed: z
+    .boolean()
+    .describe('the caller may send feedback (guests: when the guest settings enableFeedback)'),
   askSender: z
     .boolean()
     .describe('a guest: name and e-mail are asked for, since the guest account has neither'),

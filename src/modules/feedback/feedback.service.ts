@@ -12,10 +12,7 @@ import { claimAttempt, type ThrottleKey } from '../auth/login-throttle.js';
 import { hashSecret } from '../auth/tokens.js';
 import { conceptIdOfTerm, readableConcept } from '../concept/concept-access.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
-import { GuestSettings } from '../guest/guest-settings.entity.js';
 import { User } from '../user/user.entity.js';
-import { feedbackReach, visibleFeedback } from './feedback-access.js';
-import { type FeedbackEvent, sendFeedbackMails } from './feedback-mail.js';
 import { Feedback, FeedbackAnswer, type FeedbackTarget } from './feedback.entity.js';
 import {
   FEEDBACK_SORTS,
@@ -26,6 +23,9 @@ import {
   type FeedbackListInput,
   type FeedbackOptions,
 } from './feedback.schema.js';
+import { feedbackReach, guestMaySend, visibleFeedback } from './feedback-access.js';
+import { feedbackStore } from './feedback-attachment.js';
+import { type FeedbackEvent, sendFeedbackMails } from './feedback-mail.js';
 
 /**
  * Feedback a sender may send in a row before waits begin; each one after that waits
@@ -34,12 +34,6 @@ import {
  */
 export const FEEDBACK_FREE = 9;
 export const FEEDBACK_FIRST_WAIT_MS = 60_000;
-
-async function guestMaySend(scope: Scope): Promise<boolean> {
-  if (!scope.actor.guest) return true;
-  const settings = await scope.em.findOne(GuestSettings, { client: scope.actor.clientId });
-  return settings?.enableFeedback === true;
-}
 
 /** What the feedback form offers the caller. */
 export async function feedbackOptions(scope: Scope): Promise<FeedbackOptions> {
@@ -114,7 +108,10 @@ export async function createFeedback(
   address: string,
 ): Promise<FeedbackDto> {
   if (!(await guestMaySend(scope))) {
-    throw new AppError('FORBIDDEN', 'Guests may not send feedback (enableFeedback is off in the guest settings)');
+    throw new AppError(
+      'FORBIDDEN',
+      'Guests may not send feedback (enableFeedback is off in the guest settings)',
+    );
   }
   const target = await resolveTarget(scope, input);
   await claimAttempt(scope.em, [senderKey(scope, address)], FEEDBACK_FIRST_WAIT_MS, 'Too much feedback');
@@ -149,7 +146,7 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
   const ids = rows.map((row) => row.id);
   const dictionaryIds = [...new Set(rows.map((row) => row.dictionary.id))];
   const [names, answers, reach] = await Promise.all([
-    scope.em.execute<{ id: number; name: string }[]>('select id, name from dictionaries where id = any(?)', [
+    scope.em.execute<{ id: number; name: string }[]>('select id, name from dictionaries where id in (?)', [
       dictionaryIds,
     ]),
     scope.em.find(
@@ -213,7 +210,9 @@ export async function listFeedback(scope: Scope, input: FeedbackListInput) {
   if (reach.length === 0) return toPage<FeedbackDto>([], 0, request, sort.label);
   const where: FilterQuery<Feedback> = {
     client: scope.actor.clientId,
-    dictionary: { $in: input.dictionaryId === undefined ? live : live.filter((d) => d === input.dictionaryId) },
+    dictionary: {
+      $in: input.dictionaryId === undefined ? live : live.filter((d) => d === input.dictionaryId),
+    },
     $or: reach,
     ...(input.status ? { status: input.status } : {}),
     ...(input.target ? { target: input.target } : {}),
@@ -297,4 +296,6 @@ export async function deleteFeedback(scope: Scope, id: number): Promise<void> {
   await scope.em.transactional(async (em) => {
     await em.nativeDelete(Feedback, { id: feedback.id });
   });
+  // After the commit: a file without its feedback is only space, a feedback without its file an error.
+  if (feedback.attachmentKey) await feedbackStore(scope.em).delete(feedback.attachmentKey);
 }

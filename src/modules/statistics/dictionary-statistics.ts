@@ -7,11 +7,27 @@
 import type { Scope } from '../../shared/scope.js';
 import { readableSectionIds } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { managesDictionary } from '../feedback/feedback-access.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
 import { stateOf } from '../workflow/workflow-definition.js';
 import { countStates, governingOf } from '../workflow/workflow-statistics.js';
 import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import type { DictionaryStatistics, DictionaryStatisticsQuery } from './statistics.schema.js';
+
+/** Open and answered feedback of the dictionary, for those who manage it (feedback-access.ts). */
+async function feedbackCounts(
+  scope: Scope,
+  dictionaryId: number,
+): Promise<Pick<DictionaryStatistics, 'feedback'>> {
+  if (!(await managesDictionary(scope, dictionaryId))) return {};
+  const [row] = await scope.em.execute<{ open: number; answered: number }[]>(
+    `select count(*) filter (where status = 'OPEN')::int as open,
+            count(*) filter (where status = 'ANSWERED')::int as answered
+       from feedback where dictionary_id = ? and status <> 'CLOSED'`,
+    [dictionaryId],
+  );
+  return { feedback: { open: row?.open ?? 0, answered: row?.answered ?? 0 } };
+}
 
 /** GET /system/statistics/dictionaries/{dictionaryId}: 404 for callers who cannot read the dictionary. */
 export async function dictionaryStatistics(
@@ -52,6 +68,7 @@ export async function dictionaryStatistics(
     concepts: concepts[0]?.count ?? 0,
     terms: languages.reduce((sum, row) => sum + row.count, 0),
     languages: languages.map((row) => ({ languageCode: row.language_code, terms: row.count })),
+    ...(await feedbackCounts(scope, dictionary.id)),
   };
   if (!workflow) return answer;
   const counts = await countStates(scope.em, workflow, dictionary.id, sections, unseen);

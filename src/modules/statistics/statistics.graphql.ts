@@ -32,6 +32,13 @@ const WorkflowCountsRef = builder.objectRef<WorkflowCounts>('WorkflowStatistics'
   }),
 });
 
+type FeedbackCounts = NonNullable<DictionaryStatistics['feedback']>;
+
+const FeedbackCountsRef = builder.objectRef<FeedbackCounts>('FeedbackCounts').implement({
+  description: 'Feedback on a dictionary that is not closed.',
+  fields: (t) => ({ open: t.exposeInt('open'), answered: t.exposeInt('answered') }),
+});
+
 const DictionaryStatisticsRef = builder.objectRef<DictionaryStatistics>('DictionaryStatistics').implement({
   description: 'Counts of a dictionary over the sections you read.',
   fields: (t) => ({
@@ -44,6 +51,12 @@ const DictionaryStatisticsRef = builder.objectRef<DictionaryStatistics>('Diction
       nullable: true,
       description: 'entries per workflow state; null while no workflow is enabled',
       resolve: (answer) => answer.workflow ?? null,
+    }),
+    feedback: t.field({
+      type: FeedbackCountsRef,
+      nullable: true,
+      description: 'open and answered feedback; null unless you manage the dictionary’s feedback',
+      resolve: (answer) => answer.feedback ?? null,
     }),
   }),
 });

@@ -26,6 +26,10 @@ export const SummarySchema = z.object({
   apiRequests: z.number().int().describe('requests made in API-login sessions'),
   totalTime: duration.describe('time spent in sessions, human readable, e.g. "3 h 12 min"'),
   installDate: z.number().int().nullable().describe('ms epoch: creation of the first client'),
+  openFeedback: z
+    .number()
+    .int()
+    .describe('feedback waiting for an answer (status OPEN) in live dictionaries (docs/feedback.md)'),
 });
 export type Summary = z.infer<typeof SummarySchema>;
 
@@ -100,5 +104,12 @@ export const DictionaryStatisticsSchema = z.object({
     })
     .optional()
     .describe('entries per workflow state; absent while no workflow is enabled for the dictionary'),
+  feedback: z
+    .object({
+      open: z.number().int().describe('waiting for an answer (OPEN)'),
+      answered: z.number().int().describe('answered, not closed (ANSWERED)'),
+    })
+    .optional()
+    .describe('feedback on the dictionary (docs/feedback.md); for those who manage it only, else absent'),
 });
 export type DictionaryStatistics = z.infer<typeof DictionaryStatisticsSchema>;

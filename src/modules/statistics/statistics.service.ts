@@ -90,6 +90,12 @@ export async function statisticsSummary(scope: Scope, input: StatisticsQuery): P
   const [install] = await scope.em.execute<{ install_date: Date | null }[]>(
     'select min(created_at) as install_date from clients',
   );
+  const covered = coveredClient(scope, input['all-clients']);
+  const [feedback] = await scope.em.execute<{ open: number }[]>(
+    `select count(*)::int as open from feedback f join dictionaries d on d.id = f.dictionary_id and not d.deleted
+      where f.status = 'OPEN'${covered === null ? '' : ' and f.client_id = ?'}`,
+    covered === null ? [] : [covered],
+  );
   return {
     visits: totals.visits,
     users: totals.users,
@@ -97,6 +103,7 @@ export async function statisticsSummary(scope: Scope, input: StatisticsQuery): P
     apiRequests: Math.round(totals.api_requests),
     totalTime: formatDuration(totals.seconds),
     installDate: install?.install_date ? ms(install.install_date) : null,
+    openFeedback: feedback?.open ?? 0,
   };
 }
 
