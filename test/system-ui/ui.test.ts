@@ -181,9 +181,13 @@ describe('GET /ui/menu/side/{idx}', () => {
       'Guest access',
     ]);
     const dictionaryAdmin = await member(t, world, ['DICTIONARY_ADMIN@dict-side']);
-    expect(labels((await sideOf(dictionaryAdmin.rest, 'Dictionaries')).items)).toEqual(['Dictionaries']);
+    expect(labels((await sideOf(dictionaryAdmin.rest, 'Dictionaries')).items)).toEqual([
+      'Dictionaries',
+      'Feedback',
+    ]);
     expect(labels((await sideOf(world.admin, 'Dictionaries')).items)).toEqual([
       'Dictionaries',
+      'Feedback',
       'Import a definition',
     ]);
     const plain = await member(t, world);

@@ -51,6 +51,13 @@ const MENU: Section[] = [
         visible: (viewer) => viewer.admin || viewer.dictionaryAdmin,
       },
       {
+        href: '/admin/feedback',
+        label: 'Feedback',
+        title: 'Feedback of readers on the dictionaries: answer and close it',
+        icon: 'fa fa-comments',
+        visible: (viewer) => viewer.admin || viewer.dictionaryAdmin,
+      },
+      {
         href: '/admin/dictionaries/import',
         label: 'Import a definition',
         title: 'Create or update a dictionary from an exported definition',

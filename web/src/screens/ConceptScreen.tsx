@@ -16,6 +16,7 @@ import { HistoryPanel } from '../components/HistoryPanel';
 import { SaveProblems } from '../components/SaveProblems';
 import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
+import { SendFeedback } from '../feedback/SendFeedback';
 import { formatTime } from '../i18n';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
@@ -274,6 +275,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           />
         </div>
       )}
+      {!draft && <SendFeedback subject={{ concept: { id, title, terms: data.terms ?? [] } }} />}
       {!draft && (
         <WorkflowPanel
           concept={data}

@@ -17,6 +17,7 @@ import {
   type TermEntry,
   useLoaded,
 } from '../data';
+import { SendFeedback } from '../feedback/SendFeedback';
 import { formatNumber } from '../i18n';
 import { codeList, idList, navigate, onLinkClick, withQuery } from '../routes';
 import { SearchForm, type SearchState } from './SearchForm';
@@ -350,6 +351,16 @@ function Search({
       <h1 className="visually-hidden">{t('title')}</h1>
       <SearchForm state={state} dictionaries={dictionaries} onChange={change} />
       {settings && <SavedQueries current={currentQuery} />}
+      {bulkDictionary !== null && (
+        <SendFeedback
+          subject={{
+            dictionary: {
+              id: bulkDictionary,
+              name: dictionaries.find((d) => d.id === bulkDictionary)?.name ?? '',
+            },
+          }}
+        />
+      )}
       {settings && bulkDictionary !== null && (
         <BulkTransition
           dictionaryId={bulkDictionary}

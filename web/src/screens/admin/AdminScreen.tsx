@@ -6,11 +6,12 @@ import { navigate, onLinkClick } from '../../routes';
 import { getSession } from '../../session';
 import { loadAdminMenu, menuKey, type SideMenu, sectionOf } from './admin-menu';
 import { findPage } from './admin-page';
+import { pages as feedbackPages } from './pages-feedback';
 import { pages as identityPages } from './pages-identity';
 import { pages as structurePages } from './pages-structure';
 import './admin.css';
 
-const routes = [...identityPages, ...structurePages];
+const routes = [...identityPages, ...structurePages, ...feedbackPages];
 
 /** The catalogue key of a top item, from the server's (stable, English) label. */
 function sectionKey(label: string): string {

@@ -50,6 +50,7 @@ function GuestForm({ settings }: { settings: Settings }) {
         enableQuickFilters: form.enableQuickFilters,
         enableSearchModes: form.enableSearchModes,
         enableCommenting: form.enableCommenting,
+        enableFeedback: form.enableFeedback,
       });
     });
     if (ok && answer) {
@@ -122,6 +123,13 @@ function GuestForm({ settings }: { settings: Settings }) {
         checked={form.enableCommenting}
         onChange={set('enableCommenting')}
         path="enableCommenting"
+        problems={problems}
+      />
+      <CheckField
+        label={t('guest.feedback')}
+        checked={form.enableFeedback}
+        onChange={set('enableFeedback')}
+        path="enableFeedback"
         problems={problems}
       />
       <SaveBar label={t('save')} busy={write.busy} problems={problems} scope="guest" saved={saved} />
