@@ -1,0 +1,124 @@
+/**
+ * Feedback in Chromium (docs/feedback.md): a reader sends feedback on a term from the concept view on a
+ * phone, with a file; the dictionary's administrator finds it in the administration list, opens it,
+ * answers and closes it. axe finds nothing serious at 390 px and at 1440 px; nothing scrolls sideways.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, uniqueSuffix } from '../factories/tenant.js';
+import { signInToClient } from './admin-session.js';
+import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { apiSession, openPage, poll } from './session.js';
+import { importSmallTbx } from './web-seed.js';
+
+let web: WebServer;
+let browser: Browser;
+let loginName: string;
+let clientId: number;
+let conceptId: number;
+let reader: { username: string; password: string };
+const adminPassword = `pw-${uniqueSuffix()}-Secret1`;
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+
+const sql = <T>(text: string, params: unknown[] = []) =>
+  web.server.orm.em.fork().getConnection().execute<T[]>(text, params);
+
+beforeAll(async () => {
+  ({ web, browser } = await startWebSuite());
+  const { api: sysadmin } = await apiSession(web.base);
+  loginName = `fb${uniqueSuffix()}`;
+  const client = await sysadmin.clients.create.mutate({
+    format: 'ID',
+    name: `Feedback ${loginName}`,
+    loginName,
+    active: true,
+    adminUser: { username: 'chief', password: adminPassword },
+  });
+  clientId = client.id as number;
+  const login = await fetch(`${web.base}/api/v4/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'chief', password: adminPassword, client: loginName }),
+  });
+  const token = ((await login.json()) as { token: { token: string } }).token.token;
+  const dictionaryId = await importSmallTbx(web.base, token, `Valves ${loginName}`, [
+    { en: 'valve', de: 'Ventil' },
+  ]);
+  [{ id: conceptId }] = (await sql<{ id: number }>('select id from concepts where dictionary_id = ?', [
+    dictionaryId,
+  ])) as [{ id: number }];
+  reader = await createUser(web.server.orm, clientId);
+}, 240_000);
+
+afterAll(() => closeWebSuite(browser, web));
+
+async function signedIn(path: string, width: number, who: 'reader' | 'admin'): Promise<Page> {
+  const page = await openPage(browser, { viewport: { width, height: 900 }, locale: 'en-US' });
+  const [username, password] =
+    who === 'reader' ? [reader.username, reader.password] : ['chief', adminPassword];
+  await signInToClient(page, `${web.base}${path}`, loginName, username, password);
+  await page.goto(`${web.base}${path}`);
+  return page;
+}
+
+async function noSidewaysScroll(page: Page, width: number) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect({ width, overflow }).toEqual({ width, overflow: 0 });
+}
+
+describe('feedback in the web application', { timeout: 180_000 }, () => {
+  it('a reader sends feedback on a term with a file from the concept view on a phone', async () => {
+    const page = await signedIn(`/concepts/${conceptId}`, 390, 'reader');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send feedback' });
+    const term = await dialog.locator('option', { hasText: 'The term “valve”' }).getAttribute('value');
+    await dialog.getByLabel('About').selectOption(term!);
+    await dialog.getByLabel('Message').fill('Should be “valve seat”?');
+    await dialog
+      .getByLabel(/A file, up to/)
+      .setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
+    await expectAccessible(page, 'send feedback dialog at 390px');
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Thank you. Your feedback was sent.' }).waitFor();
+    await poll(async () =>
+      sql<{ target: string; attachment_type: string | null }>(
+        'select target, attachment_type from feedback where client_id = ?',
+        [clientId],
+      ),
+    ).toEqual([{ target: 'TERM', attachment_type: 'image/png' }]);
+    await noSidewaysScroll(page, 390);
+    await page.context().close();
+  });
+
+  it('the administrator lists, opens, answers and closes it; both pages pass axe at 1440 and 390 px', async () => {
+    for (const width of [1440, 390]) {
+      const page = await signedIn('/admin/feedback', width, 'admin');
+      await page.getByRole('heading', { name: 'Feedback', level: 1 }).waitFor();
+      await page.getByLabel('Status').selectOption('OPEN');
+      const table = page.getByRole('table', { name: 'Feedback' });
+      await table.getByRole('row', { name: /The term “valve”/ }).waitFor();
+      await expectAccessible(page, `/admin/feedback at ${width}px`);
+      await noSidewaysScroll(page, width);
+      await table.getByRole('link').first().click();
+      await page.getByRole('heading', { name: /Feedback on The term “valve”/ }).waitFor();
+      await page.getByText('Should be “valve seat”?').waitFor();
+      await page.getByText('Attached file: shot.png').waitFor();
+      await expectAccessible(page, `/admin/feedback/:id at ${width}px`);
+      await noSidewaysScroll(page, width);
+      if (width === 390) {
+        await page.getByLabel('Your answer').fill('Yes, renamed.');
+        await page.getByRole('button', { name: 'Answer and close' }).click();
+        await page.getByText('Yes, renamed.').waitFor();
+        await page.getByRole('button', { name: 'Reopen' }).waitFor();
+      }
+      await page.context().close();
+    }
+    expect(await sql('select status from feedback where client_id = ?', [clientId])).toEqual([
+      { status: 'CLOSED' },
+    ]);
+  });
+});
