@@ -21,6 +21,8 @@ export const feedbackRouter = router({
         method: 'GET',
         path: '/feedback/options',
         tags,
+        description:
+          'Guests may send only when the guest settings enableFeedback; they are asked for a name and an address. `manages`: the caller administers the feedback of at least one dictionary.',
         summary: 'Whether the caller may send feedback, and its limits (FEEDBACK_MAX_FILE_SIZE)',
         errorResponses: [401],
       },
@@ -54,6 +56,8 @@ export const feedbackRouter = router({
         method: 'GET',
         path: '/feedback',
         tags,
+        description:
+          'Administrators of a dictionary see its feedback, named senders their own (`mine`: only that). Filters status, dictionaryId, target, conceptId; sort created (default created,DESC), changed or status. Guests list nothing.',
         summary: "A page of feedback: the caller's dictionaries' (administrators) and their own",
         errorResponses: [400, 401],
       },
@@ -68,6 +72,8 @@ export const feedbackRouter = router({
         method: 'GET',
         path: '/feedback/{id}',
         tags,
+        description:
+          'With its answers, oldest first. 404 for everyone else, guests and other clients included.',
         summary: "One feedback (its dictionary's administrators, its named sender)",
         errorResponses: [401, 404],
       },
@@ -82,6 +88,8 @@ export const feedbackRouter = router({
         method: 'POST',
         path: '/feedback/{id}/answers',
         tags,
+        description:
+          'The status becomes ANSWERED, or CLOSED with close=true. A sender answering their own feedback gets 403.',
         summary: 'Answer feedback (its dictionary’s administrators); the sender gets the answer by e-mail',
         errorResponses: [400, 401, 403, 404],
       },
@@ -96,6 +104,7 @@ export const feedbackRouter = router({
         method: 'POST',
         path: '/feedback/{id}/close',
         tags,
+        description: 'Closing closed feedback changes nothing and sends no mail.',
         summary: 'Close feedback (its dictionary’s administrators); the sender is told',
         errorResponses: [401, 403, 404],
       },
@@ -110,6 +119,7 @@ export const feedbackRouter = router({
         method: 'POST',
         path: '/feedback/{id}/reopen',
         tags,
+        description: 'ANSWERED when it has answers, else OPEN; feedback that is not closed stays as it is.',
         summary: 'Open closed feedback again (its dictionary’s administrators)',
         errorResponses: [401, 403, 404],
       },
@@ -124,6 +134,7 @@ export const feedbackRouter = router({
         method: 'DELETE',
         path: '/feedback/{id}',
         tags,
+        description: 'For spam and duplicates: nothing is kept, the file included.',
         summary:
           'Delete feedback for good, with its answers and attachment (its dictionary’s administrators)',
         errorResponses: [401, 403, 404],
