@@ -86,6 +86,9 @@ beforeAll(async () => {
     'with-comments': false,
     'include-deleted': false,
   }))!.id;
+  // Feedback with an answer: its administration page shows text, sender and answers (docs/feedback.md).
+  ids.feedback = (await api.feedback.create.mutate({ conceptId, text: 'Is the German term current?' })).id;
+  await api.feedback.answer.mutate({ id: ids.feedback, text: 'Yes, checked.', close: false });
   const password = `Sweep-${suffix}-pw1`;
   terminologist.password = password;
   ids.users = (
