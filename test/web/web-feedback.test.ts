@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
-import { signInToClient } from './admin-session.js';
+import { clientApi, signInToClient } from './admin-session.js';
 import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
 import { apiSession, openPage, poll } from './session.js';
 import { importSmallTbx } from './web-seed.js';
@@ -16,6 +16,7 @@ let browser: Browser;
 let loginName: string;
 let clientId: number;
 let conceptId: number;
+let dictionaryId: number;
 let reader: { username: string; password: string };
 const adminPassword = `pw-${uniqueSuffix()}-Secret1`;
 const PNG = Buffer.from(
@@ -44,7 +45,7 @@ beforeAll(async () => {
     body: new URLSearchParams({ username: 'chief', password: adminPassword, client: loginName }),
   });
   const token = ((await login.json()) as { token: { token: string } }).token.token;
-  const dictionaryId = await importSmallTbx(web.base, token, `Valves ${loginName}`, [
+  dictionaryId = await importSmallTbx(web.base, token, `Valves ${loginName}`, [
     { en: 'valve', de: 'Ventil' },
   ]);
   [{ id: conceptId }] = (await sql<{ id: number }>('select id from concepts where dictionary_id = ?', [
@@ -120,5 +121,54 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
     expect(await sql('select status from feedback where client_id = ?', [clientId])).toEqual([
       { status: 'CLOSED' },
     ]);
+  });
+
+  it('a guest, when the client allows it, sends feedback on the dictionary from the search screen', async () => {
+    const chief = await clientApi(web.base, loginName, 'chief', adminPassword);
+    const groups = await sql<{ id: number; type: string }>(
+      'select id, type from groups where client_id = ?',
+      [clientId],
+    );
+    const grant = (type: string) => ({
+      groupId: groups.find((group) => group.type === type)!.id,
+      dictionaryPermissions: ['DICT_READ'],
+      conceptPermissions: [],
+      termPermissions: [],
+      languages: [],
+    });
+    const scheme = await chief.permissionSchemes.create.mutate({
+      format: 'ID',
+      name: 'Readers and guests',
+      grants: [grant('ALL_USERS'), grant('GUEST')],
+    } as Parameters<typeof chief.permissionSchemes.create.mutate>[0]);
+    await sql('update dictionaries set permission_scheme_id = ? where id = ?', [scheme.id, dictionaryId]);
+    const guestPassword = `guest-${uniqueSuffix()}-Pw1`;
+    await chief.guests.update.mutate({
+      enabled: true,
+      username: 'visitor',
+      password: guestPassword,
+      loginMethod: 'NORMAL',
+      enableFeedback: true,
+    });
+    const page = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+    const search = `/search?d=${dictionaryId}&q=valve`;
+    await signInToClient(page, `${web.base}${search}`, loginName, 'visitor', guestPassword);
+    await page.goto(`${web.base}${search}`);
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send feedback' });
+    await dialog.getByText(`About: The dictionary Valves ${loginName}`).waitFor();
+    await dialog.getByLabel('Message').fill('Please add Icelandic.');
+    await dialog.getByLabel('Your name (optional)').fill('Ann');
+    await dialog.getByLabel('Your e-mail address, for the answer (optional)').fill('ann@example.org');
+    await expectAccessible(page, 'guest feedback dialog at 1440px');
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Thank you. Your feedback was sent.' }).waitFor();
+    await poll(async () =>
+      sql<{ sender_guest: boolean; sender_email: string }>(
+        "select sender_guest, sender_email from feedback where client_id = ? and target = 'DICTIONARY'",
+        [clientId],
+      ),
+    ).toEqual([{ sender_guest: true, sender_email: 'ann@example.org' }]);
+    await page.context().close();
   });
 });
