@@ -1,7 +1,8 @@
 /**
  * Feedback in Chromium (docs/feedback.md): a reader sends feedback on a term from the concept view on a
  * phone, with a file; the dictionary's administrator finds it in the administration list, opens it,
- * answers and closes it. axe finds nothing serious at 390 px and at 1440 px; nothing scrolls sideways.
+ * answers and closes it; a guest of a client that allows it sends feedback on the dictionary from the
+ * search screen. axe finds nothing serious at 390 px and at 1440 px; nothing scrolls sideways.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
