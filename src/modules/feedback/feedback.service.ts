@@ -5,7 +5,7 @@
  * sides after each change commits (feedback-mail.ts).
  */
 import type { FilterQuery } from '@mikro-orm/core';
-import { AppError } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import { pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
 import { claimAttempt, type ThrottleKey } from '../auth/login-throttle.js';
@@ -13,6 +13,7 @@ import { hashSecret } from '../auth/tokens.js';
 import { conceptIdOfTerm, readableConcept } from '../concept/concept-access.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { User } from '../user/user.entity.js';
+import { unseenTermIds } from '../workflow/workflow-visibility.js';
 import { Feedback, FeedbackAnswer, type FeedbackTarget } from './feedback.entity.js';
 import {
   FEEDBACK_SORTS,
@@ -72,10 +73,24 @@ async function resolveTarget(scope: Scope, input: FeedbackCreateInput): Promise<
   const termId = input.termId ?? null;
   const conceptId = termId !== null ? await conceptIdOfTerm(scope, { id: termId }) : input.conceptId!;
   const { concept } = await readableConcept(scope, conceptId);
-  const terms = await scope.em.execute<{ id: number; name: string }[]>(
-    'select id, name from terms where concept_id = ? and not deleted order by id limit 20',
-    [concept.id],
+  const rows = await scope.em.execute<{ id: number; name: string; language_code: string }[]>(
+    // The named term first, so that a concept with many terms still has it among the rows read.
+    `select id, name, language_code from terms where concept_id = ? and not deleted
+      order by (id = ?) desc, id limit 50`,
+    [concept.id, termId ?? 0],
   );
+  // Terms in an unpublished workflow state are not shown to this caller: they do not exist for them.
+  const unseen = await unseenTermIds(
+    scope,
+    rows.map((row) => ({
+      dictionaryId: concept.dictionary.id,
+      conceptId: concept.id,
+      languageCode: row.language_code,
+      termId: row.id,
+    })),
+  );
+  const terms = rows.filter((row) => !unseen.has(row.id));
+  if (termId !== null && !terms.some((term) => term.id === termId)) throw notFound('Term', termId);
   const label =
     termId !== null
       ? (terms.find((term) => term.id === termId)?.name ?? null)
