@@ -425,5 +425,19 @@ describe('tRPC and GraphQL', () => {
       '{ feedbackPage(status: CLOSED, target: CONCEPT) { totalElements content { id } } }',
     );
     expect(page.data.feedbackPage).toEqual({ totalElements: 1, content: [{ id }] });
+    const statistics = '{ dictionaryStatistics(dictionaryId: %d) { feedback { open answered } } }'.replace(
+      '%d',
+      String(w.dictionary.id),
+    );
+    type Counts = { dictionaryStatistics: { feedback: { open: number; answered: number } | null } };
+    expect((await gql<Counts>(w.manager.rest.token!, statistics)).data.dictionaryStatistics.feedback).toEqual(
+      {
+        open: 0,
+        answered: 0,
+      },
+    );
+    expect(
+      (await gql<Counts>(w.reader.rest.token!, statistics)).data.dictionaryStatistics.feedback,
+    ).toBeNull();
   });
 });
