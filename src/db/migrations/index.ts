@@ -33,6 +33,7 @@ import { Migration20261230140000 as Migration20261230140000Isl } from './Migrati
 import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
 import { Migration20270102090000 as Migration20270102090000Storage } from './Migration20270102090000_storage.js'; // storage
+import { Migration20270102100000 as Migration20270102100000Attachments } from './Migration20270102100000_attachments.js'; // attachments
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -70,4 +71,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
   { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000Mail }, // mail-settings
   { name: 'Migration20270102090000_storage', class: Migration20270102090000Storage }, // storage
+  { name: 'Migration20270102100000_attachments', class: Migration20270102100000Attachments }, // attachments
 ];
