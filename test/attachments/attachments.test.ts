@@ -232,3 +232,91 @@ describe('history and copy', () => {
     expect(file.status).toBe(200);
   });
 });
+
+describe('TBX with files', () => {
+  it('exports xGraphic references and the files in one zip, which the import reads back', async () => {
+    const source = await createDictionary(admin, {
+      languages: [{ code: 'eng' }, { code: 'deu' }],
+      conceptFields: [{ name: 'Illustration', fieldType: 'ATTACHMENT' }],
+      termFields: [{ name: 'Term image', fieldType: 'ATTACHMENT' }],
+    });
+    const [conceptField, termField] = [source.conceptFields[0]!.oid!, source.termFields[0]!.oid!];
+    const images = [await png(30, 20), await png(20, 30), await png(8, 8)];
+    const keys: string[] = [];
+    for (const [index, image] of images.entries()) {
+      const response = await admin.upload<AttachmentBody>(`/attachments?dictionary-id=${source.id}`, {
+        content: image,
+        filename: `bild ${index}.png`,
+        contentType: 'image/png',
+      });
+      keys.push(response.body.key);
+    }
+    const created = await admin.post('/concepts', {
+      dictionaryId: source.id,
+      sectionOid: source.sections[0]!.oid,
+      fieldMap: { [conceptField]: [keys[0], keys[1]] },
+      terms: [
+        { name: 'gear', languageCode: 'eng', fieldMap: { [termField]: [keys[2]] } },
+        { name: 'Zahnrad', languageCode: 'deu' },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+
+    // TBX-Basic has xGraphic on concepts and languages only: the full dialect carries term images too.
+    const exported = await t.app.inject({
+      url: `/api/v4/dictionaries/export-tbx/${source.id}?with-files=true&format=TBX_V3_FULL`,
+      headers: { 'x-auth-token': admin.token! },
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.headers['content-type']).toBe('application/zip');
+    const entries = await zipEntries(exported.rawPayload);
+    const documentName = [...entries.keys()].find((name) => name.endsWith('.tbx'))!;
+    const tbx = entries.get(documentName)!.toString('utf8');
+    expect(tbx).toContain(`type="xGraphic" target="files/${keys[0]}/bild 0.png"`);
+    expect(entries.get(`files/${keys[2]}/bild 2.png`)?.equals(images[2]!)).toBe(true);
+
+    const imported = await admin.upload<{ result: { dictionaryId: number } }>(
+      `/dictionaries/import-tbx?name=${encodeURIComponent(`Round trip ${Date.now()}`)}`,
+      { content: exported.rawPayload, filename: 'bundle.zip', contentType: 'application/zip' },
+    );
+    expect(imported.status, imported.text).toBe(200);
+    const dictionaryId = imported.body.result.dictionaryId;
+    const [concept] = await rows<{ id: number }>(t, 'select id from concepts where dictionary_id = ?', [
+      dictionaryId,
+    ]);
+    const list = await admin.get<(AttachmentBody & { sha256: string })[]>(
+      `/concepts/${concept!.id}/attachments`,
+    );
+    expect(list.body.map((entry) => [entry.fileName, entry.termId === null])).toEqual([
+      ['bild 0.png', true],
+      ['bild 1.png', true],
+      ['bild 2.png', false],
+    ]);
+    const file = await t.app.inject({ url: list.body[2]!.url, headers: { 'x-auth-token': admin.token! } });
+    expect(file.rawPayload.equals(images[2]!)).toBe(true);
+  });
+});
+
+/** The entries of a zip, read with yauzl. */
+async function zipEntries(zip: Buffer): Promise<Map<string, Buffer>> {
+  const yauzl = (await import('yauzl')).default;
+  const file = await new Promise<import('yauzl').ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, opened) =>
+      error ? reject(error) : resolve(opened),
+    ),
+  );
+  const found = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    file.on('entry', (entry: import('yauzl').Entry) => {
+      file.openReadStream(entry, async (error, stream) => {
+        if (error) return reject(error);
+        found.set(entry.fileName, Buffer.concat(await stream.toArray()));
+        file.readEntry();
+      });
+    });
+    file.on('end', () => resolve());
+    file.on('error', reject);
+    file.readEntry();
+  });
+  return found;
+}

@@ -69,20 +69,36 @@ export interface NewAttachment {
  */
 export async function createAttachment(scope: Scope, input: NewAttachment): Promise<AttachmentDto> {
   await assertMayAttach(scope, input.dictionaryId);
+  return insertAttachment(scope.em, {
+    clientId: scope.actor.clientId,
+    userId: scope.actor.userId,
+    maxBytes: scope.config.MAX_FILE_SIZE,
+    ...input,
+  });
+}
+
+/**
+ * Registers a stored blob as an attachment, with no permission check (the caller made one: the upload
+ * route's, the import's): checks the type against the name (400) and makes the thumbnail of an image.
+ */
+export async function insertAttachment(
+  em: EntityManager,
+  input: NewAttachment & { clientId: number; userId: number; maxBytes: number },
+): Promise<AttachmentDto> {
   const fileName = cleanFileName(input.fileName);
   assertTypeMatches(input.blob.contentType, fileName, input.declaredType);
-  const store = attachmentStore(scope.em);
+  const store = attachmentStore(em);
   const thumbnail = hasThumbnail(input.blob.contentType)
-    ? await makeThumbnail(store, input.blob, scope.config.MAX_FILE_SIZE, scope.actor.clientId)
+    ? await makeThumbnail(store, input.blob, input.maxBytes, input.clientId)
     : undefined;
   let row: AttachmentRow | undefined;
   try {
-    [row] = await scope.em.execute<AttachmentRow[]>(
+    [row] = await em.execute<AttachmentRow[]>(
       `insert into attachments (key, client_id, dictionary_id, file_name, content_type, size, sha256, width, height, thumbnail_key, created_by_id)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
       [
         input.blob.key,
-        scope.actor.clientId,
+        input.clientId,
         input.dictionaryId,
         fileName,
         input.blob.contentType,
@@ -91,7 +107,7 @@ export async function createAttachment(scope: Scope, input: NewAttachment): Prom
         thumbnail?.width ?? null,
         thumbnail?.height ?? null,
         thumbnail?.blob.key ?? null,
-        scope.actor.userId,
+        input.userId,
       ],
     );
   } catch (error) {
