@@ -4,6 +4,10 @@ import { AppError } from '../../shared/errors.js';
 import type { BlobInfo, BlobStore } from '../storage/blob-store.js';
 import { RASTER_IMAGE_TYPES } from '../storage/sniff.js';
 
+// libvips keeps decoded images in a cache meant for repeated operations on one image; every upload is a
+// new image, so the cache only holds memory (hundreds of MB under a stream of uploads).
+sharp.cache(false);
+
 /** Longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 256;
 /**

@@ -10,6 +10,7 @@ import type { Scope } from '../../shared/scope.js';
 import { boundRows } from '../../shared/sql.js';
 import { dictionaryAccess } from '../access/access.service.js';
 import { getConcept } from '../concept/concept.service.js';
+import { readableConcept } from '../concept/concept-access.js';
 import type { BlobInfo, BlobStore } from '../storage/blob-store.js';
 import { PgBlobStore } from '../storage/pg-blob-store.js';
 import type { AttachmentDto, ConceptAttachmentDto } from './attachment.schema.js';
@@ -182,18 +183,29 @@ export async function attachmentDownload(
   key: string,
   thumbnail: boolean,
 ): Promise<{ info: BlobInfo; fileName: string }> {
-  const attachment = (await conceptAttachments(scope, conceptId)).find((entry) => entry.key === key);
-  if (!attachment) throw notFound('Attachment', key);
   const [row] = await scope.em.execute<AttachmentRow[]>(
-    'select thumbnail_key from attachments where key = ? and client_id = ?',
+    'select * from attachments where key = ? and client_id = ?',
     [key, scope.actor.clientId],
   );
-  const blobKey = thumbnail ? row?.thumbnail_key : key;
+  if (!row || !(await conceptShows(scope, conceptId, key))) throw notFound('Attachment', key);
+  const blobKey = thumbnail ? row.thumbnail_key : key;
   if (!blobKey) throw notFound('Thumbnail of attachment', key);
   const info = await attachmentStore(scope.em).stat(blobKey);
   if (!info) throw notFound('Attachment', key);
-  const fileName = thumbnail
-    ? `${attachment.fileName.replace(/\.[^.]*$/, '')}-thumbnail.png`
-    : attachment.fileName;
+  const fileName = thumbnail ? `${row.file_name.replace(/\.[^.]*$/, '')}-thumbnail.png` : row.file_name;
   return { info, fileName };
+}
+
+/**
+ * Whether the concept shows the caller the key: in its own ATTACHMENT values once it is readable (the
+ * common case, one load), else among the values of the terms the caller sees (the full read).
+ */
+async function conceptShows(scope: Scope, conceptId: number, key: string): Promise<boolean> {
+  const { concept } = await readableConcept(scope, conceptId);
+  const own = await scope.em.execute<{ oid: string }[]>(
+    `select oid from fields where dictionary_id = ? and client_id = ? and field_type = 'ATTACHMENT' and level = 'CONCEPT' and not deleted`,
+    [concept.dictionary.id, scope.actor.clientId],
+  );
+  if (own.some((field) => concept.fieldMap[field.oid]?.includes(key))) return true;
+  return (await conceptAttachments(scope, conceptId)).some((entry) => entry.key === key);
 }
