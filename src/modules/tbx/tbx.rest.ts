@@ -37,7 +37,9 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
         'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
         'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
-        'administrator. Mapping of data categories, merging and limits: docs/tbx.md.',
+        'administrator. Mapping of data categories, merging and limits: docs/tbx.md. A zip holding a TBX document and ' +
+        'the files its xGraphic/xSource values name (as export-tbx with-files=true writes it) brings the files in as ' +
+        'attachments (docs/attachments.md).',
       parameters: [
         { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
         { name: 'name', in: 'query', schema: { type: 'string' } },
