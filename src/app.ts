@@ -6,6 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { databaseOutageError } from './db/errors.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachment.rest.js';
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
@@ -72,6 +73,7 @@ export const rawRoutePaths = {
   ...definitionPaths,
   ...printPaths,
   ...tbxPaths,
+  ...attachmentPaths,
   ...spreadsheetPaths,
   ...skosPaths,
   ...feedbackPaths, // feedback
@@ -86,6 +88,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     definitionRoutes(deps.config, createContext),
     printRoute(createContext),
     tbxRoutes(deps.config, createContext),
+    attachmentRoutes(deps.config, createContext),
     spreadsheetRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
     feedbackRoutes(deps.config, createContext), // feedback

@@ -9,6 +9,7 @@ import '../modules/group/group.graphql.js';
 import '../modules/access/access.graphql.js';
 import '../modules/dictionary/dictionary.graphql.js';
 import '../modules/concept/concept.graphql.js';
+import '../modules/attachment/attachment.graphql.js'; // attachments
 import '../modules/workflow/workflow.graphql.js';
 import '../modules/workflow/workflow-preview.graphql.js';
 import '../modules/statistics/statistics.graphql.js'; // dictionary-statistics-26

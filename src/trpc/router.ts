@@ -1,4 +1,5 @@
 import { accessRouter } from '../modules/access/access.router.js';
+import { attachmentRouter } from '../modules/attachment/attachment.router.js';
 import { authRouter } from '../modules/auth/auth.router.js';
 import { clientRouter } from '../modules/client/client.router.js';
 import { commentRouter } from '../modules/comment/comment.router.js';
@@ -70,6 +71,7 @@ export const appRouter = router({
   displayConcepts: displayConceptRouter,
   comments: commentRouter,
   feedback: feedbackRouter, // feedback
+  attachments: attachmentRouter,
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,

@@ -33,6 +33,7 @@ import { Migration20261230140000 as Migration20261230140000Isl } from './Migrati
 import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
 import { Migration20270102090000 as Migration20270102090000Storage } from './Migration20270102090000_storage.js'; // storage
+import { Migration20270102100000 as Migration20270102100000Attachments } from './Migration20270102100000_attachments.js'; // attachments
 import { Migration20270103090000 } from './Migration20270103090000_feedback.js'; // feedback
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
@@ -71,5 +72,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
   { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000Mail }, // mail-settings
   { name: 'Migration20270102090000_storage', class: Migration20270102090000Storage }, // storage
+  { name: 'Migration20270102100000_attachments', class: Migration20270102100000Attachments }, // attachments
   { name: 'Migration20270103090000_feedback', class: Migration20270103090000 }, // feedback
 ];

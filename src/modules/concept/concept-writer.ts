@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sameJson } from '../../shared/canonical-json.js';
 import type { Scope } from '../../shared/scope.js';
+import { unknownAttachmentKeys } from '../attachment/attachment-keys.js';
 import { Concept, ConceptRelation, RefLink, Term } from './concept.entity.js';
 import { replaceLanguageFields } from './concept-language-fields.js';
 import type { ConceptParts } from './concept-parts.js';
@@ -94,7 +95,25 @@ export async function checkDesired(
     ],
     problems,
   );
+  await checkAttachmentKeys(em, structure, desired, problems);
   problems.throwIfAny();
+}
+
+/** ATTACHMENT values must be keys of files uploaded in the dictionary's client (docs/attachments.md). */
+async function checkAttachmentKeys(
+  em: EntityManager,
+  structure: DictionaryStructure,
+  desired: DesiredConcept,
+  problems: Problems,
+) {
+  const keys: string[] = [];
+  for (const fieldMap of [desired.fieldMap, ...desired.terms.map((term) => term.fieldMap)]) {
+    for (const [oid, values] of Object.entries(fieldMap)) {
+      if (structure.fields.get(oid)?.field.fieldType === 'ATTACHMENT') keys.push(...values);
+    }
+  }
+  const unknown = await unknownAttachmentKeys(em, structure.dictionary.client.id, keys);
+  for (const key of unknown) problems.add(`"${key}" is not an uploaded attachment`);
 }
 
 /** The other end of each relation must be a live concept of the same dictionary. */

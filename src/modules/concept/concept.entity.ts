@@ -5,7 +5,7 @@ import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { Domain } from '../domain/domain.entity.js';
 import { Section } from '../section/section.entity.js';
 
-/** Field oid to values, as the API shows them (only MULTISELECT fields hold several values). */
+/** Field oid to values, as the API shows them (only MULTISELECT and ATTACHMENT fields hold several values). */
 export type FieldValues = Record<string, string[]>;
 
 /**

@@ -12,7 +12,7 @@ import { LanguageFieldsDtoSchema } from './concept-language-fields.js'; // langu
 export const FieldMapSchema = z
   .record(z.string(), z.array(z.string()))
   .describe(
-    'field oid to values; only non-empty fields; line breaks are CR LF; only MULTISELECT fields hold several values',
+    'field oid to values; only non-empty fields; line breaks are CR LF; only MULTISELECT and ATTACHMENT fields hold several values',
   );
 
 export const CommentDtoSchema = z.object({

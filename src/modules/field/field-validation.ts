@@ -25,6 +25,8 @@ const CHOICE_KINDS: ReadonlySet<FieldType> = new Set<FieldType>(['PICKLIST', 'MU
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 /** No leading zeros, so one number has one spelling and the uniqueness check can compare text. */
 const NON_NEGATIVE_INTEGER = /^(?:0|[1-9]\d*)$/;
+/** Attachment keys are UUIDs (src/modules/attachment). */
+export const ATTACHMENT_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LINE_BREAK = /\r\n|\r|\n/g;
 
@@ -72,7 +74,7 @@ export function fieldValueProblems(field: FieldRules, values: readonly string[] 
     if (field.required) report('a value is required');
     return problems;
   }
-  if (kind === 'MULTISELECT') {
+  if (kind === 'MULTISELECT' || kind === 'ATTACHMENT') {
     for (const duplicate of duplicatesOf(stored)) report(`value ${quote(duplicate)} is given more than once`);
   } else if (stored.length > 1) {
     report(`takes one value, ${stored.length} were given`);
@@ -91,6 +93,9 @@ export function fieldValueProblems(field: FieldRules, values: readonly string[] 
     }
     if (kind === 'INCREMENTAL' && !isNonNegativeInteger(value)) {
       report(`${quote(value)} is not a whole number of 0 or more`);
+    }
+    if (kind === 'ATTACHMENT' && !ATTACHMENT_KEY.test(value)) {
+      report(`${quote(value)} is not an attachment key (upload the file first: docs/attachments.md)`);
     }
     if (kind === 'DATE' && !isIsoDate(value)) {
       report(`${quote(value)} is not a calendar date in the form yyyy-MM-dd`);

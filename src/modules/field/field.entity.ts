@@ -3,7 +3,10 @@ import { commonProperties, notDeletedFilter, tenantFilter } from '../../db/commo
 import { Client } from '../client/client.entity.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 
-/** Kinds of field values. INCREMENTAL is a number the server proposes (the next after the highest used). */
+/**
+ * Kinds of field values. INCREMENTAL is a number the server proposes (the next after the highest used);
+ * ATTACHMENT values are keys of uploaded files (docs/attachments.md).
+ */
 export const FieldTypes = [
   'SINGLELINE',
   'MULTILINE',
@@ -12,6 +15,7 @@ export const FieldTypes = [
   'PICKLIST',
   'MULTISELECT',
   'INCREMENTAL',
+  'ATTACHMENT',
 ] as const;
 export type FieldType = (typeof FieldTypes)[number];
 

@@ -9,6 +9,8 @@ export interface ReceivedBlob {
   blob: BlobInfo;
   /** Name the client gave the file (shown and offered on download, never trusted for the type). */
   filename: string | undefined;
+  /** The part's Content-Type as the client said (compare it with `blob.contentType`, never trust it). */
+  declaredType: string | undefined;
   /** The other members of the form. */
   fields: Record<string, string>;
 }
@@ -59,7 +61,7 @@ export async function receiveBlob(
           continue;
         }
         const blob = await store.put(part.file, { maxBytes: options.maxBytes, clientId: options.clientId });
-        received = { blob, filename: part.filename || undefined };
+        received = { blob, filename: part.filename || undefined, declaredType: part.mimetype || undefined };
       } else if (typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }

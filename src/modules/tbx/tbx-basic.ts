@@ -5,6 +5,7 @@
  * picklist value it has no counterpart for, is written as a plain `<note>` ("category: value") and
  * counted, so the export says what it could not express instead of dropping it.
  */
+import { BUNDLE_PATH } from '../attachment/attachment-tbx.js';
 import type { TbxValue } from './tbx-model.js';
 
 export type TbxLevel = 'entry' | 'lang' | 'term';
@@ -112,6 +113,9 @@ const PICKLISTS: Record<TbxVersion, Record<string, Map<string, string>>> = {
 };
 
 const HTTP_URL = /^https?:\/\/\S+$/;
+/** A file of a TBX bundle (docs/attachments.md): a relative reference into the same zip. */
+const bundled = (value: TbxValue) =>
+  (value.category === 'xGraphic' || value.category === 'xSource') && BUNDLE_PATH.test(value.target ?? '');
 
 /** A value as TBX-Basic writes it: its element, or `note` when TBX-Basic cannot express it. */
 export interface BasicValue {
@@ -140,7 +144,7 @@ export function basicValue(
   else if (!rule.levels.includes(level)) reason = `${category} at ${LEVEL_NAMES[level]} level`;
   else if (rule.element === 'ref' && !(value.target && isDocumentId(value.target))) {
     reason = `${category} without a target in the file`;
-  } else if (rule.element === 'xref' && !HTTP_URL.test(value.target ?? '')) {
+  } else if (rule.element === 'xref' && !HTTP_URL.test(value.target ?? '') && !bundled(value)) {
     reason = `${category} whose target is not an http(s) URL`;
   }
   if (rule && reason === null) {

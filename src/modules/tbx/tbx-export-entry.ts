@@ -3,6 +3,7 @@
  * parts, domains, cross-references, language sections with terms and language fields, and the
  * transactions with the file's people where an import kept them (provenance).
  */
+import { attachmentXref } from '../attachment/attachment-tbx.js';
 import type { LanguageFieldsDto } from '../concept/concept-language-fields.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import type { ConceptRow, TermRow } from './tbx-export-batches.js';
@@ -36,14 +37,18 @@ function valuesOf(
   level: FieldLevel,
   fieldMap: Record<string, string[]>,
   fieldParts: FieldParts,
+  conceptId: number,
 ): TbxValue[] {
+  const attachments = plan.attachments;
   return plan.fields
     .filter((field) => field.level === level)
     .flatMap((field) =>
       (fieldMap[field.oid] ?? []).flatMap((value) =>
-        tbxValuesOf(field.category, value, field.tbxNames, field.element, fieldParts[field.oid]).map(
-          (written) => withMappedStatus(plan, written),
-        ),
+        attachments?.fieldOids.has(field.oid)
+          ? [attachmentXref(attachments, value, conceptId)]
+          : tbxValuesOf(field.category, value, field.tbxNames, field.element, fieldParts[field.oid]).map(
+              (written) => withMappedStatus(plan, written),
+            ),
       ),
     );
 }
@@ -88,7 +93,7 @@ export function entryOf(
   const conceptId = xmlIdOf(plan, 'concept', concept);
   const values: TbxValue[] = [
     ...originalIdOf(conceptId, concept.oid),
-    ...valuesOf(plan, 'CONCEPT', concept.field_map, concept.field_parts),
+    ...valuesOf(plan, 'CONCEPT', concept.field_map, concept.field_parts, concept.id),
     ...domains.map((domain) => ({ category: SUBJECT_FIELD, element: 'descrip', value: domain.name })),
     ...relations.map((relation) => {
       const target = xmlIdOf(plan, 'concept', relation)!;
@@ -116,7 +121,11 @@ export function entryOf(
       term: row.name,
       values: [
         ...originalIdOf(termId, row.oid),
-        ...withProcessStatus(valuesOf(plan, 'TERM', row.field_map, row.field_parts), processStatusOf, row.id),
+        ...withProcessStatus(
+          valuesOf(plan, 'TERM', row.field_map, row.field_parts, concept.id),
+          processStatusOf,
+          row.id,
+        ),
       ],
       transactions: transactionsOf(row),
       line: 0,
@@ -131,7 +140,9 @@ export function entryOf(
       fields.regionCode,
       fields.scriptCode,
     );
-    sections.get(lang)?.values.push(...valuesOf(plan, 'TERM', fields.fieldMap, fields.fieldParts));
+    sections
+      .get(lang)
+      ?.values.push(...valuesOf(plan, 'TERM', fields.fieldMap, fields.fieldParts, concept.id));
   }
   if (plan.basic) for (const section of sections.values()) hoistLanguageValues(plan, section);
   return {

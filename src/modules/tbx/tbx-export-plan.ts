@@ -2,9 +2,11 @@
  * What a TBX export is asked for and how it will be read: formats and their dialects, the input, the
  * download it answers, and the plan (sections, fields, languages, conditions) the batches follow.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
+import type { ExportAttachments } from '../attachment/attachment-tbx.js';
 import type { FieldLevel } from '../field/field.entity.js';
 import type { Sql } from '../filter/filter-sql.js';
 import type { GoverningWorkflow } from '../workflow/workflow-effects.js';
@@ -57,6 +59,8 @@ export interface TbxExportInput {
   includeUnpublished?: boolean;
   /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */
   statusMapping?: PartialStatusMapping;
+  /** TBX formats: a zip with the document and the attachment files (docs/attachments.md). */
+  withFiles?: boolean;
 }
 
 export interface TbxDownload {
@@ -107,6 +111,8 @@ export interface ExportPlan {
   basic: boolean;
   /** The status mapping whose reverse is written; null for the built-in rule (values as stored). */
   statusMapping: StatusMapping | null;
+  /** ATTACHMENT fields and their files, written as xGraphic/xSource (attachment-tbx.ts). */
+  attachments?: ExportAttachments;
 }
 
 /**

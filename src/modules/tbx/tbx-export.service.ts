@@ -5,9 +5,13 @@
  * The plan and its types are in tbx-export-plan.ts, the batch reader in tbx-export-batches.ts, the
  * entry builder in tbx-export-entry.ts.
  */
+
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import { attachmentStore } from '../attachment/attachment.service.js';
+import { zipBundle } from '../attachment/attachment-bundle.js';
+import { exportAttachments } from '../attachment/attachment-tbx.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
 import { getFilter } from '../filter/filter.service.js';
@@ -143,6 +147,23 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     basic: FORMAT_DIALECTS[input.format].profile === 'basic',
     statusMapping: null,
   };
+  const tbxFormat = !['MULTITERM_XML', 'CSV', 'XLSX'].includes(input.format);
+  const bundle = Boolean(input.withFiles) && tbxFormat;
+  if (input.withFiles && !tbxFormat) {
+    throw new AppError('BAD_REQUEST', 'with-files bundles TBX formats only');
+  }
+  const attachmentOids = fields
+    .filter((field) => field.fieldType === 'ATTACHMENT' && exported.some((e) => e.oid === field.oid))
+    .map((field) => field.oid!);
+  if (attachmentOids.length || bundle) {
+    plan.attachments = await exportAttachments(
+      scope.em,
+      scope.actor.clientId,
+      dictionary.id,
+      attachmentOids,
+      bundle,
+    );
+  }
   const mapping = effectiveMapping(await storedStatusMapping(scope.em, dictionary.id), input.statusMapping);
   if (!isDefaultMapping(mapping)) plan.statusMapping = mapping;
   const sourceLanguage = [...languageMap.values()].sort((a, b) => a.sortIndex - b.sortIndex)[0];
@@ -167,10 +188,14 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     CSV: () => writeCsv(layout(), entries, report),
     XLSX: () => writeXlsx(layout(), entries, dictionary.name, report),
   };
+  const documentName = `${safeName}.${EXTENSIONS[input.format] ?? 'tbx'}`;
+  // Cross-references are only written to concepts of the export, by their XML ids.
+  const document = special[input.format]?.() ?? writeTbx(header, entries, { report, examples });
+  const store = attachmentStore(scope.em.fork());
   return {
-    fileName: `${safeName}.${EXTENSIONS[input.format] ?? 'tbx'}`,
-    // Cross-references are only written to concepts of the export, by their XML ids.
-    chunks: special[input.format]?.() ?? writeTbx(header, entries, { report, examples }),
+    fileName: bundle ? `${safeName}.zip` : documentName,
+    chunks:
+      bundle && plan.attachments ? zipBundle(documentName, document, plan.attachments, store) : document,
     report,
     examples,
     written,

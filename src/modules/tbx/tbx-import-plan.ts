@@ -246,9 +246,11 @@ function take(
     }
     return;
   }
-  const field = structure.field(category, level, value.element);
+  const field = value.attachmentKey
+    ? structure.attachmentField(category, level)
+    : structure.field(category, level, value.element);
   const list = values.get(field);
-  const part = valuePartOf(value);
+  const part = value.attachmentKey ? { value: value.attachmentKey } : valuePartOf(value);
   if (list) list.push(part);
   else values.set(field, [part]);
 }

@@ -163,6 +163,36 @@ export class ImportStructure {
     return entry;
   }
 
+  /**
+   * The ATTACHMENT field bundled files go to: the one of the level named as the category, else the
+   * level's only ATTACHMENT field, else a new one named after the category (docs/attachments.md).
+   */
+  attachmentField(category: string, level: FieldLevel): ImportField {
+    const fields = [...new Set(this.fieldsByName.values())].filter(
+      (f) => f.level === level && f.rules.fieldType === 'ATTACHMENT',
+    );
+    const named = fields.find((f) => f.rules.name.toLowerCase() === category.toLowerCase());
+    if (named) return named;
+    if (fields.length === 1) return fields[0]!;
+    const taken = this.fieldsByName.has(`${level}:${category.toLowerCase()}`);
+    const field = this.ctx.em.create(Field, {
+      client: this.ctx.em.getReference(Client, this.ctx.clientId),
+      dictionary: this.ctx.em.getReference(Dictionary, this.ctx.dictionaryId),
+      oid: newOid(),
+      level,
+      name: taken ? `${category} (files)` : category,
+      dataCategory: 'GENERIC',
+      fieldType: 'ATTACHMENT',
+      sortIndex: this.nextFieldSortIndex[level]++,
+      createdById: this.ctx.scope.actor.userId,
+      changedById: this.ctx.scope.actor.userId,
+    });
+    this.changed = true;
+    const entry = this.remember(field, [], false, true);
+    this.pendingFields.push(entry);
+    return entry;
+  }
+
   /** A growable picklist takes the values it lacks as new items. */
   addPicklistValues(field: ImportField, values: readonly string[]) {
     const known = new Set(field.rules.picklistValues);

@@ -23,7 +23,8 @@ export function checkedValues(
   for (const [field, raw] of values) {
     let kept = fieldValuesFrom(field.rules.fieldType, raw);
     if (kept.length === 0) continue;
-    if (kept.length > 1 && field.rules.fieldType !== 'MULTISELECT') {
+    const multiple = field.rules.fieldType === 'MULTISELECT' || field.rules.fieldType === 'ATTACHMENT';
+    if (kept.length > 1 && !multiple) {
       // A single-valued field keeps the first value; the others are reported.
       for (const extra of kept.slice(1)) {
         ctx.error(

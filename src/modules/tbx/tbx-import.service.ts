@@ -7,8 +7,11 @@
  */
 
 import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
+import { isZip, unpackBundle } from '../attachment/attachment-bundle.js';
+import { bindBundledValues, storeBundledFiles } from '../attachment/attachment-import.js';
 import { writeLanguageFields } from '../concept/concept-language-fields.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
@@ -94,9 +97,21 @@ export async function importTbx(
 ): Promise<AsyncOutcome> {
   let target: ImportTarget;
   let scan: FileScan;
+  let documentPath = upload.path;
+  let bundled: Map<string, string> = new Map();
   try {
     target = await importTarget(scope, options);
-    scan = await scanFile(upload.path, options.spreadsheet);
+    // A zip is a TBX bundle: the document and the files its xGraphic/xSource values name.
+    if (!options.spreadsheet && (await isZip(upload.path))) {
+      documentPath = join(dirname(upload.path), 'bundle-document.tbx');
+      bundled = await unpackBundle(
+        upload.path,
+        dirname(upload.path),
+        documentPath,
+        scope.config.MAX_FILE_SIZE,
+      );
+    }
+    scan = await scanFile(documentPath, options.spreadsheet);
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
@@ -118,7 +133,7 @@ export async function importTbx(
           early.dictionaryId = ctx.dictionaryId;
           ctx.earlyIndexer = early.indexer;
         }
-        return runImport(ctx, scan, upload.path, progress);
+        return runImport(ctx, scan, documentPath, progress, bundled);
       });
       await direct?.refresh();
       return summary;
@@ -161,6 +176,7 @@ async function runImport(
   scan: FileScan,
   path: string,
   progress: JobProgress,
+  bundled: ReadonlyMap<string, string> = new Map(),
 ): Promise<ImportSummary> {
   const structure = await ImportStructure.load(ctx, scan.nordic);
   ctx.workflow = await ImportWorkflow.load(ctx);
@@ -181,7 +197,17 @@ async function runImport(
     pendingKeys.clear();
     await progress(processed, scan.entries);
   };
+  const bundle = {
+    em: ctx.em,
+    clientId: ctx.clientId,
+    userId: ctx.scope.actor.userId,
+    dictionaryId: ctx.dictionaryId,
+    maxBytes: ctx.scope.config.MAX_FILE_SIZE,
+    error: (line: number, message: string) => ctx.error(line, message),
+  };
+  const attachmentKeys = bundled.size ? await storeBundledFiles(bundle, bundled) : null;
   for await (const entry of readTermbaseFile(path, scan)) {
+    if (attachmentKeys) bindBundledValues(entry, attachmentKeys, bundle);
     const planned = planEntry(ctx, structure, entry);
     // An entry that would merge into one still waiting in this batch waits for that one to be written.
     const keys = mergeKeys(ctx.merge, planned);

@@ -17,6 +17,8 @@ export interface TbxValue {
   line?: number;
   /** The termComp text a value of a termCompList component describes (not the whole term's). */
   component?: string;
+  /** Set by a bundle import: the attachment this xGraphic/xSource names (attachment-import.ts). */
+  attachmentKey?: string;
 }
 
 /** A transacGrp: who did what when (`origination`/`creation` or `modification`). */

@@ -37,7 +37,9 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
         'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
         'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
-        'administrator. Mapping of data categories, merging and limits: docs/tbx.md.',
+        'administrator. Mapping of data categories, merging and limits: docs/tbx.md. A zip holding a TBX document and ' +
+        'the files its xGraphic/xSource values name (as export-tbx with-files=true writes it) brings the files in as ' +
+        'attachments (docs/attachments.md).',
       parameters: [
         { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
         { name: 'name', in: 'query', schema: { type: 'string' } },
@@ -113,6 +115,14 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           schema: { type: 'boolean', default: false },
         },
         statusMappingParameter("whose reverse is written, over the dictionary's mapping"),
+        {
+          name: 'with-files',
+          in: 'query',
+          description:
+            'true: one zip (application/zip) with the TBX document and the files of ATTACHMENT fields, which ' +
+            'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md)',
+          schema: { type: 'boolean', default: false },
+        },
       ],
       responses: {
         200: {
@@ -224,6 +234,7 @@ const ExportQuerySchema = z.object({
   'filter-id': oneQueryNumber.optional(),
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
+  'with-files': oneQueryValue.optional(),
 });
 
 /** Import parameters may also come in the query string; each is taken once. */
@@ -296,6 +307,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             'filter-id': query['filter-id'],
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,
+            'with-files': query['with-files'] === 'true',
           }),
         );
         if (download === undefined) return reply;
@@ -312,6 +324,7 @@ function contentTypeOf(fileName: string): string {
   if (extension === 'xlsx') return 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   if (extension === 'csv') return 'text/csv; charset=UTF-8';
   if (extension === 'xml') return 'application/xml; charset=UTF-8';
+  if (extension === 'zip') return 'application/zip';
   return 'application/x-tbx; charset=UTF-8';
 }
 

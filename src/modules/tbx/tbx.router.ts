@@ -57,6 +57,12 @@ export const TbxExportInputSchema = z.object({
   'status-mapping': StatusMappingSchema.optional().describe(
     "administrative status -> term status whose reverse is written, over the dictionary's mapping",
   ),
+  'with-files': z
+    .boolean()
+    .default(false)
+    .describe(
+      'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md)',
+    ),
 });
 
 const TbxDownloadSchema = z.object({
@@ -137,6 +143,7 @@ export const tbxRouter = router({
         filterId: input['filter-id'],
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],
+        withFiles: input['with-files'],
       });
       return asExportJob(ctx.scope, download);
     }),

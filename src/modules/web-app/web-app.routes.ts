@@ -36,7 +36,8 @@ export const WEB_APP_CSP = [
   "script-src 'self'",
   // React sets style properties through the CSSOM, which CSP allows; Radix's scroll lock adds a <style>.
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  // blob: for attachment thumbnails, fetched with the token and shown from object URLs (docs/attachments.md).
+  "img-src 'self' data: blob:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

@@ -62,6 +62,7 @@ export function ConceptEditor(props: {
       />
       <FieldInputs
         fields={dictionary.conceptFields ?? []}
+        dictionaryId={dictionary.id}
         values={draft.fieldMap}
         problems={problems.fields}
         onChange={(fieldMap) => onChange({ ...draft, fieldMap })}
@@ -120,6 +121,7 @@ export function ConceptEditor(props: {
             <Problems id={errorId} list={termProblems} />
             <FieldInputs
               fields={dictionary.termFields ?? []}
+              dictionaryId={dictionary.id}
               values={term.fieldMap}
               problems={problems.termFields?.get(index) ?? none}
               owner={owner}

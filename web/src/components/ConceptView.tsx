@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Concept, Dictionary } from '../data';
 import { onLinkClick, withQuery } from '../routes';
+import { ConceptFiles } from './Attachments';
 import { useConceptLabels } from './concept-labels';
 import { namesOf, relationName } from './concept-text';
 import { useDomains } from './DomainsEditor';
@@ -12,11 +13,14 @@ import { TermExtras } from './TermExtras';
 export function FieldList({
   fieldMap,
   fieldName,
+  hidden,
 }: {
   fieldMap: Record<string, string[]>;
   fieldName: (oid: string) => string;
+  /** Fields shown otherwise (ATTACHMENT fields: ConceptFiles). */
+  hidden?: ReadonlySet<string>;
 }) {
-  const entries = Object.entries(fieldMap);
+  const entries = Object.entries(fieldMap).filter(([oid]) => !hidden?.has(oid));
   if (entries.length === 0) return null;
   return (
     <dl className="fields">
@@ -88,10 +92,16 @@ export function ConceptView(props: {
   const { concept, dictionary, languages, canComment = false, onChanged = () => undefined } = props;
   const names = namesOf(dictionary);
   const terms = concept.terms ?? [];
+  const files = new Set(
+    [...(dictionary?.conceptFields ?? []), ...(dictionary?.termFields ?? [])]
+      .filter((field) => field.fieldType === 'ATTACHMENT')
+      .map((field) => field.oid ?? ''),
+  );
   return (
     <>
       <Domains concept={concept} dictionary={dictionary} />
-      <FieldList fieldMap={concept.fieldMap ?? {}} fieldName={names.field} />
+      <FieldList fieldMap={concept.fieldMap ?? {}} fieldName={names.field} hidden={files} />
+      {files.size > 0 && <ConceptFiles concept={concept} fieldName={names.field} />}
       <RefLinkList links={concept.refLinks ?? []} fieldName={names.field} languages={languages} />
       <div className="languages">
         {languages.map((code) => (
@@ -119,7 +129,7 @@ export function ConceptView(props: {
                   <div id={`term-name-${term.id}`} className="term-name value">
                     {term.name}
                   </div>
-                  <FieldList fieldMap={term.fieldMap} fieldName={names.field} />
+                  <FieldList fieldMap={term.fieldMap} fieldName={names.field} hidden={files} />
                   <RefLinkList links={term.refLinks} fieldName={names.field} languages={languages} />
                   <TermExtras
                     concept={concept}

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Dictionary } from '../data';
+import { AttachmentInput } from './Attachments';
 
 export type Fields = NonNullable<Dictionary['conceptFields']>;
 type Field = Fields[number];
@@ -89,10 +90,12 @@ export function FieldInputs(props: {
   problems: Map<string, string[]>;
   /** Names the entry in the labels of the buttons ("Add value to Tags of valve"). */
   owner?: string;
+  /** Where ATTACHMENT fields upload their files. */
+  dictionaryId?: number;
   onChange: (values: Record<string, string[]>) => void;
 }) {
   const { t } = useTranslation('concept');
-  const { fields, values, problems, owner, onChange } = props;
+  const { fields, values, problems, owner, dictionaryId, onChange } = props;
   const base = useId();
   // The field named with the entry it belongs to ("Tags of valve"), so labels of several entries differ.
   const named = (field: string) => (owner ? t('fields.of', { field, owner }) : field);
@@ -106,6 +109,24 @@ export function FieldInputs(props: {
         const fieldProblems = problems.get(oid);
         const multi = field.fieldType === 'MULTISELECT';
         const set = (list: string[]) => onChange({ ...values, [oid]: list });
+        if (field.fieldType === 'ATTACHMENT') {
+          return (
+            <fieldset key={oid} className="field-values">
+              <legend>{field.name}</legend>
+              {dictionaryId !== undefined && (
+                <AttachmentInput
+                  dictionaryId={dictionaryId}
+                  label={named(field.name)}
+                  keys={stored}
+                  invalid={!!fieldProblems}
+                  describedBy={fieldProblems ? errorId : undefined}
+                  onChange={set}
+                />
+              )}
+              <Problems id={errorId} list={fieldProblems} />
+            </fieldset>
+          );
+        }
         return (
           <fieldset key={oid} className="field-values">
             <legend>{field.name}</legend>

@@ -16,6 +16,7 @@ const FIELD_TYPES = [
   'PICKLIST',
   'MULTISELECT',
   'INCREMENTAL',
+  'ATTACHMENT',
 ] as const;
 type Level = 'conceptFields' | 'termFields';
 type Categories = Awaited<ReturnType<typeof trpc.dictionaries.dataCategories.query>>;
