@@ -27,6 +27,7 @@ import {
   managedProject,
   ms,
   type ProjectRow,
+  projectRole,
   readableProject,
 } from './project-access.js';
 import { projectSections } from './project-entries.js';
@@ -376,4 +377,20 @@ export async function assignmentEntries(scope: Scope, input: AssignmentEntriesIn
     category: unit.category,
     done: unit.done,
   }));
+}
+
+/** The assignments of several projects (those the caller sees), in one statement: GraphQL's batch. */
+export async function assignmentsOfProjects(scope: Scope, projectIds: readonly number[]) {
+  const projects = await scope.em.execute<ProjectRow[]>(
+    'select * from projects where id = any(?::int[]) and client_id = ? and not deleted',
+    [`{${projectIds.join(',')}}`, scope.actor.clientId],
+  );
+  const seen = new Map<number, ProjectRow>();
+  for (const project of projects) if (await projectRole(scope, project)) seen.set(project.id, project);
+  const rows = await scope.em.execute<AssignmentRow[]>(
+    `${SELECT} where a.project_id = any(?::int[]) order by a.id`,
+    [`{${[...seen.keys()].join(',')}}`],
+  );
+  const rendered = await renderAssignments(scope.em, rows, seen);
+  return new Map(projectIds.map((id) => [id, rendered.filter((assignment) => assignment.projectId === id)]));
 }

@@ -419,4 +419,3 @@ export const ConceptProjectSchema = z.object({
   status: z.enum(ProjectStatuses),
   dueAt: epoch().nullable(),
 });
-
