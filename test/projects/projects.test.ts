@@ -46,39 +46,59 @@ describe('projects', () => {
     const existing = await w.concept();
 
     // Only administrators of the dictionary create projects; the coordinator then manages it.
-    expectError(await coordinator.rest.post('/projects', { name: 'X', dictionaryIds: [w.dictionary.id] }), 403);
-    const created = await w.dictAdmin.rest.post<{ id: number; version: number; status: string; transitions: unknown }>(
-      '/projects',
-      {
-        name: 'Launch',
-        dictionaryIds: [w.dictionary.id],
-        languages: ['eng', 'deu'],
-        coordinatorIds: [coordinator.id],
-        dueAt: Date.now() + 86_400_000,
-        transitions: { DRAFTING: 'submit', VALIDATION: 'approve' },
-      },
+    expectError(
+      await coordinator.rest.post('/projects', { name: 'X', dictionaryIds: [w.dictionary.id] }),
+      403,
     );
+    const created = await w.dictAdmin.rest.post<{
+      id: number;
+      version: number;
+      status: string;
+      transitions: unknown;
+    }>('/projects', {
+      name: 'Launch',
+      dictionaryIds: [w.dictionary.id],
+      languages: ['eng', 'deu'],
+      coordinatorIds: [coordinator.id],
+      dueAt: Date.now() + 86_400_000,
+      transitions: { DRAFTING: 'submit', VALIDATION: 'approve' },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body.status).toBe('DRAFT');
     const id = created.body.id;
     const project = `/projects/${id}`;
 
     // Candidates from a TBX file: each entry one candidate.
-    const imported = await coordinator.rest.post<{ added: number; errors: unknown[] }>(`${project}/candidates/import`, {
-      format: 'TBX',
-      fileName: 'launch.tbx',
-      content: tbx(entry('rocket', 'Rakete') + entry('booster') + entry(existing.terms[0]!.languageCode === 'eng' ? 'x' : 'y')),
-    });
+    const imported = await coordinator.rest.post<{ added: number; errors: unknown[] }>(
+      `${project}/candidates/import`,
+      {
+        format: 'TBX',
+        fileName: 'launch.tbx',
+        content: tbx(
+          entry('rocket', 'Rakete') +
+            entry('booster') +
+            entry(existing.terms[0]!.languageCode === 'eng' ? 'x' : 'y'),
+        ),
+      },
+    );
     expect(imported.status, imported.text).toBe(200);
     expect(imported.body.added).toBe(3);
-    expectError(await coordinator.rest.post(`${project}/candidates/import`, { format: 'TBX', content: '<tbx' }), 400);
+    expectError(
+      await coordinator.rest.post(`${project}/candidates/import`, { format: 'TBX', content: '<tbx' }),
+      400,
+    );
     // A reader of the dictionary sees the candidates but may not add any.
     expect((await translator.rest.get(`${project}/candidates`)).status).toBe(200);
-    expectError(await translator.rest.post(`${project}/candidates`, { candidates: [{ terms: [{ languageCode: 'en', term: 'x' }] }] }), 403);
+    expectError(
+      await translator.rest.post(`${project}/candidates`, {
+        candidates: [{ terms: [{ languageCode: 'en', term: 'x' }] }],
+      }),
+      403,
+    );
     const candidates = (
-      await coordinator.rest.get<{ content: { id: number; terms: { languageCode: string; term: string }[]; definition: string }[] }>(
-        `${project}/candidates`,
-      )
+      await coordinator.rest.get<{
+        content: { id: number; terms: { languageCode: string; term: string }[]; definition: string }[];
+      }>(`${project}/candidates`)
     ).body.content;
     expect(candidates[0]!.terms).toEqual([
       { languageCode: 'eng', term: 'rocket' },
@@ -89,19 +109,27 @@ describe('projects', () => {
     // Promote, merge (with a duplicate look-up), reject; decisions are once, with who and when. Making
     // a concept needs CONCEPT_CREATE as any creation does: the coordinator lacks it, and nothing changes.
     expectError(await coordinator.rest.post(`/project-candidates/${candidates[0]!.id}/promote`, {}), 403);
-    const promoted = await w.dictAdmin.rest.post<{ status: string; conceptId: number; decided: { id: number } }>(
-      `/project-candidates/${candidates[0]!.id}/promote`,
-      { comment: 'new' },
-    );
+    const promoted = await w.dictAdmin.rest.post<{
+      status: string;
+      conceptId: number;
+      decided: { id: number };
+    }>(`/project-candidates/${candidates[0]!.id}/promote`, { comment: 'new' });
     expect(promoted.status, promoted.text).toBe(200);
     expect(promoted.body).toMatchObject({ status: 'PROMOTED', decided: { id: w.dictAdmin.id } });
     expectError(await coordinator.rest.post(`/project-candidates/${candidates[0]!.id}/reject`, {}), 409);
-    const existingName = (await w.dictAdmin.rest.get<{ terms: { name: string }[] }>(`/concepts/${existing.id}`)).body.terms[0]!.name;
+    const existingName = (
+      await w.dictAdmin.rest.get<{ terms: { name: string }[] }>(`/concepts/${existing.id}`)
+    ).body.terms[0]!.name;
     await rows(t, `update project_candidates set terms = ?::jsonb where id = ?`, [
-      JSON.stringify([{ languageCode: 'eng', term: existingName }, { languageCode: 'deu', term: 'Neu' }]),
+      JSON.stringify([
+        { languageCode: 'eng', term: existingName },
+        { languageCode: 'deu', term: 'Neu' },
+      ]),
       candidates[2]!.id,
     ]);
-    const duplicates = await w.dictAdmin.rest.get<{ conceptId: number }[]>(`/project-candidates/${candidates[2]!.id}/duplicates`);
+    const duplicates = await w.dictAdmin.rest.get<{ conceptId: number }[]>(
+      `/project-candidates/${candidates[2]!.id}/duplicates`,
+    );
     expect(duplicates.status, duplicates.text).toBe(200);
     expect(duplicates.body.map((d) => d.conceptId)).toEqual([existing.id]);
     const comment = await coordinator.rest.post<{ comments: { text: string }[] }>(
@@ -114,11 +142,16 @@ describe('projects', () => {
       { conceptId: existing.id },
     );
     expect(merged.status, merged.text).toBe(200);
-    const mergedTerms = (await w.dictAdmin.rest.get<{ terms: { name: string }[] }>(`/concepts/${existing.id}`)).body.terms;
+    const mergedTerms = (
+      await w.dictAdmin.rest.get<{ terms: { name: string }[] }>(`/concepts/${existing.id}`)
+    ).body.terms;
     expect(mergedTerms.map((term) => term.name)).toContain('Neu');
-    const rejected = await coordinator.rest.post<{ status: string }>(`/project-candidates/${candidates[1]!.id}/reject`, {
-      comment: 'too generic',
-    });
+    const rejected = await coordinator.rest.post<{ status: string }>(
+      `/project-candidates/${candidates[1]!.id}/reject`,
+      {
+        comment: 'too generic',
+      },
+    );
     expect(rejected.body.status).toBe('REJECTED');
 
     // Entries by ids; the concept shows its projects.
@@ -127,9 +160,10 @@ describe('projects', () => {
       conceptIds: [other.id, existing.id, 999_999],
     });
     expect(added.body).toEqual({ added: 1, removed: 0, skipped: 2 });
-    const entries = await coordinator.rest.get<{ totalElements: number; content: { states: { state: string }[] }[] }>(
-      `${project}/entries`,
-    );
+    const entries = await coordinator.rest.get<{
+      totalElements: number;
+      content: { states: { state: string }[] }[];
+    }>(`${project}/entries`);
     expect(entries.body.totalElements).toBe(3);
     expect(entries.body.content[0]!.states.map((s) => s.state)).toEqual(['suggested', 'suggested']);
     const conceptProjects = await w.admin.get<{ id: number }[]>(`/concepts/${other.id}/projects`);
@@ -153,7 +187,9 @@ describe('projects', () => {
     expect(translation.body.progress).toEqual({ total: 3, done: 3, byCategory: { DRAFT: 3 } });
     const mine = await translator.rest.get<Assignment[]>('/assignments?assignee=me');
     expect(mine.body.map((a) => a.id)).toEqual([drafting.body.id]);
-    expect((await w.reviewer.rest.get<Assignment[]>('/assignments')).body.map((a) => a.id)).toEqual([translation.body.id]);
+    expect((await w.reviewer.rest.get<Assignment[]>('/assignments')).body.map((a) => a.id)).toEqual([
+      translation.body.id,
+    ]);
     const next = await translator.rest.get<{ conceptId: number; done: boolean }[]>(
       `/assignments/${drafting.body.id}/entries?done=false&size=1`,
     );
@@ -174,10 +210,14 @@ describe('projects', () => {
       assigneeUserId: translator.id,
     });
     expectError(
-      await translator.rest.post(`/assignments/${validation.body.id}/complete`, { version: validation.body.version }),
+      await translator.rest.post(`/assignments/${validation.body.id}/complete`, {
+        version: validation.body.version,
+      }),
       403,
     );
-    expect((await coordinator.rest.get<Assignment>(`/assignments/${validation.body.id}`)).body.progress.done).toBe(0);
+    expect(
+      (await coordinator.rest.get<Assignment>(`/assignments/${validation.body.id}`)).body.progress.done,
+    ).toBe(0);
     const reassigned = await coordinator.rest.put<Assignment>(`/assignments/${validation.body.id}`, {
       version: validation.body.version,
       assigneeUserId: w.dictAdmin.id,
@@ -189,9 +229,11 @@ describe('projects', () => {
     expect(approved.status, approved.text).toBe(200);
     expect(approved.body.progress).toEqual({ total: 6, done: 6, byCategory: { APPROVED: 6 } });
 
-    const progress = await coordinator.rest.get<{ entries: number; candidates: Record<string, number>; languages: unknown[] }>(
-      `${project}/progress`,
-    );
+    const progress = await coordinator.rest.get<{
+      entries: number;
+      candidates: Record<string, number>;
+      languages: unknown[];
+    }>(`${project}/progress`);
     expect(progress.body).toMatchObject({
       entries: 3,
       candidates: { OPEN: 0, MERGED: 1, PROMOTED: 1, REJECTED: 1 },
@@ -200,11 +242,18 @@ describe('projects', () => {
         { languageCode: 'eng', total: 3, approved: 3, withTerms: 3 },
       ],
     });
-    const statistics = await coordinator.rest.get<{ byAssignee: unknown[]; burndown: { total: number; remaining: number }[] }>(
-      `${project}/statistics`,
-    );
+    const statistics = await coordinator.rest.get<{
+      byAssignee: unknown[];
+      burndown: { total: number; remaining: number }[];
+    }>(`${project}/statistics`);
     expect(statistics.body.burndown).toEqual([{ day: expect.any(String), total: 6, remaining: 0 }]);
-    expect(statistics.body.byAssignee).toContainEqual({ userId: translator.id, groupId: null, assignments: 1, total: 6, done: 6 });
+    expect(statistics.body.byAssignee).toContainEqual({
+      userId: translator.id,
+      groupId: null,
+      assignments: 1,
+      total: 6,
+      done: 6,
+    });
 
     // Export: the dictionary's TBX export restricted to the project's concepts.
     await w.concept();
@@ -216,15 +265,27 @@ describe('projects', () => {
 
     // Status moves: allowed ones only.
     const current = (await coordinator.rest.get<{ version: number }>(project)).body;
-    expectError(await coordinator.rest.post(`${project}/status`, { status: 'DRAFT', version: current.version }), 409);
-    const done = await coordinator.rest.post<{ status: string }>(`${project}/status`, { status: 'DONE', version: current.version });
+    expectError(
+      await coordinator.rest.post(`${project}/status`, { status: 'DRAFT', version: current.version }),
+      409,
+    );
+    const done = await coordinator.rest.post<{ status: string }>(`${project}/status`, {
+      status: 'DONE',
+      version: current.version,
+    });
     expect(done.body.status).toBe('DONE');
   });
 
   it('lists with filters and sorting, and announces overdue assignments once', async () => {
     const w = await workflowWorld(t, sysadmin);
     const make = async (name: string, dueAt: number | null) =>
-      (await w.dictAdmin.rest.post<{ id: number }>('/projects', { name, dictionaryIds: [w.dictionary.id], dueAt })).body.id;
+      (
+        await w.dictAdmin.rest.post<{ id: number }>('/projects', {
+          name,
+          dictionaryIds: [w.dictionary.id],
+          dueAt,
+        })
+      ).body.id;
     const late = await make('B late', Date.now() - 60_000);
     const later = await make('A later', Date.now() + 60_000_000);
     const list = async (q: string) => {
