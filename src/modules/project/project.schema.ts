@@ -3,7 +3,7 @@
  * terms not yet concepts), assignments with progress, and statistics. Types come from these schemas.
  */
 import { z } from 'zod';
-import { AuditInfoSchema, commonDtoShape } from '../../shared/common.schema.js';
+import { AuditInfoSchema, commonDtoShape, InvocationResultSchema } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
 import { MAX_ID } from '../../shared/ids.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
@@ -302,11 +302,18 @@ export const AssignmentSchema = z.object({
   status: z.enum(AssignmentStatuses),
   completed: AuditInfoSchema.nullable(),
   result: z
-    .unknown()
+    .object({
+      transition: z.string().nullable().describe('the transition fired; null: the type fires none'),
+      dictionaries: z.array(
+        z.object({
+          dictionaryId: z.number().int(),
+          ...InvocationResultSchema.shape,
+          note: z.string().optional().describe('why nothing fired there (no workflow enabled)'),
+        }),
+      ),
+    })
     .nullable()
-    .describe(
-      'what completing fired: {transition, dictionaries: [{dictionaryId, moved, waiting, skippedCount, skipped}]}',
-    ),
+    .describe('what completing fired, per dictionary: the bulk transition’s result (or its job)'),
   created: AuditInfoSchema,
   progress: ProgressSchema,
 });
