@@ -55,7 +55,7 @@ export const DESCRIPTIONS = {
   'POST /assignments/{assignmentId}/complete':
     "Assignees and managers: fires the transition the project names for the assignment's type on its entries of each dictionary, as a bulk transition by the caller (the workflow decides: 403 when the transition does not name the caller and the assignment stays open; entries failing conditions or required fields are skipped and listed; votes are cast). Then the assignment is DONE with that result. Version required (409 when stale); a closed assignment, or a project not ONGOING, answers 409.",
   'GET /assignments/{assignmentId}/entries':
-    "The assignment's entries (concept and language, or concept under a CONCEPT workflow unit) in concept order, with state and whether each is done for the type; done=false lists what is left, so the first is the next entry. Anyone who sees the project (managers, assignees, readers of all its dictionaries); 404 for others and across tenants.",
+    "The assignment's entries (one per concept and language, in sections the caller reads) in concept order, with state and whether each is done for the type; done=false lists what is left, so the first is the next entry. Anyone who sees the project (managers, assignees, readers of all its dictionaries); 404 for others and across tenants.",
   'GET /projects/{id}/progress':
     'Entries, candidates per status, per language the entries, approved ones and those with terms, and every assignment with its progress, computed from the workflow states now. Anyone who sees the project (managers, assignees, readers of all its dictionaries); 404 for others and across tenants.',
   'GET /projects/{id}/statistics':
