@@ -13,6 +13,8 @@ const id = () => z.number().int().positive().max(MAX_ID);
 const languageCode = () => z.string().trim().toLowerCase().min(1).max(64);
 const text = (max: number) => z.string().trim().max(max);
 const epoch = () => z.number().int().describe('ms epoch');
+/** A date sent: ms epoch from 1970 to the year 9999 (what a timestamp column holds). */
+const dateInput = () => z.number().int().min(0).max(253_402_300_799_999).describe('ms epoch');
 
 export const ProjectStatuses = ['DRAFT', 'ONGOING', 'DONE', 'SUSPENDED', 'ABANDONED'] as const;
 export type ProjectStatus = (typeof ProjectStatuses)[number];
@@ -100,7 +102,7 @@ const projectWritable = {
   dictionaryIds: z.array(id()).min(1).max(50),
   languages: z.array(languageCode()).max(200).default([]),
   coordinatorIds: z.array(id()).max(100).default([]),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
   instructions: text(20_000).nullable().optional(),
   transitions: ProjectTransitionsSchema.optional(),
 };
@@ -329,7 +331,7 @@ export const AssignmentCreateInputSchema = z.object({
   languageCode: languageCode().nullable().optional(),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
 });
 export type AssignmentCreateInput = z.infer<typeof AssignmentCreateInputSchema>;
 export const AssignmentPatchInputSchema = z.object({
@@ -337,7 +339,7 @@ export const AssignmentPatchInputSchema = z.object({
   version: z.number().int().optional().describe('required; stale: 409'),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
   status: z.enum(['OPEN', 'CANCELLED']).optional().describe('re-open or cancel; DONE only by completing'),
 });
 export type AssignmentPatchInput = z.infer<typeof AssignmentPatchInputSchema>;
