@@ -37,6 +37,10 @@ export const openApiTags = [
     description: 'Feedback of readers on dictionaries, concepts and terms; answers; the attachment',
   },
   { name: 'workflows', description: 'Review workflows: states, transitions, inbox, statistics and e-mail' },
+  {
+    name: 'projects',
+    description: 'Terminology projects: entries, candidate terms, assignments, progress (docs/projects.md)',
+  }, // projects
   { name: 'stemming', description: 'Snowball stemmers per language and dictionary, and text analysis' },
   { name: 'decoration', description: 'Marks the terms of a dictionary in a text' },
   { name: 'sync settings', description: 'API synchronization settings of dictionaries' },

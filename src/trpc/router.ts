@@ -21,6 +21,7 @@ import { licenseRouter } from '../modules/license/license.router.js';
 import { mailSettingsRouter } from '../modules/mail/mail-settings.router.js'; // mail-settings
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
+import { projectRouter } from '../modules/project/project.router.js'; // projects
 import { roleRouter } from '../modules/role/role.router.js';
 import { savedQueryRouter } from '../modules/saved-query/saved-query.router.js'; // saved-queries
 import { searchRouter } from '../modules/search/search.router.js';
@@ -80,6 +81,7 @@ export const appRouter = router({
   stemming: stemmingRouter,
   termDecoration: decorationRouter,
   workflows: workflowRouter,
+  projects: projectRouter, // projects
 });
 
 export type AppRouter = typeof appRouter;

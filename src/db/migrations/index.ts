@@ -32,6 +32,7 @@ import { Migration20261221090000 } from './Migration20261221090000_stem_fold_fir
 import { Migration20261230140000 as Migration20261230140000Isl } from './Migration20261230140000_isl.js'; // isl
 import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
+import { Migration20270101090000 as Migration20270101090000Projects } from './Migration20270101090000_projects.js'; // projects
 import { Migration20270102090000 as Migration20270102090000Storage } from './Migration20270102090000_storage.js'; // storage
 import { Migration20270102100000 as Migration20270102100000Attachments } from './Migration20270102100000_attachments.js'; // attachments
 import { Migration20270103090000 } from './Migration20270103090000_feedback.js'; // feedback
@@ -71,6 +72,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261230140000_isl', class: Migration20261230140000Isl }, // isl
   { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
   { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000Mail }, // mail-settings
+  { name: 'Migration20270101090000_projects', class: Migration20270101090000Projects }, // projects
   { name: 'Migration20270102090000_storage', class: Migration20270102090000Storage }, // storage
   { name: 'Migration20270102100000_attachments', class: Migration20270102100000Attachments }, // attachments
   { name: 'Migration20270103090000_feedback', class: Migration20270103090000 }, // feedback

@@ -108,6 +108,13 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         { name: 'fields', in: 'query', schema: { type: 'string' } },
         { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
         {
+          name: 'project-id',
+          in: 'query',
+          description:
+            "only the concepts of this project (docs/projects.md); the dictionary must be one of the project's",
+          schema: { type: 'integer' },
+        },
+        {
           name: 'include-unpublished',
           in: 'query',
           description:
@@ -232,6 +239,7 @@ const ExportQuerySchema = z.object({
   languages: queryList.optional(),
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
+  'project-id': oneQueryNumber.optional(), // projects
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
   'with-files': oneQueryValue.optional(),
@@ -305,6 +313,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             languages: query.languages ?? [],
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
+            'project-id': query['project-id'], // projects
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,
             'with-files': query['with-files'] === 'true',
