@@ -174,6 +174,26 @@ describe('access', () => {
     expect((await admin.get(`/concepts/${concept.id}/attachments/${other.key}`)).status).toBe(404);
   });
 
+  it('lists the same files over GraphQL, and nothing for another tenant', async () => {
+    const image = await uploaded(await png(5, 5), 'graph.png');
+    const concept = await conceptWith([image.key]);
+    const query = async (token: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', 'x-auth-token': token },
+          payload: JSON.stringify({
+            query: `{ conceptAttachments(conceptId: ${concept.id}) { key fileName contentType thumbnailUrl } }`,
+          }),
+        })
+      ).json() as { data?: { conceptAttachments: unknown[] }; errors?: { extensions?: { code?: string } }[] };
+    expect((await query(admin.token!)).data?.conceptAttachments).toEqual([
+      expect.objectContaining({ key: image.key, fileName: 'graph.png', contentType: 'image/png' }),
+    ]);
+    expect((await query(stranger.token!)).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
   it('refuses unknown and foreign keys as field values', async () => {
     const response = await admin.post('/concepts', {
       dictionaryId: dictionary.id,
