@@ -109,7 +109,7 @@ function postgresHits(plan: SearchPlan, keys: LookupKeys): Sql {
 /** Hits per Elasticsearch page: the index's max_result_window is larger, a page this size is quick. */
 const PAGE = 5000;
 
-async function elasticsearchHitIds(
+export async function elasticsearchHitIds(
   index: TermIndexAccess,
   plan: SearchPlan,
   keys: LookupKeys,
@@ -167,16 +167,26 @@ export async function lookUpTerms(
   const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), plan, languages));
   const index = searchRuntimeOf(em).termIndex;
   if (!index || plan.restriction) return onPostgres();
-  return index.failover(async () => {
-    const ids = await elasticsearchHitIds(index, plan, keys);
-    if (!ids.length) return [];
-    // The index found them; the plan's conditions, read again by id, keep out what it has not caught up with.
-    const where = scopeConditions(plan);
-    const hits: Sql = {
-      text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
-              where t.id in (?) and ${where.map((w) => `(${w.text})`).join(' and ')}`,
-      params: [ids, ...where.flatMap((w) => w.params)],
-    };
-    return rowsOf(em, termsSql(hits, plan, languages));
-  }, onPostgres);
+  return index.failover(
+    async () => termsOfHitIds(em, plan, await elasticsearchHitIds(index, plan, keys), languages),
+    onPostgres,
+  );
+}
+
+/** The terms of ids the index found and their concepts' related terms, read by PostgreSQL. */
+export async function termsOfHitIds(
+  em: EntityManager,
+  plan: SearchPlan,
+  ids: number[],
+  languages: readonly string[],
+): Promise<TermRow[]> {
+  if (!ids.length) return [];
+  // The index found them; the plan's conditions, read again by id, keep out what it has not caught up with.
+  const where = scopeConditions(plan);
+  const hits: Sql = {
+    text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+            where t.id in (?) and ${where.map((w) => `(${w.text})`).join(' and ')}`,
+    params: [ids, ...where.flatMap((w) => w.params)],
+  };
+  return rowsOf(em, termsSql(hits, plan, languages));
 }
