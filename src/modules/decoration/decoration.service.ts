@@ -77,12 +77,13 @@ export async function textKeyRow(
   plan: SearchPlan,
   { pieces, words, firstChars }: KeyInputs,
 ): Promise<KeyRow> {
-  const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
+  const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words, true);
   const folded = foldedTextsSql(pieces);
   const [row] = await boundRows<KeyRow>(em, {
     text: `with stems as (${groups.text})
       select ${folded.text} as folded,
              (select json_agg(json_build_array(s.d, s.keys)) from stems s) as stems,
+             (select json_agg(json_build_array(s.d, s.lemmas)) from stems s) as lemmas,
              (select coalesce(json_object_agg(x.f, x.w), '{}'::json) from (
                 select t.stem_first as f, max(t.stem_words) as w from terms t
                  where t.dictionary_id = any(?::int[]) and t.language_code = ? and not t.deleted
