@@ -327,7 +327,8 @@ async function loadEngines(env: Record<string, string>, esUrl: string, index: st
     `load (TBX import through the Elasticsearch-engine server, indexed as it goes): ${seconds(imported)}, ${Math.round(TERMS / (imported / 1000))} terms/s; every term searchable after ${seconds(loaded)}; ${load()}`,
   );
   await forceMerge(esUrl, index);
-  return { pg: await pgEngine(), es: { server, headers }, dictionaryId };
+  // A fresh token: the import's may have expired by now (loading 1,000,000 terms takes long).
+  return { pg: await pgEngine(), es: { server, headers: await login(server) }, dictionaryId };
 }
 
 async function main() {
