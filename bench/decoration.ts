@@ -7,14 +7,17 @@
  * Needs a PostgreSQL server (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a
  * fresh database is made and dropped) and Elasticsearch (BENCH_ELASTICSEARCH_URL, or one started here).
  * The term bank is bench/search's synthetic one (the Icelandic Term Bank's terms in 10 languages, then
- * qualified until unique), loaded as bench/search loads it. English texts are made of the same
+ * qualified until unique), imported once through an Elasticsearch-engine server, which indexes the new
+ * dictionary's terms as the import writes them (loadEngines). English texts are made of the same
  * vocabulary (real terms, their words and common English words), so they hold many terms.
  * Figures: latency p50/p99 of a 20-segment request of about 300 words (BENCH_REQUESTS requests, one at
  * a time, rotating texts); term check's p50/p99 for a source of the same text and an Icelandic target
  * of the same size (BENCH_REQUESTS / 2 requests); throughput in words per second for a 10,000-word
  * document sent as requests of 50 segments, BENCH_CONCURRENCY (2) at a time; and GET /ready's p50/p99
- * (polled every 20 ms) while all three run. The load average is printed with the figures. BENCH_ENGINES=postgresql leaves
- * Elasticsearch out (its loading takes the longest at 1,000,000 terms).
+ * (polled every 20 ms) while all three run. The load average is printed with the figures. Then the
+ * floor of the same work (bench/lib/decoration-floor.ts), each beside the server's figure as a ratio.
+ * BENCH_ENGINES=postgresql leaves Elasticsearch out (the import then goes through a PostgreSQL-engine
+ * server).
  */
 import { rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
