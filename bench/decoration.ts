@@ -7,14 +7,17 @@
  * Needs a PostgreSQL server (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a
  * fresh database is made and dropped) and Elasticsearch (BENCH_ELASTICSEARCH_URL, or one started here).
  * The term bank is bench/search's synthetic one (the Icelandic Term Bank's terms in 10 languages, then
- * qualified until unique), loaded as bench/search loads it. English texts are made of the same
+ * qualified until unique), imported once through an Elasticsearch-engine server, which indexes the new
+ * dictionary's terms as the import writes them (loadEngines). English texts are made of the same
  * vocabulary (real terms, their words and common English words), so they hold many terms.
  * Figures: latency p50/p99 of a 20-segment request of about 300 words (BENCH_REQUESTS requests, one at
  * a time, rotating texts); term check's p50/p99 for a source of the same text and an Icelandic target
  * of the same size (BENCH_REQUESTS / 2 requests); throughput in words per second for a 10,000-word
  * document sent as requests of 50 segments, BENCH_CONCURRENCY (2) at a time; and GET /ready's p50/p99
- * (polled every 20 ms) while all three run. The load average is printed with the figures. BENCH_ENGINES=postgresql leaves
- * Elasticsearch out (its loading takes the longest at 1,000,000 terms).
+ * (polled every 20 ms) while all three run. The load average is printed with the figures. Then the
+ * floor of the same work (bench/lib/decoration-floor.ts), each beside the server's figure as a ratio.
+ * BENCH_ENGINES=postgresql leaves Elasticsearch out (the import then goes through a PostgreSQL-engine
+ * server).
  */
 import { rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -22,16 +25,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { createBenchDatabase } from './bench-database.js';
 import { forceMerge, vacuum } from './lib/at-rest.js';
+import { type Floor, openFloor } from './lib/decoration-floor.js';
 import { countDocuments, deleteIndex } from './lib/elasticsearch-admin.js';
-import {
-  loadedCounts,
-  loadIntoPostgresql,
-  reindexDictionary,
-  startElasticsearchEngine,
-} from './lib/engine-loading.js';
+import { loadedCounts, loadIntoPostgresql } from './lib/engine-loading.js';
 import { catchInterrupts, sleep } from './lib/interrupt.js';
-import { type Headers, login, pendingChanges, serverEnv } from './lib/polyterm-api.js';
-import { verdict } from './lib/report.js';
+import { type Headers, importTbx, login, pendingChanges, serverEnv } from './lib/polyterm-api.js';
+import { seconds, verdict } from './lib/report.js';
 import { random } from './lib/seeded-random.js';
 import {
   type BenchElasticsearch,
@@ -168,6 +167,7 @@ async function measure(
   headers: Headers,
   dictionaryId: number,
   terms: SyntheticTerms,
+  floor: Floor,
 ) {
   const next = random(27);
   const requests = Array.from({ length: 20 }, () =>
@@ -238,43 +238,100 @@ async function measure(
   console.log(
     `${label}: GET /ready while decorating and checking: ${readyTimes.length} calls, p50 ${quantile(readyTimes, 0.5).toFixed(1)} ms, p99 ${readyP99.toFixed(1)} ms [${verdict(readyP99 < TARGETS.readyP99)} for p99 < ${TARGETS.readyP99} ms]; ${load()}`,
   );
+  await measureFloor(label, server, floor, requests, chunks, { p50, rate, readyP99 });
 }
 
 /**
- * The Elasticsearch-engine server on the loaded database, its index built and merged. Below 1,000,000
- * terms as bench/search loads it (drain, then a timed reindex); from there the server builds its new
- * index before it drains the outbox, longer than the shared loader's 120 s without progress, so this
- * only waits (up to BENCH_ES_WAIT_S, 1800) until the outbox is empty and every term is indexed.
+ * The same work without the server (bench/lib/decoration-floor.ts): the matcher's two statements run
+ * directly, as the server sends them (one request at a time; the document CONCURRENCY at a time), and
+ * the CPU phases in this thread; /ready on the idle server. Each beside the server's figure, as a ratio.
  */
-async function loadElasticsearch(
-  env: Record<string, string>,
-  url: string,
-  index: string,
-  dictionaryId: number,
-  loaded: Awaited<ReturnType<typeof loadedCounts>>,
+async function measureFloor(
+  label: string,
+  server: BenchServer,
+  floor: Floor,
+  requests: string[][],
+  chunks: string[][],
+  measured: { p50: number; rate: number; readyP99: number },
 ) {
-  if (loaded.termCount < 1_000_000) {
-    const server = await startElasticsearchEngine(env, url, index, loaded);
-    const headers = await login(server);
-    await reindexDictionary(server, headers, url, index, dictionaryId, loaded.termCount);
-    await forceMerge(url, index);
-    return { server, headers };
+  const prepared = await Promise.all(requests.map((texts) => floor.prepare(texts)));
+  const statementTimes: number[] = [];
+  const cpuTimes: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const request = prepared[i % prepared.length]!;
+    statementTimes.push(await floor.statements(request));
+    cpuTimes.push(floor.cpu(request));
   }
-  const started = Date.now();
+  const statementsP50 = quantile(statementTimes, 0.5);
+  const cpuP50 = quantile(cpuTimes, 0.5);
+  console.log(
+    `${label} floor: 20 segments: the two statements alone p50 ${statementsP50.toFixed(1)} ms (p99 ${quantile(statementTimes, 0.99).toFixed(1)}), CPU phases alone p50 ${cpuP50.toFixed(1)} ms, together ${(statementsP50 + cpuP50).toFixed(1)} ms; the server's p50 is ${(measured.p50 / (statementsP50 + cpuP50)).toFixed(2)}x that`,
+  );
+  const documentWork: Awaited<ReturnType<Floor['prepare']>>[] = [];
+  for (const chunk of chunks) documentWork.push(await floor.prepare(chunk));
+  const words = wordCount(chunks.flat());
+  let cursor = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (cursor < documentWork.length) await floor.statements(documentWork[cursor++]!);
+    }),
+  );
+  const statementsRate = words / ((performance.now() - started) / 1000);
+  const cpuStarted = performance.now();
+  for (const work of documentWork) floor.cpu(work);
+  const cpuRate = words / ((performance.now() - cpuStarted) / 1000);
+  // One worker on two cores: its CPU phases and the statements overlap at best, so the slower bounds.
+  const bound = Math.min(statementsRate, cpuRate);
+  console.log(
+    `${label} floor: document: the statements alone ${Math.round(statementsRate)} words/s (${CONCURRENCY} at a time), CPU phases alone ${Math.round(cpuRate)} words/s (one thread); the server's ${Math.round(measured.rate)} words/s is ${(measured.rate / bound).toFixed(2)} of the lower; ${load()}`,
+  );
+  const idle = pollReady(server);
+  await sleep(5000);
+  const idleTimes = await idle.stop();
+  const idleP99 = quantile(idleTimes, 0.99);
+  console.log(
+    `${label} floor: GET /ready on the idle server: ${idleTimes.length} calls, p50 ${quantile(idleTimes, 0.5).toFixed(1)} ms, p99 ${idleP99.toFixed(1)} ms; while decorating it was ${(measured.readyP99 / idleP99).toFixed(2)}x that`,
+  );
+}
+
+/**
+ * Both engines loaded in one pass: the file imported through an Elasticsearch-engine server, which
+ * indexes a new dictionary's terms while the import writes them (search/early-indexer.ts), then a
+ * PostgreSQL-engine server on the same database. Without Elasticsearch, a PostgreSQL-engine import.
+ */
+async function loadEngines(env: Record<string, string>, esUrl: string, index: string, file: string) {
+  const pgEngine = async () => {
+    const server = await startServer('postgresql-engine', env);
+    return { server, headers: await login(server) };
+  };
+  if (!ELASTICSEARCH) {
+    const pg = await pgEngine();
+    return { pg, es: null, dictionaryId: await loadIntoPostgresql(pg.server, pg.headers, file, TERMS) };
+  }
   const server = await startServer('elasticsearch-engine', {
     ...env,
-    ELASTICSEARCH_URL: url,
+    ELASTICSEARCH_URL: esUrl,
     ELASTICSEARCH_INDEX: index,
   });
-  const deadline = started + Number(process.env.BENCH_ES_WAIT_S ?? 1800) * 1000;
-  while ((await pendingChanges(server)) !== 0 || (await countDocuments(url, index)) < loaded.termCount) {
+  const headers = await login(server);
+  const started = Date.now();
+  const dictionaryId = await importTbx(server, headers, file);
+  const imported = Date.now() - started;
+  // The import indexed its terms; anything it gave back to the outbox is drained by the server.
+  const deadline = Date.now() + Number(process.env.BENCH_ES_WAIT_S ?? 1800) * 1000;
+  while ((await pendingChanges(server)) !== 0 || (await countDocuments(esUrl, index)) < TERMS) {
     if (server.process.exitCode !== null) throw new Error('the Elasticsearch-engine server exited');
     if (Date.now() > deadline) throw new Error('Elasticsearch was not loaded in time');
-    await sleep(2000);
+    await sleep(1000);
   }
-  console.log(`Elasticsearch loaded by the server itself: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await forceMerge(url, index);
-  return { server, headers: await login(server) };
+  const loaded = Date.now() - started;
+  console.log(
+    `load (TBX import through the Elasticsearch-engine server, indexed as it goes): ${seconds(imported)}, ${Math.round(TERMS / (imported / 1000))} terms/s; every term searchable after ${seconds(loaded)}; ${load()}`,
+  );
+  await forceMerge(esUrl, index);
+  // A fresh token: the import's may have expired by now (loading 1,000,000 terms takes long).
+  return { pg: await pgEngine(), es: { server, headers: await login(server) }, dictionaryId };
 }
 
 async function main() {
@@ -284,6 +341,8 @@ async function main() {
   const file = path.join(tmpdir(), `${name}.tbx`);
   let elasticsearch: BenchElasticsearch | undefined;
   let db: pg.Client | undefined;
+  let pgFloor: Floor | undefined;
+  let esFloor: Floor | undefined;
   const stopCatchingInterrupts = catchInterrupts();
   try {
     process.env.POLYTERM_ES_JAVA_OPTS ??= '-Xms1g -Xmx1g';
@@ -291,16 +350,13 @@ async function main() {
     const terms = await writeSyntheticTbx(file, TERMS);
     elasticsearch = await esStarting;
     const env = serverEnv(databaseUrl);
-    const pgServer = await startServer('postgresql-engine', env);
-    const pgHeaders = await login(pgServer);
-    const dictionaryId = await loadIntoPostgresql(pgServer, pgHeaders, file, TERMS);
+    const loading = await loadEngines(env, elasticsearch.url, index, file);
+    const { dictionaryId, es } = loading;
+    const { server: pgServer, headers: pgHeaders } = loading.pg;
     db = new pg.Client({ connectionString: databaseUrl.toString() });
     db.on('error', () => {});
     await db.connect();
     const loaded = await loadedCounts(db, dictionaryId);
-    const es = ELASTICSEARCH
-      ? await loadElasticsearch(env, elasticsearch.url, index, dictionaryId, loaded)
-      : null;
     await vacuum(db);
     const { rows } = await db.query<{ n: number; words: number }>(
       `select count(*)::int as n, max(stem_words)::int as words from terms where dictionary_id = $1 and language_code = 'eng'`,
@@ -309,7 +365,8 @@ async function main() {
     console.log(
       `English terms: ${rows[0]!.n} (longest: ${rows[0]!.words} words); ${loaded.termCount} terms in all`,
     );
-    await measure('PG engine', pgServer, pgHeaders, dictionaryId, terms);
+    pgFloor = await openFloor(databaseUrl.toString(), dictionaryId, null);
+    await measure('PG engine', pgServer, pgHeaders, dictionaryId, terms, pgFloor);
     if (!es) return;
     // Both engines must answer alike (the document's requests of 50 segments included).
     const { server: esServer, headers: esHeaders } = es;
@@ -327,8 +384,14 @@ async function main() {
         );
     }
     console.log(`same matches on both engines: ${same}/${checks} requests of 50 segments`);
-    await measure('ES engine', esServer, esHeaders, dictionaryId, terms);
+    esFloor = await openFloor(databaseUrl.toString(), dictionaryId, {
+      elasticsearchUrl: elasticsearch.url,
+      index,
+    });
+    await measure('ES engine', esServer, esHeaders, dictionaryId, terms, esFloor);
   } finally {
+    await pgFloor?.close().catch(() => {});
+    await esFloor?.close().catch(() => {});
     await db?.end().catch(() => {});
     await stopServers();
     if (elasticsearch?.external) await deleteIndex(elasticsearch.url, index).catch(() => {});

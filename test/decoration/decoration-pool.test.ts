@@ -96,6 +96,7 @@ describe('decoration worker pool', () => {
     const keyRow = ({ pieces, words }: KeyInputs): KeyRow => ({
       folded: pieces.map((piece) => piece.toLowerCase()),
       stems: [[null, words.map((word) => word.toLowerCase())]],
+      lemmas: [[null, null]],
       starts: Object.fromEntries(words.map((word) => [word.toLowerCase(), 1])),
       bounds: { words: 1, chars: 20 },
       firsts: [],

@@ -50,6 +50,13 @@ describe('term recognition', () => {
       ['veira', 'isl'],
       ['á', 'isl'],
       ['Fara á', 'isl'],
+      // Icelandic Term Bank (hugbunadur.tbx) terms sharing a stem key: send, svar, flip.
+      ['senda', 'isl'],
+      ['sendandi', 'isl'],
+      ['svar', 'isl'],
+      ['svara', 'isl'],
+      ['flipi', 'isl'],
+      ['flipar', 'isl'],
     ];
     for (const [name, lang] of names) await concept(base, [{ name, lang }]);
   }, 120_000);
@@ -179,5 +186,16 @@ describe('term recognition', () => {
   it('adds a homonym only when it matches as well as the match', async () => {
     const [nation] = await matchesOf('eng', 'every nation');
     expect([nation!.term, nation!.kind, nation!.homonyms]).toEqual(['nation', 'exact', []]);
+    const withHomonyms = async (text: string) =>
+      (await matchesOf('isl', text)).map((m) => [m.text, m.term, ...m.homonyms.map((h) => h.term)]);
+    // Stemmed, all share a key: "Sendu" and "sendi" are forms of senda (Hunspell's lemma is the term as
+    // written), not of sendandi; "Svarið" is a form of svar, not of svara.
+    expect(await withHomonyms('Sendu svarið. Forritið sendi það.')).toEqual([
+      ['Sendu', 'senda'],
+      ['svarið', 'svar'],
+      ['sendi', 'senda'],
+    ]);
+    // Where Hunspell knows neither form ("flipann"), the shared key is all there is: both stay.
+    expect(await withHomonyms('Smelltu á flipann')).toEqual([['flipann', 'flipar', 'flipi']]);
   });
 });

@@ -27,6 +27,12 @@ export interface TermRow {
   workflowCategory?: string | null;
   /** The dictionary lets acronyms match any case (its `acronymCase` is 'fold'). */
   acronymFolds?: boolean;
+  /**
+   * A matched term's lemma key and citation key (polyterm_lemma_keys: its words' Hunspell lemmas, and
+   * its words as written); null but for languages stemmed by a lexicon. They rank stemmed matches.
+   */
+  lemmaKey?: string | null;
+  citationKey?: string | null;
 }
 
 export interface LookupKeys {
@@ -64,16 +70,29 @@ const rowsOf = (em: EntityManager, query: Sql) => em.execute<TermRow[]>(query.te
  */
 function termsSql(hits: Sql, plan: SearchPlan, languages: readonly string[]): Sql {
   const where = scopeConditions(plan, languages);
+  // Lemma keys only where a lexicon stems the language (polyterm_lemma_keys answers null elsewhere),
+  // tried once per dictionary rather than once per matched term.
+  const lemmaKey = (citation: boolean) =>
+    `case when x.hit and x.dictionary_id in (select d from lexicons)
+       then (public.polyterm_lemma_keys(x.dictionary_id, x.language_code, array[x.name], ${citation}))[1] end`;
   return {
     text: `with hits as (${hits.text}),
       related as (
         select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
          where t.concept_id in (select concept_id from hits) and t.id not in (select id from hits)
-           and ${where.map((w) => `(${w.text})`).join(' and ')})
+           and ${where.map((w) => `(${w.text})`).join(' and ')}),
+      lexicons as (
+        select d from unnest(?::int[]) d where public.polyterm_lemma_keys(d, ?, '{}') is not null)
       select x.hit, x.id, x.concept_id as "conceptId", x.dictionary_id as "dictionaryId", x.name,
-             x.name_folded as folded, x.stem_key as "stemKey", x.language_code as "langCode", ${USAGE} as usage
+             x.name_folded as folded, x.stem_key as "stemKey", x.language_code as "langCode", ${USAGE} as usage,
+             ${lemmaKey(false)} as "lemmaKey", ${lemmaKey(true)} as "citationKey"
         from (select true as hit, * from hits union all select false as hit, * from related) x`,
-    params: [...hits.params, ...where.flatMap((w) => w.params)],
+    params: [
+      ...hits.params,
+      ...where.flatMap((w) => w.params),
+      `{${plan.dictionaryIds.join(',')}}`,
+      plan.languageCode,
+    ],
   };
 }
 
@@ -109,7 +128,7 @@ function postgresHits(plan: SearchPlan, keys: LookupKeys): Sql {
 /** Hits per Elasticsearch page: the index's max_result_window is larger, a page this size is quick. */
 const PAGE = 5000;
 
-async function elasticsearchHitIds(
+export async function elasticsearchHitIds(
   index: TermIndexAccess,
   plan: SearchPlan,
   keys: LookupKeys,
@@ -167,16 +186,26 @@ export async function lookUpTerms(
   const onPostgres = () => rowsOf(em, termsSql(postgresHits(plan, keys), plan, languages));
   const index = searchRuntimeOf(em).termIndex;
   if (!index || plan.restriction) return onPostgres();
-  return index.failover(async () => {
-    const ids = await elasticsearchHitIds(index, plan, keys);
-    if (!ids.length) return [];
-    // The index found them; the plan's conditions, read again by id, keep out what it has not caught up with.
-    const where = scopeConditions(plan);
-    const hits: Sql = {
-      text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
-              where t.id in (?) and ${where.map((w) => `(${w.text})`).join(' and ')}`,
-      params: [ids, ...where.flatMap((w) => w.params)],
-    };
-    return rowsOf(em, termsSql(hits, plan, languages));
-  }, onPostgres);
+  return index.failover(
+    async () => termsOfHitIds(em, plan, await elasticsearchHitIds(index, plan, keys), languages),
+    onPostgres,
+  );
+}
+
+/** The terms of ids the index found and their concepts' related terms, read by PostgreSQL. */
+export async function termsOfHitIds(
+  em: EntityManager,
+  plan: SearchPlan,
+  ids: number[],
+  languages: readonly string[],
+): Promise<TermRow[]> {
+  if (!ids.length) return [];
+  // The index found them; the plan's conditions, read again by id, keep out what it has not caught up with.
+  const where = scopeConditions(plan);
+  const hits: Sql = {
+    text: `select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
+            where t.id in (?) and ${where.map((w) => `(${w.text})`).join(' and ')}`,
+    params: [ids, ...where.flatMap((w) => w.params)],
+  };
+  return rowsOf(em, termsSql(hits, plan, languages));
 }

@@ -56,6 +56,8 @@ export interface Lookup {
 export interface KeyRow {
   folded: string[];
   stems: [number | null, string[]][] | null;
+  /** The words' lemma keys (polyterm_lemma_keys) by the same groups; null keys where no lexicon stems. */
+  lemmas: [number | null, string[] | null][] | null;
   /** The most words of a term whose stem key starts with the word, by first word. */
   starts: Record<string, number>;
   bounds: { words: number; chars: number } | null;
@@ -111,6 +113,7 @@ export function textKeysOf(row: KeyRow, inputs: KeyInputs, language: string) {
   const foldedOf = new Map(inputs.pieces.map((piece, index) => [piece, row.folded[index] ?? piece]));
   const wordIndex = new Map(inputs.words.map((word, index) => [word, index]));
   const stems = new StemKeys(row.stems);
+  const lemmaGroups = new Map(row.lemmas ?? []);
   const maxWords = row.bounds?.words ?? 0;
   /** The most words a span starting with this word may have (the longest term starting with it). */
   const wordsFrom = (word: string): number => {
@@ -125,6 +128,9 @@ export function textKeysOf(row: KeyRow, inputs: KeyInputs, language: string) {
   return {
     fold: (piece: string) => foldedOf.get(piece) ?? piece,
     stems,
+    /** The words' lemma keys under a dictionary's settings (as `stems.of`); null where no lexicon stems. */
+    lemmas: (dictionaryId: number): string[] | null =>
+      (lemmaGroups.has(dictionaryId) ? lemmaGroups.get(dictionaryId) : lemmaGroups.get(null)) ?? null,
     wordIndex,
     wordsFrom,
     maxWords,
@@ -216,6 +222,7 @@ export function matchSegments(
   );
   return perSegment.map(({ segment, spans, stemKeys }) => {
     const candidates: Candidate[] = [];
+    const spanLemma = spanLemmaKeys(segment, keys);
     spans.forEach((span, index) => {
       for (const term of byFolded.get(span.folded) ?? []) {
         const candidate = foldedCandidate(span, term);
@@ -227,7 +234,7 @@ export function matchSegments(
         for (const term of byStem.get(key) ?? []) {
           // The key was made under this term's dictionary's settings, and no folded match says more.
           if (keys.stems.of(term.dictionaryId) !== set || term.folded === span.folded) continue;
-          const candidate = stemmedCandidate(span, term);
+          const candidate = stemmedCandidate(span, term, spanLemma(span, term.dictionaryId));
           if (candidate) candidates.push(candidate);
         }
       });
@@ -245,6 +252,24 @@ export function matchSegments(
     const wanted = candidates.filter((c) => kinds.has(c.kind) && c.score >= options.minScore);
     return { segment, spans: chooseSpans(groupBySpan(wanted), options.overlap) };
   });
+}
+
+/**
+ * A segment's spans' lemma keys under a dictionary's settings (the words' lemma keys joined as stem keys
+ * are), null where no lexicon stems the language; each set of word lemmas mapped to the tokens once.
+ */
+function spanLemmaKeys(segment: PreparedSegment, keys: TextKeys) {
+  const byTokens = new Map<string[], string[]>();
+  return (span: Span, dictionaryId: number): string | null => {
+    const lemmas = keys.lemmas(dictionaryId);
+    if (!lemmas) return null;
+    let tokenLemmas = byTokens.get(lemmas);
+    if (!tokenLemmas) {
+      tokenLemmas = segment.tokens.map((t) => lemmas[keys.wordIndex.get(t.surface)!] ?? '');
+      byTokens.set(lemmas, tokenLemmas);
+    }
+    return spanStemKey(segment.text.text, segment.tokens, tokenLemmas, span);
+  };
 }
 
 /** The folded one-word spans long enough for fuzzy matches. */

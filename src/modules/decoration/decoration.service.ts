@@ -4,6 +4,7 @@
  * and stemmed keys of the text's words with the longest term's size, and one indexed lookup of every
  * span's keys with the matched concepts' other terms.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../shared/errors.js';
 import { withRawJson } from '../../shared/raw-json.js';
 import type { Scope } from '../../shared/scope.js';
@@ -71,17 +72,18 @@ async function accessPlan(
  * a term starting with its stem (terms_stem_first_index); and the longest term's words and characters
  * (for scripts without spaces, whose words do not bound a term).
  */
-async function textKeyRow(
-  scope: Scope,
+export async function textKeyRow(
+  em: EntityManager,
   plan: SearchPlan,
   { pieces, words, firstChars }: KeyInputs,
 ): Promise<KeyRow> {
-  const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words);
+  const groups = stemGroupsSql(plan.dictionaryIds, plan.languageCode, words, true);
   const folded = foldedTextsSql(pieces);
-  const [row] = await boundRows<KeyRow>(scope.em, {
+  const [row] = await boundRows<KeyRow>(em, {
     text: `with stems as (${groups.text})
       select ${folded.text} as folded,
              (select json_agg(json_build_array(s.d, s.keys)) from stems s) as stems,
+             (select json_agg(json_build_array(s.d, s.lemmas)) from stems s) as lemmas,
              (select coalesce(json_object_agg(x.f, x.w), '{}'::json) from (
                 select t.stem_first as f, max(t.stem_words) as w from terms t
                  where t.dictionary_id = any(?::int[]) and t.language_code = ? and not t.deleted
@@ -136,7 +138,7 @@ export async function findTerms(scope: Scope, request: LookupRequest, session: A
   await checkLanguageCodes(scope, 'targetLangs', request.targetLangs, dictionaryIds);
   const none: Found = { sourceLang, dictionaryIds, rows: [] };
   if (!plan || !hasWords) return none;
-  const row = await textKeyRow(scope, plan, await session.keyInputs(plan.languageCode));
+  const row = await textKeyRow(scope.em, plan, await session.keyInputs(plan.languageCode));
   const { keys } = await session.spans(row);
   if (!keys) return none;
   const languages = [

@@ -14,7 +14,19 @@ export interface Candidate {
   term: TermRow;
   kind: MatchKind;
   score: number;
+  /** How well a stemmed match matches (MATCH_LEVEL; 0 for the other kinds): the lower, the better. */
+  level: number;
 }
+
+/**
+ * Stemmed matches in a language stemmed by a lexicon (Icelandic) rank by what the Hunspell lemmas say:
+ * the text's words are forms of the term as written ("Sendu" of *senda*); or the text's words and the
+ * term's are forms of the same lemmas ("hraður" and *Hratt*, both of *hraður*); or they only share the
+ * stem key (Hunspell knows neither, or a lemma differs: "Sendu" and *sendandi*, the text's word a form
+ * of *senda*, the term's name a noun Hunspell reads as senda's participle). Elsewhere every stemmed
+ * match is `key`: Snowball has no lemmas.
+ */
+export const MATCH_LEVEL = { citation: 1, lemma: 2, key: 3 } as const;
 
 const KIND_RANK: Record<MatchKind, number> = {
   exact: 0,
@@ -67,7 +79,7 @@ export function fuzzyCandidate(span: Span, term: TermRow): Candidate | null {
   if ([...shorter].length < FUZZY_MIN_LENGTH || [...longer].length - [...shorter].length > FUZZY_EXTRA)
     return null;
   if (shorter === longer || !longer.startsWith(shorter)) return null;
-  return { span, term, kind: 'fuzzy', score: scoreBetween(span, term, 0.4, 0.2) };
+  return { span, term, kind: 'fuzzy', score: scoreBetween(span, term, 0.4, 0.2), level: 0 };
 }
 
 const LETTERS = /\p{L}/gu;
@@ -91,18 +103,34 @@ function caseAllowed(span: Span, term: TermRow): boolean {
 export function foldedCandidate(span: Span, term: TermRow): Candidate | null {
   if (!caseAllowed(span, term)) return null;
   const kind = foldedKind(span, term);
-  return { span, term, kind, score: FOLDED_SCORES[kind] };
+  return { span, term, kind, score: FOLDED_SCORES[kind], level: 0 };
 }
 
-/** A stemmed candidate, or null for names whose stem key does not stand for them. */
-export function stemmedCandidate(span: Span, term: TermRow): Candidate | null {
+/** The level of a stemmed match from the span's lemma key (null: no lexicon) and the term's keys. */
+export function stemLevel(spanLemma: string | null, term: TermRow): number {
+  if (!spanLemma) return MATCH_LEVEL.key;
+  if (spanLemma === term.citationKey) return MATCH_LEVEL.citation;
+  return spanLemma === term.lemmaKey ? MATCH_LEVEL.lemma : MATCH_LEVEL.key;
+}
+
+/**
+ * A stemmed candidate, or null for names whose stem key does not stand for them. `spanLemma`: the
+ * span's lemma key under the term's dictionary's settings (null where no lexicon stems the language).
+ */
+export function stemmedCandidate(
+  span: Span,
+  term: TermRow,
+  spanLemma: string | null = null,
+): Candidate | null {
   if (span.attached || !term.stemKey || PUNCTUATION_AT_ENDS.test(term.name)) return null;
   if (!caseAllowed(span, term)) return null;
-  return { span, term, kind: 'stemmed', score: scoreBetween(span, term, 0.6, 0.2) };
+  const score = scoreBetween(span, term, 0.6, 0.2);
+  return { span, term, kind: 'stemmed', score, level: stemLevel(spanLemma, term) };
 }
 
 const better = (a: Candidate, b: Candidate) =>
   KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
+  a.level - b.level ||
   b.score - a.score ||
   statusRank(termStatusOf(a.term.usage, a.term.workflowCategory)) -
     statusRank(termStatusOf(b.term.usage, b.term.workflowCategory)) ||
@@ -127,11 +155,13 @@ export function groupBySpan(candidates: readonly Candidate[]): SpanMatch[] {
   }
   return [...bySpan].map(([key, perConcept]) => {
     const candidates = [...perConcept.values()].sort(better);
-    // Another concept stands beside the match only when it matches as well (an exact match brings no
-    // concept whose term merely shares its stem).
+    // Another concept stands beside the match only when it matches as well: the same kind (an exact
+    // match brings no concept whose term merely shares its stem) and, stemmed, the same level (a form
+    // of the term as written brings no concept whose term only shares the key).
+    const [best] = candidates;
     return {
       span: spans.get(key)!,
-      candidates: candidates.filter((candidate) => candidate.kind === candidates[0]!.kind),
+      candidates: candidates.filter((c) => c.kind === best!.kind && c.level === best!.level),
     };
   });
 }

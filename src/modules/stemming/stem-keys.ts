@@ -15,19 +15,21 @@ export const foldedTextsSql = (texts: readonly string[]): Sql => ({
 /**
  * Rows (d, keys): the stem key of each text under each dictionary's settings for `language`, where
  * dictionary null stands for every dictionary without settings of its own for the language (the default
- * algorithm of the language).
+ * algorithm of the language). `withLemmas` adds `lemmas`, each text's lemma key (polyterm_lemma_keys;
+ * null where the algorithm is no lexicon), which tells how well a stemmed match matches.
  */
 export const stemGroupsSql = (
   dictionaryIds: readonly number[],
   language: string,
   texts: readonly string[],
+  withLemmas = false,
 ): Sql => ({
-  text: `select g.d, public.polyterm_stem_keys(g.d, ?, ?::text[]) as keys
+  text: `select g.d, public.polyterm_stem_keys(g.d, ?, ?::text[]) as keys${withLemmas ? ', public.polyterm_lemma_keys(g.d, ?, ?::text[]) as lemmas' : ''}
             from (select null::int as d
                   union all
                   select s.dictionary_id from stemming_settings s
                    where s.dictionary_id = any(?::int[]) and s.language_code = lower(?)) g`,
-  params: [language, texts, dictionaryIds, language],
+  params: [language, texts, ...(withLemmas ? [language, texts] : []), dictionaryIds, language],
 });
 
 /** stemGroupsSql as one json array of [dictionaryId, keys[]] pairs (see StemKeys). */
