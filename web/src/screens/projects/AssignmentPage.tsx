@@ -12,10 +12,13 @@ import { Bar } from './ProjectPage';
 import { type Assignment, loadPeople, type Project, percent } from './project-data';
 import { entryHref, projectHref } from './project-routes';
 import { useStateNames } from './state-names';
+import { TableScroll } from './TableScroll';
 
+type Counts = { moved?: number; waiting?: number; skippedCount?: number };
+/** What completing fired, per dictionary: the bulk transition's counts (or its job's `result`). */
 interface Result {
-  transition?: string;
-  dictionaries?: { dictionaryId: number; moved: number; waiting: number; skippedCount: number }[];
+  transition?: string | null;
+  dictionaries?: (Counts & { result?: Counts })[];
 }
 
 /**
@@ -95,7 +98,7 @@ export function AssignmentPage({ id }: { id: number }) {
       (result) => {
         const fired = (result.result ?? {}) as Result;
         const sum = (key: 'moved' | 'waiting' | 'skippedCount') =>
-          (fired.dictionaries ?? []).reduce((total, d) => total + d[key], 0);
+          (fired.dictionaries ?? []).reduce((total, d) => total + (d[key] ?? d.result?.[key] ?? 0), 0);
         return fired.transition
           ? t('work.completedFired', {
               transition: fired.transition,
@@ -199,7 +202,7 @@ export function AssignmentPage({ id }: { id: number }) {
         </h2>
         <ErrorMessage text={entries.error?.message} />
         {entries.data && entries.data.length > 0 && (
-          <div className="table-scroll">
+          <TableScroll label={t('work.entriesLabel')}>
             <table className="results">
               <thead>
                 <tr>
@@ -233,7 +236,7 @@ export function AssignmentPage({ id }: { id: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
     </article>

@@ -4,6 +4,7 @@ import { onLinkClick } from '../../routes';
 import { Bar } from './ProjectPage';
 import { type Assignment, groupName, type People, percent, userName } from './project-data';
 import { assignmentHref } from './project-routes';
+import { TableScroll } from './TableScroll';
 
 /** Who an assignment names: the user, or the group (by name where known). */
 export function useAssigneeLabel(people: People | undefined) {
@@ -32,7 +33,7 @@ export function AssignmentTable(props: {
   const assignee = useAssigneeLabel(props.people);
   if (props.assignments.length === 0) return <p>{t('assignment.none')}</p>;
   return (
-    <div className="table-scroll">
+    <TableScroll label={props.caption ?? t('page.assignments')}>
       <table className="results assignments">
         {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
         <thead>
@@ -79,6 +80,6 @@ export function AssignmentTable(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -114,7 +114,6 @@ CandidateDecision.Merge = function Merge(props: {
       {' '}
       <button
         type="button"
-        aria-label={props.label}
         onClick={() =>
           void trpc.projects.mergeCandidate
             .mutate({ candidateId: props.candidateId, conceptId: props.conceptId, addTerms: true })
@@ -122,6 +121,7 @@ CandidateDecision.Merge = function Merge(props: {
         }
       >
         {t('decision.mergeHere')}
+        <span className="visually-hidden"> {props.label}</span>
       </button>
       <ErrorMessage text={error} />
     </>

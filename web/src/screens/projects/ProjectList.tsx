@@ -7,6 +7,7 @@ import { formatDate, formatNumber } from '../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../routes';
 import { loadPeople, PROJECT_SORTS, PROJECT_STATUSES, type ProjectStatus, userName } from './project-data';
 import { projectHref } from './project-routes';
+import { TableScroll } from './TableScroll';
 
 const PAGE_SIZE = 20;
 
@@ -116,7 +117,7 @@ export function ProjectList({ query }: { query: URLSearchParams }) {
               : t('list.count', { count: data.totalElements, formatted: formatNumber(data.totalElements) })}
           </p>
           {data.content.length > 0 && (
-            <div className="table-scroll">
+            <TableScroll label={t('list.title')}>
               <table className="results projects">
                 <thead>
                   <tr>
@@ -156,7 +157,7 @@ export function ProjectList({ query }: { query: URLSearchParams }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           {data.totalPages > 1 && (
             <nav className="actions pager" aria-label={t('list.pages')}>

@@ -19,6 +19,7 @@ import {
   STATUS_MOVES,
   userName,
 } from './project-data';
+import { TableScroll } from './TableScroll';
 
 /** The state a status badge shows, its class from the status (projects.css colours them). */
 export function StatusBadge({ status }: { status: string | undefined }) {
@@ -95,7 +96,7 @@ export function ProjectPage({ id }: { id: number }) {
           )}
           <dt>{t('form.dictionaries')}</dt>
           <dd>{mine.map((d) => d.name).join(', ') || (data.dictionaryIds ?? []).join(', ')}</dd>
-          <dt>{t('form.languages')}</dt>
+          <dt>{t('page.languages')}</dt>
           <dd>{languages.map((code) => languageNames.get(code) ?? code).join(', ')}</dd>
           <dt>{t('form.coordinators')}</dt>
           <dd>
@@ -143,7 +144,7 @@ export function ProjectPage({ id }: { id: number }) {
         <h2 id="project-progress">{t('page.progress')}</h2>
         <ErrorMessage text={progress.error?.message} />
         {progress.data && (
-          <div className="table-scroll">
+          <TableScroll label={t('page.progress')}>
             <table className="results">
               <caption className="visually-hidden">{t('page.byLanguage')}</caption>
               <thead>
@@ -169,7 +170,7 @@ export function ProjectPage({ id }: { id: number }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 

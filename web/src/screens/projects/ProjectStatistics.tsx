@@ -7,6 +7,7 @@ import { formatDate, formatNumber } from '../../i18n';
 import { Bar } from './ProjectPage';
 import { percent, type Statistics } from './project-data';
 import { useStateNames } from './state-names';
+import { TableScroll } from './TableScroll';
 
 type AssigneeRow = Statistics['byAssignee'][number];
 
@@ -34,7 +35,7 @@ export function ProjectStatistics(props: {
       {!data && !stats.error && <p role="status">{t('common:loading')}</p>}
       {data && (
         <div className="stats-grid">
-          <div className="table-scroll">
+          <TableScroll label={t('stats.byState')}>
             <table className="results">
               <caption>{t('stats.byState')}</caption>
               <thead>
@@ -64,8 +65,8 @@ export function ProjectStatistics(props: {
                 ))}
               </tbody>
             </table>
-          </div>
-          <div className="table-scroll">
+          </TableScroll>
+          <TableScroll label={t('stats.byAssignee')}>
             <table className="results">
               <caption>{t('stats.byAssignee')}</caption>
               <thead>
@@ -93,7 +94,7 @@ export function ProjectStatistics(props: {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <Burndown points={data.burndown} />
         </div>
       )}
@@ -116,7 +117,7 @@ function Burndown({ points }: { points: Statistics['burndown'] }) {
           <polyline points={line('remaining')} className="remaining" />
         </svg>
       )}
-      <div className="table-scroll">
+      <TableScroll label={t('stats.burndown')}>
         <table className="results">
           <caption>{t('stats.burndown')}</caption>
           <thead>
@@ -136,7 +137,7 @@ function Burndown({ points }: { points: Statistics['burndown'] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }
