@@ -143,7 +143,6 @@ beforeAll(async () => {
     await api.projects.createAssignment.mutate({
       id: ids.projects,
       type: 'TRANSLATION',
-      languageCode: 'de',
       assigneeUserId: ids.users,
     })
   ).id;
