@@ -72,13 +72,20 @@ export const ProjectPageSchema = pageSchema(ProjectOutputSchema);
 export const ProjectListInputSchema = z.object({
   ...listQueryShape,
   status: z
-    .union([z.enum(ProjectStatuses), z.array(z.enum(ProjectStatuses))])
-    .transform((value) => [value].flat())
+    .string()
+    .regex(
+      new RegExp(`^(${ProjectStatuses.join('|')})(,(${ProjectStatuses.join('|')}))*$`),
+      'status: a comma list of statuses',
+    )
+    .transform((value) => value.split(',') as ProjectStatus[])
     .optional()
-    .describe('one or more statuses'),
+    .describe('one status or a comma list: ONGOING,SUSPENDED'),
   'dictionary-id': id().optional(),
   'coordinator-id': z
-    .union([id(), z.literal('me')])
+    .string()
+    .regex(/^(me|\d{1,10})$/, 'coordinator-id: a user id or "me"')
+    .transform((value) => (value === 'me' ? ('me' as const) : Number(value)))
+    .refine((value) => value === 'me' || value <= MAX_ID, `coordinator-id: at most ${MAX_ID}`)
     .optional()
     .describe('a user id, or "me"'),
   overdue: queryBoolean().optional().describe('true: due date passed and not DONE or ABANDONED'),
@@ -411,9 +418,4 @@ export const ConceptProjectSchema = z.object({
   name: z.string(),
   status: z.enum(ProjectStatuses),
   dueAt: epoch().nullable(),
-});
-
-export const ProjectExportInputSchema = z.object({
-  id: id(),
-  'dictionary-id': id().optional().describe("default: the project's first dictionary"),
 });

@@ -53,6 +53,8 @@ export interface TbxExportInput {
   /** Field oids; empty: all. */
   fields: readonly string[];
   filterId?: number;
+  /** Only the concepts of this project (docs/projects.md), which the caller must see. */
+  projectId?: number | undefined;
   /** Workflow (docs/workflows.md): also terms of unpublished entries, which are left out by default. */
   includeUnpublished?: boolean;
   /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */

@@ -5,6 +5,7 @@
  * The plan and its types are in tbx-export-plan.ts, the batch reader in tbx-export-batches.ts, the
  * entry builder in tbx-export-entry.ts.
  */
+
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
@@ -15,6 +16,7 @@ import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
+import { readableProject } from '../project/project-access.js'; // projects
 import { Section } from '../section/section.entity.js';
 import { sheetLayout } from '../spreadsheet/sheet-layout.js';
 import { writeCsv, writeXlsx } from '../spreadsheet/sheet-writer.js';
@@ -48,6 +50,21 @@ export {
 } from './tbx-export-plan.js';
 
 const NO_TENANT = { tenant: false } as const;
+
+/** The concepts of a project the caller sees (404 otherwise) whose dictionaries include this one (400). */
+async function projectConceptsSql(scope: Scope, projectId: number, dictionaryId: number): Promise<Sql> {
+  const { project } = await readableProject(scope, projectId);
+  if (!project.dictionary_ids.includes(dictionaryId)) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `project-id: dictionary ${dictionaryId} is not in project ${projectId}`,
+    );
+  }
+  return {
+    text: 'c.id in (select concept_id from project_entries where project_id = ?)',
+    params: [projectId],
+  };
+}
 
 /**
  * Checks the caller may export (CONCEPT_EXPORT in at least one section, or administration) and the
@@ -127,6 +144,8 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     }
     await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
   }
+  if (input.projectId !== undefined)
+    conceptWhere.push(await projectConceptsSql(scope, input.projectId, dictionary.id));
   const workflow = (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null;
   const seen = workflow ? seenTermSql(workflow, await exportedStates(scope, workflow, input)) : null;
   if (seen) termWhere.push(seen);

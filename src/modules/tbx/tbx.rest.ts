@@ -106,6 +106,13 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         { name: 'fields', in: 'query', schema: { type: 'string' } },
         { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
         {
+          name: 'project-id',
+          in: 'query',
+          description:
+            "only the concepts of this project (docs/projects.md); the dictionary must be one of the project's",
+          schema: { type: 'integer' },
+        },
+        {
           name: 'include-unpublished',
           in: 'query',
           description:
@@ -222,6 +229,7 @@ const ExportQuerySchema = z.object({
   languages: queryList.optional(),
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
+  'project-id': oneQueryNumber.optional(), // projects
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
 });
@@ -294,6 +302,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             languages: query.languages ?? [],
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
+            'project-id': query['project-id'], // projects
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,
           }),

@@ -48,6 +48,7 @@ export const TbxExportInputSchema = z.object({
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
   'filter-id': z.number().int().positive().optional(),
+  'project-id': z.number().int().positive().optional().describe('only the concepts of this project'), // projects
   'include-unpublished': z
     .boolean()
     .default(false)
@@ -135,6 +136,7 @@ export const tbxRouter = router({
         languages: input.languages,
         fields: input.fields,
         filterId: input['filter-id'],
+        projectId: input['project-id'], // projects
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],
       });

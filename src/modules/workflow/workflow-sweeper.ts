@@ -5,6 +5,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
+import { queueOverdueAssignments, recordDailySnapshots } from '../project/project-sweep.js'; // projects
 import { sendPendingMail } from './workflow-mail.js';
 import { revalidateDue } from './workflow-revalidation.js';
 
@@ -41,6 +42,8 @@ export class WorkflowSweeper {
       try {
         const em = this.orm.em.fork();
         await revalidateDue(em);
+        await queueOverdueAssignments(em); // projects
+        await recordDailySnapshots(em); // projects
         await sendPendingMail(em, this.config, this.log);
       } catch (error) {
         this.log.warn({ err: error }, 'workflow sweep failed; the next round retries');

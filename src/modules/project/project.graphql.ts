@@ -1,0 +1,565 @@
+/**
+ * Projects over GraphQL (docs/projects.md): the same operations as REST through the same procedures
+ * (same checks, same errors). A project's assignments and a concept's projects load through DataLoaders
+ * (one batch per request), so a page of projects or of concepts costs a fixed number of statements.
+ */
+import DataLoader from 'dataloader';
+import type { z } from 'zod';
+import { builder, defined, type GraphQLContext } from '../../graphql/builder.js';
+import { pageCost, unsizedListCost } from '../../graphql/cost.js';
+import { ConceptRef } from '../concept/graphql/refs.js';
+import { domainCall } from '../concept/graphql/request-state.js';
+import type {
+  AssignmentDto,
+  CandidateDto,
+  ConceptProjectSchema,
+  ProjectDto,
+  ProjectEntrySchema,
+} from './project.schema.js';
+import { assignmentsOfProjects } from './project-assignments.js';
+import { conceptProjectsMany } from './project-entries.js';
+
+type ProjectShape = Partial<ProjectDto> & { id: number };
+type EntryShape = z.infer<typeof ProjectEntrySchema>;
+type ConceptProject = z.infer<typeof ConceptProjectSchema>;
+
+function batch<V>(
+  loaders: WeakMap<GraphQLContext, DataLoader<number, V>>,
+  context: GraphQLContext,
+  load: (ids: readonly number[]) => Promise<Map<number, V>>,
+  empty: V,
+) {
+  let loader = loaders.get(context);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly number[]) => {
+      const found = await load(ids);
+      return ids.map((id) => found.get(id) ?? empty);
+    });
+    loaders.set(context, loader);
+  }
+  return loader;
+}
+const assignmentLoaders = new WeakMap<GraphQLContext, DataLoader<number, AssignmentDto[]>>();
+const conceptLoaders = new WeakMap<GraphQLContext, DataLoader<number, ConceptProject[]>>();
+
+const ProgressRef = builder.objectRef<AssignmentDto['progress']>('ProjectAssignmentProgress').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    done: t.exposeInt('done'),
+    byCategory: t.field({
+      type: 'JSON',
+      description: 'state category → entries',
+      resolve: (p) => p.byCategory,
+    }),
+  }),
+});
+
+const AssignmentEntryRef = builder
+  .objectRef<{
+    conceptId: number;
+    dictionaryId: number;
+    languageCode: string | null;
+    state: string | null;
+    category: string | null;
+    done: boolean;
+  }>('ProjectAssignmentEntry')
+  .implement({
+    fields: (t) => ({
+      conceptId: t.exposeInt('conceptId'),
+      dictionaryId: t.exposeInt('dictionaryId'),
+      languageCode: t.exposeString('languageCode', { nullable: true }),
+      state: t.exposeString('state', { nullable: true }),
+      category: t.exposeString('category', { nullable: true }),
+      done: t.exposeBoolean('done'),
+    }),
+  });
+
+const AssignmentRef = builder.objectRef<AssignmentDto>('ProjectAssignment').implement({
+  description: 'Typed work on a project’s entries, given to a user or a group (docs/projects.md).',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    projectId: t.exposeInt('projectId'),
+    projectName: t.exposeString('projectName'),
+    version: t.exposeInt('version'),
+    type: t.exposeString('type', { description: 'DRAFTING, TRANSLATION, REVISION or VALIDATION' }),
+    languageCode: t.exposeString('languageCode', { nullable: true }),
+    assigneeUserId: t.exposeInt('assigneeUserId', { nullable: true }),
+    assigneeGroupId: t.exposeInt('assigneeGroupId', { nullable: true }),
+    instructions: t.exposeString('instructions', { nullable: true }),
+    dueAt: t.field({ type: 'Float', nullable: true, description: 'ms epoch', resolve: (a) => a.dueAt }),
+    overdue: t.exposeBoolean('overdue'),
+    status: t.exposeString('status', { description: 'OPEN, DONE or CANCELLED' }),
+    completed: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'who and when (AuditInfo)',
+      resolve: (a) => a.completed,
+    }),
+    result: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'what completing fired',
+      resolve: (a) => a.result,
+    }),
+    progress: t.field({ type: ProgressRef, resolve: (a) => a.progress }),
+    entries: t.field({
+      type: [AssignmentEntryRef],
+      description: 'its entries in concept order; done: false gives what is left ("next entry" first)',
+      complexity: unsizedListCost,
+      args: { done: t.arg.boolean(), size: t.arg.int(), page: t.arg.int() },
+      resolve: (a, args, context) =>
+        context.api.projects.assignmentEntries(
+          defined({
+            assignmentId: a.id,
+            done: args.done ?? undefined,
+            size: args.size ?? 100,
+            page: args.page ?? 0,
+          }),
+        ),
+    }),
+  }),
+});
+
+const CandidateTermRef = builder.objectRef<CandidateDto['terms'][number]>('ProjectCandidateTerm').implement({
+  fields: (t) => ({ languageCode: t.exposeString('languageCode'), term: t.exposeString('term') }),
+});
+const CandidateCommentRef = builder
+  .objectRef<CandidateDto['comments'][number]>('ProjectCandidateComment')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt('id'),
+      userId: t.exposeInt('userId', { nullable: true }),
+      text: t.exposeString('text'),
+      createdAt: t.field({ type: 'Float', resolve: (c) => c.createdAt }),
+    }),
+  });
+const DuplicateRef = builder
+  .objectRef<{
+    conceptId: number;
+    dictionaryId: number;
+    termId: number;
+    term: string;
+    languageCode: string;
+    matchedTerm: string;
+  }>('ProjectCandidateDuplicate')
+  .implement({
+    fields: (t) => ({
+      conceptId: t.exposeInt('conceptId'),
+      dictionaryId: t.exposeInt('dictionaryId'),
+      termId: t.exposeInt('termId'),
+      term: t.exposeString('term'),
+      languageCode: t.exposeString('languageCode'),
+      matchedTerm: t.exposeString('matchedTerm'),
+    }),
+  });
+
+const CandidateRef = builder.objectRef<CandidateDto>('ProjectCandidate').implement({
+  description: 'A proposed term that is not a concept yet (docs/projects.md, Candidates).',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    projectId: t.exposeInt('projectId'),
+    terms: t.field({ type: [CandidateTermRef], resolve: (c) => c.terms }),
+    definition: t.exposeString('definition', { nullable: true }),
+    note: t.exposeString('note', { nullable: true }),
+    source: t.exposeString('source', { nullable: true }),
+    status: t.exposeString('status', { description: 'OPEN, MERGED, PROMOTED or REJECTED' }),
+    conceptId: t.exposeInt('conceptId', { nullable: true }),
+    created: t.field({ type: 'JSON', resolve: (c) => c.created }),
+    decided: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'who decided and when',
+      resolve: (c) => c.decided,
+    }),
+    decisionComment: t.exposeString('decisionComment', { nullable: true }),
+    comments: t.field({ type: [CandidateCommentRef], resolve: (c) => c.comments }),
+    duplicates: t.field({
+      type: [DuplicateRef],
+      description: 'terms of the project’s dictionaries equal to one of its terms (likely duplicates)',
+      complexity: unsizedListCost,
+      resolve: (c, _, context) => context.api.projects.candidateDuplicates({ candidateId: c.id }),
+    }),
+  }),
+});
+
+const EntryRef = builder.objectRef<EntryShape>('ProjectEntry').implement({
+  fields: (t) => ({
+    conceptId: t.exposeInt('conceptId'),
+    dictionaryId: t.exposeInt('dictionaryId'),
+    addedAt: t.field({ type: 'Float', resolve: (e) => e.addedAt }),
+    addedById: t.exposeInt('addedById', { nullable: true }),
+    languages: t.exposeStringList('languages'),
+    states: t.field({
+      type: 'JSON',
+      description: '[{languageCode, state, category}]',
+      resolve: (e) => e.states,
+    }),
+  }),
+});
+
+const ProjectRef = builder.objectRef<ProjectShape>('Project').implement({
+  description: 'Terminology work on some dictionaries and languages (docs/projects.md).',
+  fields: (t) => {
+    const optional =
+      <K extends keyof ProjectShape>(key: K) =>
+      (p: ProjectShape) =>
+        (p[key] ?? null) as never;
+    return {
+      id: t.exposeInt('id'),
+      version: t.int({ nullable: true, resolve: optional('version') }),
+      name: t.string({ nullable: true, resolve: optional('name') }),
+      description: t.string({ nullable: true, resolve: optional('description') }),
+      status: t.string({
+        nullable: true,
+        description: 'DRAFT, ONGOING, DONE, SUSPENDED or ABANDONED',
+        resolve: optional('status'),
+      }),
+      dictionaryIds: t.intList({ nullable: true, resolve: optional('dictionaryIds') }),
+      languages: t.stringList({ nullable: true, resolve: optional('languages') }),
+      coordinatorIds: t.intList({ nullable: true, resolve: optional('coordinatorIds') }),
+      dueAt: t.float({ nullable: true, description: 'ms epoch', resolve: optional('dueAt') }),
+      overdue: t.boolean({ nullable: true, resolve: optional('overdue') }),
+      instructions: t.string({ nullable: true, resolve: optional('instructions') }),
+      transitions: t.field({ type: 'JSON', nullable: true, resolve: optional('transitions') }),
+      entryCount: t.int({ nullable: true, resolve: optional('entryCount') }),
+      openCandidateCount: t.int({ nullable: true, resolve: optional('openCandidateCount') }),
+      assignmentCount: t.int({ nullable: true, resolve: optional('assignmentCount') }),
+      manageable: t.boolean({ nullable: true, resolve: optional('manageable') }),
+      assignments: t.field({
+        type: [AssignmentRef],
+        complexity: unsizedListCost,
+        resolve: (p, _, context) =>
+          batch(
+            assignmentLoaders,
+            context,
+            (ids) => domainCall(context, (scope) => assignmentsOfProjects(scope, ids)),
+            [],
+          ).load(p.id),
+      }),
+      entries: t.field({
+        type: [EntryRef],
+        complexity: (args, context) => pageCost(args, context),
+        args: { size: t.arg.int(), page: t.arg.int(), languageCode: t.arg.string(), state: t.arg.string() },
+        resolve: async (p, args, context) =>
+          (
+            await context.api.projects.entries(
+              defined({
+                id: p.id,
+                size: args.size ?? 100,
+                page: args.page ?? 0,
+                'language-code': args.languageCode ?? undefined,
+                state: args.state ?? undefined,
+              }),
+            )
+          ).content,
+      }),
+      candidates: t.field({
+        type: [CandidateRef],
+        complexity: (args, context) => pageCost(args, context),
+        args: { size: t.arg.int(), page: t.arg.int(), status: t.arg.string() },
+        resolve: async (p, args, context) =>
+          (
+            await context.api.projects.candidates(
+              defined({
+                id: p.id,
+                size: args.size ?? 100,
+                page: args.page ?? 0,
+                status: (args.status ?? undefined) as never,
+              }),
+            )
+          ).content,
+      }),
+      progress: t.field({
+        type: 'JSON',
+        description: 'GET /projects/{id}/progress',
+        complexity: 5,
+        resolve: (p, _, context) => context.api.projects.progress({ id: p.id }),
+      }),
+      statistics: t.field({
+        type: 'JSON',
+        description: 'GET /projects/{id}/statistics',
+        complexity: 5,
+        resolve: (p, _, context) => context.api.projects.statistics({ id: p.id }),
+      }),
+    };
+  },
+});
+
+const ConceptProjectRef = builder.objectRef<ConceptProject>('ConceptProject').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    status: t.exposeString('status'),
+    dueAt: t.field({ type: 'Float', nullable: true, resolve: (p) => p.dueAt }),
+  }),
+});
+
+builder.objectField(ConceptRef, 'projects', (t) =>
+  t.field({
+    type: [ConceptProjectRef],
+    description: 'The projects this concept belongs to (those you may see).',
+    complexity: 2,
+    resolve: (concept, _, context) =>
+      batch(
+        conceptLoaders,
+        context,
+        (ids) => domainCall(context, (scope) => conceptProjectsMany(scope, ids)),
+        [],
+      ).load(concept.id),
+  }),
+);
+
+const ProjectPageRef = builder
+  .objectRef<{
+    content: ProjectShape[];
+    totalElements: number;
+    totalPages: number;
+    number: number;
+    size: number;
+  }>('ProjectPage')
+  .implement({
+    fields: (t) => ({
+      content: t.field({ type: [ProjectRef], resolve: (p) => p.content }),
+      totalElements: t.exposeInt('totalElements'),
+      totalPages: t.exposeInt('totalPages'),
+      number: t.exposeInt('number'),
+      size: t.exposeInt('size'),
+    }),
+  });
+
+const ProjectInputRef = builder.inputType('ProjectInput', {
+  fields: (t) => ({
+    name: t.string(),
+    description: t.string(),
+    dictionaryIds: t.intList({ description: 'required on create' }),
+    languages: t.stringList(),
+    coordinatorIds: t.intList(),
+    dueAt: t.float({ description: 'ms epoch' }),
+    instructions: t.string(),
+    transitions: t.field({
+      type: 'JSON',
+      description: '{DRAFTING?, TRANSLATION?, REVISION?, VALIDATION?}: transition keys',
+    }),
+  }),
+});
+const CandidateInputRef = builder.inputType('ProjectCandidateInput', {
+  fields: (t) => ({
+    terms: t.field({ type: 'JSON', required: true, description: '[{languageCode, term}]' }),
+    definition: t.string(),
+    note: t.string(),
+  }),
+});
+const AssignmentInputRef = builder.inputType('ProjectAssignmentInput', {
+  fields: (t) => ({
+    type: t.string({ description: 'required on create: DRAFTING, TRANSLATION, REVISION or VALIDATION' }),
+    languageCode: t.string(),
+    assigneeUserId: t.int(),
+    assigneeGroupId: t.int(),
+    instructions: t.string(),
+    dueAt: t.float(),
+    status: t.string({ description: 'on update: OPEN or CANCELLED' }),
+  }),
+});
+const EntriesChangeRef = builder
+  .objectRef<{ added: number; removed: number; skipped: number }>('ProjectEntriesChange')
+  .implement({
+    fields: (t) => ({
+      added: t.exposeInt('added'),
+      removed: t.exposeInt('removed'),
+      skipped: t.exposeInt('skipped'),
+    }),
+  });
+const CandidatesAddedRef = builder
+  .objectRef<{ added: number; errors: { line: number; message: string }[] }>('ProjectCandidatesAdded')
+  .implement({
+    fields: (t) => ({
+      added: t.exposeInt('added'),
+      errors: t.field({ type: 'JSON', description: '[{line, message}]', resolve: (r) => r.errors }),
+    }),
+  });
+
+const FULL = { format: 'FULL' as const };
+/** GraphQL's nulls for omitted arguments become absent members, as the procedures' inputs expect. */
+const clean = <T extends object>(value: T) =>
+  defined(Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v ?? undefined]))) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+
+builder.queryFields((t) => ({
+  projects: t.field({
+    type: ProjectPageRef,
+    description: 'GET /projects',
+    complexity: (args, context) => pageCost(args, context),
+    args: {
+      status: t.arg.string({ description: 'one or a comma list' }),
+      dictionaryId: t.arg.int(),
+      coordinatorId: t.arg.string({ description: 'a user id or "me"' }),
+      overdue: t.arg.boolean(),
+      name: t.arg.string(),
+      sort: t.arg.string(),
+      page: t.arg.int(),
+      size: t.arg.int(),
+    },
+    resolve: async (_, args, context) =>
+      (await context.api.projects.list(
+        clean({
+          status: args.status,
+          'dictionary-id': args.dictionaryId,
+          'coordinator-id': args.coordinatorId,
+          overdue: args.overdue,
+          name: args.name,
+          sort: args.sort,
+          page: args.page ?? 0,
+          size: args.size,
+          ...FULL,
+        }) as never,
+      )) as never,
+  }),
+  project: t.field({
+    type: ProjectRef,
+    description: 'GET /projects/{id}',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, { id }, context) => context.api.projects.get({ id, ...FULL }),
+  }),
+  projectCandidate: t.field({
+    type: CandidateRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, { id }, context) => context.api.projects.candidate({ candidateId: id }),
+  }),
+  projectAssignment: t.field({
+    type: AssignmentRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, { id }, context) => context.api.projects.assignment({ assignmentId: id }),
+  }),
+  myAssignments: t.field({
+    type: [AssignmentRef],
+    description: 'GET /assignments?assignee=me: yours across projects, directly or through a group',
+    complexity: unsizedListCost,
+    args: { status: t.arg.string({ description: 'default OPEN' }), projectId: t.arg.int() },
+    resolve: (_, args, context) =>
+      context.api.projects.myAssignments(
+        clean({ assignee: 'me' as const, status: args.status as never, 'project-id': args.projectId }),
+      ),
+  }),
+}));
+
+const int = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => t.arg.int({ required: true });
+
+builder.mutationFields((t) => ({
+  createProject: t.field({
+    type: ProjectRef,
+    description: 'POST /projects',
+    args: { input: t.arg({ type: ProjectInputRef, required: true }) },
+    resolve: (_, { input }, context) => context.api.projects.create(clean({ ...input, ...FULL }) as never),
+  }),
+  updateProject: t.field({
+    type: ProjectRef,
+    description: 'PUT /projects/partial/{id}; version required, 409 when stale',
+    args: { id: int(t), version: int(t), input: t.arg({ type: ProjectInputRef, required: true }) },
+    resolve: (_, { id, version, input }, context) =>
+      context.api.projects.patch(clean({ ...input, id, version, ...FULL }) as never),
+  }),
+  deleteProject: t.boolean({
+    description: 'DELETE /projects/{id}',
+    args: { id: int(t) },
+    resolve: async (_, { id }, context) => {
+      await context.api.projects.delete({ id });
+      return true;
+    },
+  }),
+  setProjectStatus: t.field({
+    type: ProjectRef,
+    description: 'POST /projects/{id}/status',
+    args: { id: int(t), version: int(t), status: t.arg.string({ required: true }) },
+    resolve: (_, args, context) => context.api.projects.setStatus(args as never),
+  }),
+  addProjectEntries: t.field({
+    type: EntriesChangeRef,
+    description: 'POST /projects/{id}/entries: one of conceptIds, filterId, savedQueryId',
+    args: { id: int(t), conceptIds: t.arg.intList(), filterId: t.arg.int(), savedQueryId: t.arg.int() },
+    resolve: (_, args, context) => context.api.projects.addEntries(clean(args) as never),
+  }),
+  removeProjectEntries: t.field({
+    type: EntriesChangeRef,
+    description: 'POST /projects/{id}/entries/remove',
+    args: { id: int(t), conceptIds: t.arg.intList({ required: true }) },
+    resolve: (_, args, context) => context.api.projects.removeEntries(args),
+  }),
+  addProjectCandidates: t.field({
+    type: CandidatesAddedRef,
+    description: 'POST /projects/{id}/candidates',
+    args: { id: int(t), candidates: t.arg({ type: [CandidateInputRef], required: true }) },
+    resolve: (_, args, context) =>
+      context.api.projects.addCandidates({
+        id: args.id,
+        candidates: args.candidates.map((c) => clean(c)) as never,
+      }),
+  }),
+  importProjectCandidates: t.field({
+    type: CandidatesAddedRef,
+    description: 'POST /projects/{id}/candidates/import: TBX or CSV text, XLSX in base64',
+    args: {
+      id: int(t),
+      format: t.arg.string({ required: true }),
+      content: t.arg.string({ required: true }),
+      fileName: t.arg.string(),
+      mapping: t.arg({ type: 'JSON' }),
+    },
+    resolve: (_, args, context) => context.api.projects.importCandidates(clean(args) as never),
+  }),
+  commentProjectCandidate: t.field({
+    type: CandidateRef,
+    args: { id: int(t), text: t.arg.string({ required: true }) },
+    resolve: (_, { id, text }, context) => context.api.projects.commentCandidate({ candidateId: id, text }),
+  }),
+  mergeProjectCandidate: t.field({
+    type: CandidateRef,
+    args: { id: int(t), conceptId: int(t), addTerms: t.arg.boolean(), comment: t.arg.string() },
+    resolve: (_, { id, ...rest }, context) =>
+      context.api.projects.mergeCandidate(
+        clean({ candidateId: id, ...rest, addTerms: rest.addTerms ?? true }) as never,
+      ),
+  }),
+  promoteProjectCandidate: t.field({
+    type: CandidateRef,
+    args: { id: int(t), dictionaryId: t.arg.int(), sectionOid: t.arg.string(), comment: t.arg.string() },
+    resolve: (_, { id, ...rest }, context) =>
+      context.api.projects.promoteCandidate(clean({ candidateId: id, ...rest })),
+  }),
+  rejectProjectCandidate: t.field({
+    type: CandidateRef,
+    args: { id: int(t), comment: t.arg.string() },
+    resolve: (_, { id, comment }, context) =>
+      context.api.projects.rejectCandidate(clean({ candidateId: id, comment })),
+  }),
+  createProjectAssignment: t.field({
+    type: AssignmentRef,
+    description: 'POST /projects/{id}/assignments',
+    args: { projectId: int(t), input: t.arg({ type: AssignmentInputRef, required: true }) },
+    resolve: (_, { projectId, input }, context) =>
+      context.api.projects.createAssignment(clean({ ...input, status: undefined, id: projectId }) as never),
+  }),
+  updateProjectAssignment: t.field({
+    type: AssignmentRef,
+    description: 'PUT /assignments/{assignmentId}',
+    args: { id: int(t), version: int(t), input: t.arg({ type: AssignmentInputRef, required: true }) },
+    resolve: (_, { id, version, input }, context) =>
+      context.api.projects.patchAssignment(
+        clean({ ...input, type: undefined, languageCode: undefined, assignmentId: id, version }) as never,
+      ),
+  }),
+  deleteProjectAssignment: t.boolean({
+    args: { id: int(t) },
+    resolve: async (_, { id }, context) => {
+      await context.api.projects.deleteAssignment({ assignmentId: id });
+      return true;
+    },
+  }),
+  completeProjectAssignment: t.field({
+    type: AssignmentRef,
+    description: 'POST /assignments/{assignmentId}/complete',
+    args: { id: int(t), version: int(t), comment: t.arg.string() },
+    resolve: (_, { id, version, comment }, context) =>
+      context.api.projects.completeAssignment(clean({ assignmentId: id, version, comment })),
+  }),
+}));
