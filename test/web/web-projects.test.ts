@@ -7,6 +7,7 @@
  * through the workflow; the coordinator sees the progress. Every screen is axe-clean at 1440 and 390 px
  * and does not scroll sideways. One server and one browser; the steps run in order.
  */
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
@@ -205,11 +206,20 @@ describe('projects', { timeout: 180_000 }, () => {
   it('assigns the English validation to a translator', async () => {
     await coordinator.getByRole('link', { name: `Back to ${projectName}` }).click();
     await coordinator.getByText('3 entries.').waitFor();
+    // Its managers change its details in place.
+    await coordinator.getByRole('button', { name: 'Edit details' }).click();
+    const edit = coordinator.getByRole('form', { name: 'Edit the project' });
+    await edit.getByLabel('Instructions').fill('English first, German after the review.');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await coordinator.locator('dl.fields').getByText('English first, German after the review.').waitFor();
     await select(coordinator, 'Type').selectOption('VALIDATION');
     await select(coordinator, 'Language').selectOption({ label: 'English' });
     await select(coordinator, 'User').selectOption({ label: people.translator });
     await coordinator.getByLabel('Due', { exact: true }).fill('2031-03-15');
-    await coordinator.getByLabel('Instructions').fill('Check each English term against the style guide.');
+    await coordinator
+      .getByRole('form', { name: 'New assignment' })
+      .getByLabel('Instructions')
+      .fill('Check each English term against the style guide.');
     await coordinator.getByRole('button', { name: 'Create assignment' }).click();
     await coordinator.getByText('Assignment created.').waitFor();
     const row = coordinator.locator('table.assignments tbody tr');
@@ -271,5 +281,13 @@ describe('projects', { timeout: 180_000 }, () => {
       .first()
       .waitFor();
     await checkBothWidths(coordinator, 'project page', 'project');
+    // The project's entries as TBX.
+    await coordinator.getByRole('button', { name: `Export the entries of ${dictionaryName} as TBX` }).click();
+    const link = coordinator.getByRole('link', { name: /^Download / });
+    const [download] = await Promise.all([coordinator.waitForEvent('download'), link.click()]);
+    const tbx = await readFile((await download.path())!, 'utf8');
+    // The approved English terms (the German ones are still unpublished drafts).
+    expect(tbx).toContain('<term>term base</term>');
+    expect(tbx).not.toContain('widget');
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../../api';
 import { useCaller } from '../../caller';
@@ -6,32 +6,44 @@ import { CheckList, dictionaryOptions, ErrorMessage, languageOptions } from '../
 import { languagesOf, loadDictionaries, useLoaded } from '../../data';
 import { navigate } from '../../routes';
 import { getSession } from '../../session';
-import { dayEnd, loadPeople } from './project-data';
+import { dayEnd, loadPeople, type Project } from './project-data';
 import { projectHref } from './project-routes';
 
+/** A due date in ms as a date input's value (the local day). */
+function dayOf(ms: number | null | undefined): string {
+  if (!ms) return '';
+  const date = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
 /**
- * A new project (DRAFT): its name, dictionaries (those the caller administers: the server asks for
- * administration of every one), languages (none chosen: every language of its dictionaries), coordinators,
- * due date and instructions. Coordinators are picked from the client's users where the caller may list
- * them, else typed as ids.
+ * A new project (DRAFT), or a project's details changed (`project`, its managers): its name, dictionaries
+ * (those the caller administers: the server asks for administration of every one), languages (none
+ * chosen: every language of its dictionaries), coordinators, due date and instructions. Coordinators are
+ * picked from the client's users where the caller may list them, else typed as ids.
  */
-export function ProjectForm() {
+export function ProjectForm({ project, onSaved }: { project?: Project; onSaved?: () => void }) {
   const { t } = useTranslation('project');
   const caller = useCaller();
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
   const people = useLoaded(loadPeople, 'people');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [languages, setLanguages] = useState<string[]>([]);
-  const [coordinators, setCoordinators] = useState<string[]>([]);
-  const [coordinatorIds, setCoordinatorIds] = useState('');
-  const [due, setDue] = useState('');
-  const [instructions, setInstructions] = useState('');
+  const [name, setName] = useState(project?.name ?? '');
+  const [description, setDescription] = useState(project?.description ?? '');
+  const [chosen, setChosen] = useState<string[]>((project?.dictionaryIds ?? []).map(String));
+  const [languages, setLanguages] = useState<string[]>(project?.languages ?? []);
+  const [coordinators, setCoordinators] = useState<string[]>((project?.coordinatorIds ?? []).map(String));
+  const [coordinatorIds, setCoordinatorIds] = useState((project?.coordinatorIds ?? []).join(', '));
+  const [due, setDue] = useState(dayOf(project?.dueAt));
+  const [instructions, setInstructions] = useState(project?.instructions ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const heading = useId();
 
-  const mine = (dictionaries.data ?? []).filter((d) => caller?.administers(d));
+  // A project's own dictionaries stay listed, so that a change does not drop them unseen.
+  const mine = (dictionaries.data ?? []).filter(
+    (d) => caller?.administers(d) || project?.dictionaryIds?.includes(d.id),
+  );
   const picked = mine.filter((d) => chosen.includes(String(d.id)));
   const users = people.data?.users;
 
@@ -45,8 +57,8 @@ export function ProjectForm() {
         .filter(Boolean)
         .map(Number);
       const me = caller?.userId;
-      const created = await trpc.projects.create.mutate({
-        format: 'FULL',
+      const body = {
+        format: 'FULL' as const,
         name,
         description: description || null,
         dictionaryIds: chosen.map(Number),
@@ -55,8 +67,14 @@ export function ProjectForm() {
         coordinatorIds: users ? coordinators.map(Number) : typed.length ? typed : me ? [me] : [],
         dueAt: dayEnd(due),
         instructions: instructions || null,
-      });
-      navigate(projectHref(created.id));
+      };
+      if (project) {
+        await trpc.projects.patch.mutate({ ...body, id: project.id, version: project.version });
+        onSaved?.();
+      } else {
+        const created = await trpc.projects.create.mutate(body);
+        navigate(projectHref(created.id));
+      }
     } catch (caught) {
       setError(problemOf(caught).message);
     } finally {
@@ -65,9 +83,9 @@ export function ProjectForm() {
   }
 
   return (
-    <form className="stack project-form" onSubmit={(event) => void create(event)}>
-      <h1>{t('form.title')}</h1>
-      {caller && dictionaries.data && mine.length === 0 && <p>{t('form.noDictionaries')}</p>}
+    <form className="stack project-form" aria-labelledby={heading} onSubmit={(event) => void create(event)}>
+      {project ? <h2 id={heading}>{t('form.editTitle')}</h2> : <h1 id={heading}>{t('form.title')}</h1>}
+      {!project && caller && dictionaries.data && mine.length === 0 && <p>{t('form.noDictionaries')}</p>}
       <label>
         {t('form.name')}
         <input required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
@@ -127,8 +145,13 @@ export function ProjectForm() {
       <ErrorMessage text={error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy || chosen.length === 0}>
-          {t('form.create')}
+          {t(project ? 'form.save' : 'form.create')}
         </button>
+        {project && (
+          <button type="button" onClick={onSaved}>
+            {t('form.cancel')}
+          </button>
+        )}
       </div>
     </form>
   );

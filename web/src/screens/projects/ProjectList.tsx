@@ -36,7 +36,7 @@ export function ProjectList({ query }: { query: URLSearchParams }) {
       trpc.projects.list.query({
         status: (status || undefined) as ProjectStatus | undefined,
         'dictionary-id': dictionaryId,
-        'coordinator-id': coordinator === 'me' ? 'me' : Number(coordinator) || undefined,
+        'coordinator-id': coordinator || undefined,
         overdue: overdue || undefined,
         sort,
         page,

@@ -4,10 +4,12 @@ import { problemOf, trpc } from '../../api';
 import { ErrorMessage } from '../../components/controls';
 import { loadDictionaries, useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
-import { onLinkClick } from '../../routes';
+import { navigate, onLinkClick } from '../../routes';
 import { AddEntries } from './AddEntries';
 import { AssignmentForm } from './AssignmentForm';
 import { AssignmentTable } from './AssignmentTable';
+import { ExportEntries } from './ExportEntries';
+import { ProjectForm } from './ProjectForm';
 import { ProjectStatistics } from './ProjectStatistics';
 import {
   groupName,
@@ -44,6 +46,7 @@ export function ProjectPage({ id }: { id: number }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [round, setRound] = useState(0);
+  const [editing, setEditing] = useState(false);
 
   if (project.error) return <p role="alert">{project.error.message}</p>;
   if (!project.data) return <p role="status">{t('common:loading')}</p>;
@@ -73,6 +76,17 @@ export function ProjectPage({ id }: { id: number }) {
     }
   }
 
+  async function remove() {
+    if (!window.confirm(t('page.deleteQuestion', { name: data.name }))) return;
+    setError(null);
+    try {
+      await trpc.projects.delete.mutate({ id });
+      navigate('/projects');
+    } catch (caught) {
+      setError(problemOf(caught).message);
+    }
+  }
+
   const open = status === 'DRAFT' || status === 'ONGOING';
   return (
     <article className="project-page" aria-labelledby="project-title">
@@ -85,7 +99,18 @@ export function ProjectPage({ id }: { id: number }) {
           {t('page.allProjects')}
         </a>
       </p>
-      <section className="card" aria-labelledby="project-details">
+      {editing && (
+        <section className="card">
+          <ProjectForm
+            project={data}
+            onSaved={() => {
+              setEditing(false);
+              reload();
+            }}
+          />
+        </section>
+      )}
+      <section className="card" aria-labelledby="project-details" hidden={editing}>
         <h2 id="project-details">{t('page.details')}</h2>
         <dl className="fields">
           {data.description && (
@@ -113,13 +138,19 @@ export function ProjectPage({ id }: { id: number }) {
             </>
           )}
         </dl>
-        {manageable && STATUS_MOVES[status].length > 0 && (
+        {manageable && (
           <div className="actions">
+            <button type="button" onClick={() => setEditing(true)}>
+              {t('page.edit')}
+            </button>
             {STATUS_MOVES[status].map((to) => (
               <button key={to} type="button" onClick={() => void move(to)}>
                 {t(`move.${to}`)}
               </button>
             ))}
+            <button type="button" className="danger" onClick={() => void remove()}>
+              {t('page.delete')}
+            </button>
           </div>
         )}
         <ErrorMessage text={error} />
@@ -138,6 +169,7 @@ export function ProjectPage({ id }: { id: number }) {
           </a>
         </p>
         {manageable && open && <AddEntries projectId={id} onAdded={reload} />}
+        {(data.entryCount ?? 0) > 0 && <ExportEntries projectId={id} dictionaries={mine} />}
       </section>
 
       <section className="card" aria-labelledby="project-progress">
