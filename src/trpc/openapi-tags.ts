@@ -33,6 +33,10 @@ export const openApiTags = [
   { name: 'display concepts', description: 'Concepts laid out for display by the fields of a view' },
   { name: 'comments and history', description: 'Comments on concepts and terms, change history and undo' },
   { name: 'workflows', description: 'Review workflows: states, transitions, inbox, statistics and e-mail' },
+  {
+    name: 'projects',
+    description: 'Terminology projects: entries, candidate terms, assignments, progress (docs/projects.md)',
+  }, // projects
   { name: 'stemming', description: 'Snowball stemmers per language and dictionary, and text analysis' },
   { name: 'decoration', description: 'Marks the terms of a dictionary in a text' },
   { name: 'sync settings', description: 'API synchronization settings of dictionaries' },

@@ -320,4 +320,56 @@ describe('projects', () => {
     expect(queued).toHaveLength(1);
     expect(queued[0]!.subject).toBe('Assignment overdue: B late');
   });
+
+  it('adds entries by a filter and by a saved query, and candidates from a spreadsheet', async () => {
+    const w = await workflowWorld(t, sysadmin);
+    const [first, second] = [await w.concept(), await w.concept()];
+    const { id } = (
+      await w.dictAdmin.rest.post<{ id: number }>('/projects', {
+        name: 'Sheets',
+        dictionaryIds: [w.dictionary.id],
+      })
+    ).body;
+    const filter = await w.dictAdmin.rest.post<{ id: number }>('/filters', {
+      name: 'All',
+      dictionaryId: w.dictionary.id,
+    });
+    expect(filter.status, filter.text).toBe(201);
+    const byFilter = await w.dictAdmin.rest.post(`/projects/${id}/entries`, { filterId: filter.body.id });
+    expect(byFilter.body).toEqual({ added: 2, removed: 0, skipped: 0 });
+    const removed = await w.dictAdmin.rest.post(`/projects/${id}/entries/remove`, {
+      conceptIds: [first.id, second.id],
+    });
+    expect(removed.body).toEqual({ added: 0, removed: 2, skipped: 0 });
+    const name = (await w.dictAdmin.rest.get<{ terms: { name: string }[] }>(`/concepts/${second.id}`)).body
+      .terms[0]!.name;
+    const saved = await w.dictAdmin.rest.put<{ id: number }>('/saved-queries', {
+      name: 'Mine',
+      query: `q=${encodeURIComponent(name)}&d=${w.dictionary.id}&lang=eng`,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const bySaved = await w.dictAdmin.rest.post(`/projects/${id}/entries`, { savedQueryId: saved.body.id });
+    expect(bySaved.body).toEqual({ added: 1, removed: 0, skipped: 0 });
+    expectError(
+      await w.dictAdmin.rest.post(`/projects/${id}/entries`, { conceptIds: [1], filterId: 1 }),
+      400,
+    );
+
+    const csv = await w.dictAdmin.rest.post<{ added: number }>(`/projects/${id}/candidates/import`, {
+      format: 'CSV',
+      content: 'English,German\nrocket,Rakete\nbooster,\n',
+    });
+    expect(csv.status, csv.text).toBe(200);
+    expect(csv.body.added).toBe(2);
+    const listed = await w.dictAdmin.rest.get<{ content: { terms: unknown[]; source: string }[] }>(
+      `/projects/${id}/candidates`,
+    );
+    expect(listed.body.content.map((c) => c.terms)).toEqual([
+      [
+        { languageCode: 'eng', term: 'rocket' },
+        { languageCode: 'deu', term: 'Rakete' },
+      ],
+      [{ languageCode: 'eng', term: 'booster' }],
+    ]);
+  });
 });

@@ -47,7 +47,7 @@ export interface AssignmentRow {
   status: AssignmentStatus;
   completed_at: Date | null;
   completed_by_id: number | null;
-  result: unknown;
+  result: AssignmentDto['result'];
   created_at: Date;
   created_by_id: number | null;
 }

@@ -27,6 +27,11 @@ import { projectLanguages, projectUnits } from './project-units.js';
 /** Hits a saved query adds at most. */
 const SAVED_QUERY_LIMIT = 10_000;
 const ints = (ids: Iterable<number>) => `{${[...ids].join(',')}}`;
+/** Conditions joined by `and` (andSql prefixes each with ` and `). */
+const allOf = (conditions: readonly Sql[]): Sql => {
+  const joined = andSql(conditions);
+  return { text: `true${joined.text}`, params: joined.params };
+};
 
 /** The sections of the project's dictionaries the caller reads. */
 export async function projectSections(scope: Scope, project: ProjectRow): Promise<number[]> {
@@ -179,13 +184,13 @@ export async function addEntries(scope: Scope, input: AddEntriesInput) {
     const termWhere: Sql[] = [];
     await criteriaSql(scope.em, filter.dictionaryId, filter.criteria, conceptWhere, termWhere);
     if (termWhere.length) {
-      const terms = andSql(termWhere);
+      const terms = allOf(termWhere);
       conceptWhere.push({
         text: `exists (select 1 from terms t where t.concept_id = c.id and not t.deleted and ${terms.text})`,
         params: terms.params,
       });
     }
-    where = andSql(conceptWhere);
+    where = allOf(conceptWhere);
   } else {
     const ids =
       input.savedQueryId !== undefined

@@ -45,6 +45,7 @@ import * as projects from './project.service.js';
 import * as assignments from './project-assignments.js';
 import * as candidates from './project-candidates.js';
 import * as entries from './project-entries.js';
+import { DESCRIPTIONS } from './project-openapi.js';
 import * as progress from './project-progress.js';
 
 const tags = ['projects'];
@@ -57,11 +58,12 @@ const at = (
   method: Method,
   path: `/${string}`,
   summary: string,
+  description: string,
   errorResponses = method === 'GET' ? READ : WRITE,
   successStatus?: 201 | 204,
 ) =>
   authedProcedure.meta({
-    openapi: { method, path, tags, summary, errorResponses },
+    openapi: { method, path, tags, summary, description, errorResponses },
     ...(successStatus ? { successStatus } : {}),
   });
 
@@ -73,11 +75,12 @@ export const projectRouter = router({
     'GET',
     '/projects',
     'Find the projects you may see (filters: status, dictionary-id, coordinator-id, overdue)',
+    DESCRIPTIONS['GET /projects'],
   )
     .input(ProjectListInputSchema)
     .output(ProjectPageSchema)
     .query(({ ctx, input }) => projects.listProjects(ctx.scope, input)),
-  get: at('GET', '/projects/{id}', 'Get a project')
+  get: at('GET', '/projects/{id}', 'Get a project', DESCRIPTIONS['GET /projects/{id}'])
     .input(ProjectIdInput.extend({ format: FormatSchema }))
     .output(ProjectOutputSchema)
     .query(({ ctx, input }) => projects.getProject(ctx.scope, input.id, input.format)),
@@ -85,13 +88,19 @@ export const projectRouter = router({
     'POST',
     '/projects',
     'Create a project (DRAFT); administrators of all its dictionaries only',
+    DESCRIPTIONS['POST /projects'],
     WRITE,
     201,
   )
     .input(ProjectCreateInputSchema)
     .output(ProjectOutputSchema)
     .mutation(({ ctx, input }) => projects.createProject(ctx.scope, input)),
-  update: at('PUT', '/projects/{id}', 'Replace a project (version required); its managers only')
+  update: at(
+    'PUT',
+    '/projects/{id}',
+    'Replace a project (version required); its managers only',
+    DESCRIPTIONS['PUT /projects/{id}'],
+  )
     .input(ProjectUpdateInputSchema)
     .output(ProjectOutputSchema)
     .mutation(({ ctx, input }) => projects.updateProject(ctx.scope, input, false)),
@@ -99,6 +108,7 @@ export const projectRouter = router({
     'PUT',
     '/projects/partial/{id}',
     'Change some members of a project (version required); its managers only',
+    DESCRIPTIONS['PUT /projects/partial/{id}'],
   )
     .input(ProjectPatchInputSchema)
     .output(ProjectOutputSchema)
@@ -107,6 +117,7 @@ export const projectRouter = router({
     'DELETE',
     '/projects/{id}',
     'Delete a project (its concepts stay); its managers only',
+    DESCRIPTIONS['DELETE /projects/{id}'],
     WRITE,
     204,
   )
@@ -117,6 +128,7 @@ export const projectRouter = router({
     'POST',
     '/projects/{id}/status',
     'Move a project to another status (the allowed moves only: 409 otherwise)',
+    DESCRIPTIONS['POST /projects/{id}/status'],
   )
     .input(ProjectStatusInputSchema)
     .output(ProjectOutputSchema)
@@ -126,11 +138,17 @@ export const projectRouter = router({
     'GET',
     '/projects/{id}/entries',
     "The project's concepts with their workflow states, by concept id",
+    DESCRIPTIONS['GET /projects/{id}/entries'],
   )
     .input(ProjectEntryListInputSchema)
     .output(ProjectEntryPageSchema)
     .query(({ ctx, input }) => entries.listEntries(ctx.scope, input)),
-  addEntries: at('POST', '/projects/{id}/entries', 'Add concepts: by ids, by a filter or by a saved query')
+  addEntries: at(
+    'POST',
+    '/projects/{id}/entries',
+    'Add concepts: by ids, by a filter or by a saved query',
+    DESCRIPTIONS['POST /projects/{id}/entries'],
+  )
     .input(AddEntriesInputSchema)
     .output(EntriesChangeSchema)
     .mutation(({ ctx, input }) => entries.addEntries(ctx.scope, input)),
@@ -138,6 +156,7 @@ export const projectRouter = router({
     'POST',
     '/projects/{id}/entries/remove',
     'Take concepts out of the project (they stay in their dictionary)',
+    DESCRIPTIONS['POST /projects/{id}/entries/remove'],
   )
     .input(RemoveEntriesInputSchema)
     .output(EntriesChangeSchema)
@@ -146,16 +165,27 @@ export const projectRouter = router({
     'GET',
     '/concepts/{conceptId}/projects',
     'The projects a concept belongs to (those you may see)',
+    DESCRIPTIONS['GET /concepts/{conceptId}/projects'],
   )
     .input(ConceptProjectsInputSchema)
     .output(z.array(ConceptProjectSchema))
     .query(({ ctx, input }) => entries.conceptProjects(ctx.scope, input.conceptId)),
 
-  candidates: at('GET', '/projects/{id}/candidates', "The project's candidate terms, oldest first")
+  candidates: at(
+    'GET',
+    '/projects/{id}/candidates',
+    "The project's candidate terms, oldest first",
+    DESCRIPTIONS['GET /projects/{id}/candidates'],
+  )
     .input(CandidateListInputSchema)
     .output(CandidatePageSchema)
     .query(({ ctx, input }) => candidates.listCandidates(ctx.scope, input)),
-  addCandidates: at('POST', '/projects/{id}/candidates', 'Add candidate terms (JSON)')
+  addCandidates: at(
+    'POST',
+    '/projects/{id}/candidates',
+    'Add candidate terms (JSON)',
+    DESCRIPTIONS['POST /projects/{id}/candidates'],
+  )
     .input(AddCandidatesInputSchema)
     .output(CandidatesAddedSchema)
     .mutation(({ ctx, input }) => candidates.addCandidates(ctx.scope, input)),
@@ -163,11 +193,17 @@ export const projectRouter = router({
     'POST',
     '/projects/{id}/candidates/import',
     'Add candidate terms from a TBX file or a spreadsheet (CSV, XLSX)',
+    DESCRIPTIONS['POST /projects/{id}/candidates/import'],
   )
     .input(ImportCandidatesInputSchema)
     .output(CandidatesAddedSchema)
     .mutation(({ ctx, input }) => candidates.importCandidates(ctx.scope, input)),
-  candidate: at('GET', '/project-candidates/{candidateId}', 'Get a candidate with its comments and decision')
+  candidate: at(
+    'GET',
+    '/project-candidates/{candidateId}',
+    'Get a candidate with its comments and decision',
+    DESCRIPTIONS['GET /project-candidates/{candidateId}'],
+  )
     .input(CandidateIdInput)
     .output(CandidateSchema)
     .query(({ ctx, input }) => candidates.getCandidate(ctx.scope, candidate(input))),
@@ -175,11 +211,17 @@ export const projectRouter = router({
     'GET',
     '/project-candidates/{candidateId}/duplicates',
     "Terms of the project's dictionaries equal to a candidate's (likely duplicates)",
+    DESCRIPTIONS['GET /project-candidates/{candidateId}/duplicates'],
   )
     .input(CandidateIdInput)
     .output(z.array(DuplicateSchema))
     .query(({ ctx, input }) => candidates.candidateDuplicates(ctx.scope, candidate(input))),
-  commentCandidate: at('POST', '/project-candidates/{candidateId}/comments', 'Comment on a candidate')
+  commentCandidate: at(
+    'POST',
+    '/project-candidates/{candidateId}/comments',
+    'Comment on a candidate',
+    DESCRIPTIONS['POST /project-candidates/{candidateId}/comments'],
+  )
     .input(CandidateCommentInputSchema)
     .output(CandidateSchema)
     .mutation(({ ctx, input }) => candidates.commentCandidate(ctx.scope, input)),
@@ -187,6 +229,7 @@ export const projectRouter = router({
     'POST',
     '/project-candidates/{candidateId}/merge',
     'Merge a candidate into an existing concept (its missing terms added); the concept joins the project',
+    DESCRIPTIONS['POST /project-candidates/{candidateId}/merge'],
   )
     .input(CandidateMergeInputSchema)
     .output(CandidateSchema)
@@ -195,16 +238,27 @@ export const projectRouter = router({
     'POST',
     '/project-candidates/{candidateId}/promote',
     'Make a candidate a new concept of the project',
+    DESCRIPTIONS['POST /project-candidates/{candidateId}/promote'],
   )
     .input(CandidatePromoteInputSchema)
     .output(CandidateSchema)
     .mutation(({ ctx, input }) => candidates.promoteCandidate(ctx.scope, input)),
-  rejectCandidate: at('POST', '/project-candidates/{candidateId}/reject', 'Reject a candidate')
+  rejectCandidate: at(
+    'POST',
+    '/project-candidates/{candidateId}/reject',
+    'Reject a candidate',
+    DESCRIPTIONS['POST /project-candidates/{candidateId}/reject'],
+  )
     .input(CandidateRejectInputSchema)
     .output(CandidateSchema)
     .mutation(({ ctx, input }) => candidates.rejectCandidate(ctx.scope, input)),
 
-  assignments: at('GET', '/projects/{id}/assignments', "The project's assignments with their progress")
+  assignments: at(
+    'GET',
+    '/projects/{id}/assignments',
+    "The project's assignments with their progress",
+    DESCRIPTIONS['GET /projects/{id}/assignments'],
+  )
     .input(AssignmentListInputSchema)
     .output(z.array(AssignmentSchema))
     .query(({ ctx, input }) => assignments.listAssignments(ctx.scope, input)),
@@ -212,6 +266,7 @@ export const projectRouter = router({
     'POST',
     '/projects/{id}/assignments',
     'Assign work (a type, a language or all, to a user or a group); the first one starts a DRAFT project',
+    DESCRIPTIONS['POST /projects/{id}/assignments'],
     WRITE,
     201,
   )
@@ -222,12 +277,18 @@ export const projectRouter = router({
     'GET',
     '/assignments',
     'Your assignments across projects (directly or through a group)',
+    DESCRIPTIONS['GET /assignments'],
     [400, 401, 403],
   )
     .input(MyAssignmentsInputSchema)
     .output(z.array(AssignmentSchema))
     .query(({ ctx, input }) => assignments.myAssignments(ctx.scope, input)),
-  assignment: at('GET', '/assignments/{assignmentId}', 'Get an assignment with its progress')
+  assignment: at(
+    'GET',
+    '/assignments/{assignmentId}',
+    'Get an assignment with its progress',
+    DESCRIPTIONS['GET /assignments/{assignmentId}'],
+  )
     .input(AssignmentIdInput)
     .output(AssignmentSchema)
     .query(({ ctx, input }) => assignments.getAssignment(ctx.scope, input.assignmentId)),
@@ -235,6 +296,7 @@ export const projectRouter = router({
     'PUT',
     '/assignments/{assignmentId}',
     'Change an assignment (assignee, instructions, due date; re-open or cancel); managers only',
+    DESCRIPTIONS['PUT /assignments/{assignmentId}'],
   )
     .input(AssignmentPatchInputSchema)
     .output(AssignmentSchema)
@@ -243,6 +305,7 @@ export const projectRouter = router({
     'DELETE',
     '/assignments/{assignmentId}',
     'Delete an assignment; managers only',
+    DESCRIPTIONS['DELETE /assignments/{assignmentId}'],
     WRITE,
     204,
   )
@@ -253,6 +316,7 @@ export const projectRouter = router({
     'POST',
     '/assignments/{assignmentId}/complete',
     "Complete an assignment: fires the project's transition for its type on its entries, through the workflow's rules",
+    DESCRIPTIONS['POST /assignments/{assignmentId}/complete'],
   )
     .input(AssignmentCompleteInputSchema)
     .output(AssignmentSchema)
@@ -261,6 +325,7 @@ export const projectRouter = router({
     'GET',
     '/assignments/{assignmentId}/entries',
     'The entries of an assignment in concept order; done=false gives the next entries to work on',
+    DESCRIPTIONS['GET /assignments/{assignmentId}/entries'],
   )
     .input(AssignmentEntriesInputSchema)
     .output(z.array(AssignmentEntrySchema))
@@ -270,6 +335,7 @@ export const projectRouter = router({
     'GET',
     '/projects/{id}/progress',
     'Progress: entries, candidates, per language, per assignment',
+    DESCRIPTIONS['GET /projects/{id}/progress'],
   )
     .input(ProjectIdInput)
     .output(ProjectProgressSchema)
@@ -278,6 +344,7 @@ export const projectRouter = router({
     'GET',
     '/projects/{id}/statistics',
     'Entries by state and language, done per assignee, burn-down by day',
+    DESCRIPTIONS['GET /projects/{id}/statistics'],
   )
     .input(ProjectIdInput)
     .output(ProjectStatisticsSchema)

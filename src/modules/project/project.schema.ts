@@ -3,7 +3,7 @@
  * terms not yet concepts), assignments with progress, and statistics. Types come from these schemas.
  */
 import { z } from 'zod';
-import { AuditInfoSchema, commonDtoShape } from '../../shared/common.schema.js';
+import { AuditInfoSchema, commonDtoShape, InvocationResultSchema } from '../../shared/common.schema.js';
 import { FormatSchema } from '../../shared/format.js';
 import { MAX_ID } from '../../shared/ids.js';
 import { listQueryShape, pageSchema } from '../../shared/paging.js';
@@ -13,6 +13,8 @@ const id = () => z.number().int().positive().max(MAX_ID);
 const languageCode = () => z.string().trim().toLowerCase().min(1).max(64);
 const text = (max: number) => z.string().trim().max(max);
 const epoch = () => z.number().int().describe('ms epoch');
+/** A date sent: ms epoch from 1970 to the year 9999 (what a timestamp column holds). */
+const dateInput = () => z.number().int().min(0).max(253_402_300_799_999).describe('ms epoch');
 
 export const ProjectStatuses = ['DRAFT', 'ONGOING', 'DONE', 'SUSPENDED', 'ABANDONED'] as const;
 export type ProjectStatus = (typeof ProjectStatuses)[number];
@@ -100,7 +102,7 @@ const projectWritable = {
   dictionaryIds: z.array(id()).min(1).max(50),
   languages: z.array(languageCode()).max(200).default([]),
   coordinatorIds: z.array(id()).max(100).default([]),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
   instructions: text(20_000).nullable().optional(),
   transitions: ProjectTransitionsSchema.optional(),
 };
@@ -302,11 +304,18 @@ export const AssignmentSchema = z.object({
   status: z.enum(AssignmentStatuses),
   completed: AuditInfoSchema.nullable(),
   result: z
-    .unknown()
+    .object({
+      transition: z.string().nullable().describe('the transition fired; null: the type fires none'),
+      dictionaries: z.array(
+        z.object({
+          dictionaryId: z.number().int(),
+          ...InvocationResultSchema.shape,
+          note: z.string().optional().describe('why nothing fired there (no workflow enabled)'),
+        }),
+      ),
+    })
     .nullable()
-    .describe(
-      'what completing fired: {transition, dictionaries: [{dictionaryId, moved, waiting, skippedCount, skipped}]}',
-    ),
+    .describe('what completing fired, per dictionary: the bulk transition’s result (or its job)'),
   created: AuditInfoSchema,
   progress: ProgressSchema,
 });
@@ -322,7 +331,7 @@ export const AssignmentCreateInputSchema = z.object({
   languageCode: languageCode().nullable().optional(),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
 });
 export type AssignmentCreateInput = z.infer<typeof AssignmentCreateInputSchema>;
 export const AssignmentPatchInputSchema = z.object({
@@ -330,7 +339,7 @@ export const AssignmentPatchInputSchema = z.object({
   version: z.number().int().optional().describe('required; stale: 409'),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
-  dueAt: epoch().nullable().optional(),
+  dueAt: dateInput().nullable().optional(),
   status: z.enum(['OPEN', 'CANCELLED']).optional().describe('re-open or cancel; DONE only by completing'),
 });
 export type AssignmentPatchInput = z.infer<typeof AssignmentPatchInputSchema>;

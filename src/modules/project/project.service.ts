@@ -151,7 +151,9 @@ export async function listProjects(scope: Scope, input: ProjectListInput) {
       order by ${sort.property} ${direction} nulls last, p.id ${direction} limit ? offset ?`,
     [...params, request.size, request.offset],
   );
-  return toPage(await render(scope, rows, input.format), count?.n ?? 0, request, sort.label);
+  // Without a sort the label names the API attribute, not the SQL expression it sorts by.
+  const label = input.sort ? sort.label : 'name,ASC';
+  return toPage(await render(scope, rows, input.format), count?.n ?? 0, request, label);
 }
 
 async function counted(em: EntityManager, id: number) {
