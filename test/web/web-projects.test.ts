@@ -246,6 +246,9 @@ describe('projects', { timeout: 180_000 }, () => {
     await mine.getByRole('link', { name: 'Validation' }).click();
     await translator.getByRole('heading', { name: 'Validation: English' }).waitFor();
     await checkBothWidths(translator, 'assignment', 'project-assignment');
+    // An assignee completes, a manager cancels: the translator is offered the one, not the other.
+    await translator.getByRole('button', { name: 'Complete the assignment' }).waitFor();
+    expect(await translator.getByRole('button', { name: 'Cancel the assignment' }).count()).toBe(0);
     await translator.getByRole('button', { name: /^Open next entry/ }).click();
     await poll(() => path(translator)).toMatch(/^\/concepts\/\d+$/);
     const bar = translator.locator('.assignment-bar');
@@ -259,8 +262,13 @@ describe('projects', { timeout: 180_000 }, () => {
       await translator.locator('#concept-title').waitFor();
     }
     expect(new Set(seen).size).toBe(3);
-    // The concept shows the project it belongs to.
-    await translator.locator('.concept-projects').getByRole('link', { name: projectName }).waitFor();
+    // The concept shows the project it belongs to; its page offers a reader no manager's control.
+    await translator.locator('.concept-projects').getByRole('link', { name: projectName }).click();
+    await translator.getByRole('heading', { name: 'Progress per language' }).waitFor();
+    for (const name of ['Edit details', 'Suspend', 'Create assignment', 'Delete the project']) {
+      expect(await translator.getByRole('button', { name }).count(), name).toBe(0);
+    }
+    await translator.goBack();
   });
 
   it('completes the validation, which approves the entries through the workflow, and progress follows', async () => {
