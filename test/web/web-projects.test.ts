@@ -1,8 +1,8 @@
 /**
  * Projects in the web application (issue 40, docs/projects.md, docs/ui.md "Projects"), in Debian's
  * Chromium: a coordinator (administrator of the dictionary, no other role) creates a project, imports
- * candidate terms from a small TBX file, merges one into its likely duplicate, promotes two, rejects one
- * and comments on another, and assigns the English validation to a translator; the translator finds it
+ * candidate terms from a small TBX file and types one in, merges one into its likely duplicate, comments
+ * on and promotes two, rejects two, and assigns the English validation to a translator; the translator finds it
  * in the task inbox, works through its entries with "Next entry" and completes it, which approves them
  * through the workflow; the coordinator sees the progress. Every screen is axe-clean at 1440 and 390 px
  * and does not scroll sideways. One server and one browser; the steps run in order.
@@ -151,6 +151,12 @@ describe('projects', { timeout: 180_000 }, () => {
     await coordinator.getByText('4 candidates added.').waitFor();
     const list = coordinator.getByRole('navigation', { name: 'Candidates' });
     await poll(() => list.getByRole('link').count()).toBe(4);
+    // One more typed in.
+    await coordinator.getByText('Add a candidate by hand').click();
+    await coordinator.getByLabel('Term (English)').fill('style guide');
+    await coordinator.getByRole('button', { name: 'Add the candidate' }).click();
+    await coordinator.getByText('Candidate added.').waitFor();
+    await poll(() => list.getByRole('link').count()).toBe(5);
 
     // Merge: the existing concept is found as a likely duplicate.
     await list.getByRole('link', { name: /^translation memory/ }).click();
@@ -166,7 +172,7 @@ describe('projects', { timeout: 180_000 }, () => {
       .locator('.candidate-detail')
       .getByText(/^Merged by/)
       .waitFor();
-    await poll(() => list.getByRole('link').count()).toBe(3);
+    await poll(() => list.getByRole('link').count()).toBe(4);
 
     // Comment, then promote.
     await list.getByRole('link', { name: /^term base/ }).click();
@@ -195,6 +201,13 @@ describe('projects', { timeout: 180_000 }, () => {
     await list.getByRole('link', { name: 'widget' }).click();
     await coordinator.getByRole('heading', { name: 'widget' }).waitFor();
     await coordinator.getByLabel('Comment on the decision (optional)').fill('Not a term.');
+    await coordinator.getByRole('button', { name: 'Reject' }).click();
+    await coordinator
+      .locator('.candidate-detail')
+      .getByText(/^Rejected by/)
+      .waitFor();
+    await list.getByRole('link', { name: 'style guide' }).click();
+    await coordinator.getByRole('heading', { name: 'style guide' }).waitFor();
     await coordinator.getByRole('button', { name: 'Reject' }).click();
     await coordinator
       .locator('.candidate-detail')

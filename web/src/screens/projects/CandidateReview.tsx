@@ -5,6 +5,7 @@ import { Choice, ErrorMessage } from '../../components/controls';
 import { loadDictionaries, useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../routes';
+import { AddCandidate } from './AddCandidate';
 import { CandidateDecision } from './CandidateDecision';
 import { ImportCandidates } from './ImportCandidates';
 import { loadPeople, type Project, userName } from './project-data';
@@ -53,13 +54,22 @@ export function CandidateReview({ id, query }: { id: number; query: URLSearchPar
         </a>
       </p>
       {manageable && (
-        <ImportCandidates
-          projectId={id}
-          onImported={() => {
-            project.reload();
-            list.reload();
-          }}
-        />
+        <>
+          <ImportCandidates
+            projectId={id}
+            onImported={() => {
+              project.reload();
+              list.reload();
+            }}
+          />
+          <AddCandidate
+            project={project.data}
+            onAdded={() => {
+              project.reload();
+              list.reload();
+            }}
+          />
+        </>
       )}
       <Choice
         label={t('candidates.status')}
