@@ -12,6 +12,7 @@ import '../modules/concept/concept.graphql.js';
 import '../modules/workflow/workflow.graphql.js';
 import '../modules/workflow/workflow-preview.graphql.js';
 import '../modules/project/project.graphql.js'; // projects
+import '../modules/project/project-mutations.graphql.js'; // projects
 import '../modules/statistics/statistics.graphql.js'; // dictionary-statistics-26
 import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';
