@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_APP_PAGES } from '../../src/modules/web-app/web-app.routes.js';
 import type { AdminPageRoute } from '../../web/src/screens/admin/admin-page.js';
+import { PROJECT_PAGES } from '../../web/src/screens/projects/project-routes.js';
 import { uniqueSuffix } from '../factories/tenant.js';
 import { closeWebSuite, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { apiSession, openPage, signIn } from './session.js';
@@ -127,7 +128,28 @@ beforeAll(async () => {
       active: true,
     })
   ).id;
-  screens = [...appScreens(), ...(await adminScreens())];
+  // A project with an entry, a candidate and an assignment (projects: the pages of PROJECT_PAGES).
+  ids.projects = (
+    await api.projects.create.mutate({
+      format: 'ID',
+      name: `Launch ${suffix}`,
+      dictionaryIds: [ids.dictionaries],
+      dueAt: Date.now() + 7 * 86_400_000,
+    })
+  ).id;
+  await api.projects.addEntries.mutate({ id: ids.projects, conceptIds: [conceptId] });
+  await api.projects.addCandidates.mutate({
+    id: ids.projects,
+    candidates: [{ terms: [{ languageCode: 'en', term: 'translation memory' }] }],
+  });
+  ids.assignments = (
+    await api.projects.createAssignment.mutate({
+      id: ids.projects,
+      type: 'TRANSLATION',
+      assigneeUserId: ids.users,
+    })
+  ).id;
+  screens = [...appScreens(), ...PROJECT_PAGES, ...(await adminScreens())];
   // Every page the server answers is among them (a new WEB_APP_PAGES entry needs a screen here); `/`
   // is the search, the Screen switch's default.
   for (const served of WEB_APP_PAGES) {

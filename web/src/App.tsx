@@ -18,6 +18,7 @@ const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
 const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 const InboxScreen = lazy(() => import('./screens/InboxScreen'));
 const WorkflowsScreen = lazy(() => import('./screens/WorkflowsScreen')); // workflow-editor
+const ProjectsScreen = lazy(() => import('./screens/projects/ProjectsScreen')); // projects
 const AdminScreen = lazy(() => import('./screens/admin/AdminScreen')); // administration
 
 function useSession() {
@@ -43,6 +44,8 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/check') return <CheckTextScreen query={query} />;
   if (path === '/inbox') return <InboxScreen query={query} />;
   if (path === '/workflows') return <WorkflowsScreen query={query} />; // workflow-editor
+  if (path === '/projects' || path.startsWith('/projects/'))
+    return <ProjectsScreen path={path} query={query} />; // projects
   if (path === '/admin' || path.startsWith('/admin/')) return <AdminScreen path={path} query={query} />;
   return <SearchScreen query={query} />;
 }

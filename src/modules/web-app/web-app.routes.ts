@@ -27,6 +27,8 @@ export const WEB_APP_PAGES = [
   '/check',
   '/inbox',
   '/workflows', // workflow-editor
+  '/projects', // projects (web/src/screens/projects)
+  '/projects/*',
   '/admin', // administration (web/src/screens/admin)
   '/admin/*',
 ] as const;

@@ -24,6 +24,7 @@ import { forgetDraft, type StoredDraft, storedDraft } from '../work/draft-store'
 import { DraftOffer, isOwnLockElsewhere, OwnLockNote } from '../work/EditNotes';
 import { useEditKeeping } from '../work/edit-keeping';
 import { announceTakeOver, useTakeOverSignal } from '../work/lock-signal';
+import { AssignmentBar, ConceptProjects } from './projects/ConceptProjects';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
@@ -123,10 +124,15 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const fromPrefs = preferred.filter((c) => available.includes(c));
   const languages = fromUrl.length ? fromUrl : fromPrefs.length ? fromPrefs : available;
   const tab = query.get('tab') ?? 'terms';
+  // Working through an assignment's entries (projects): the "next entry" bar stays while the page changes.
+  const assignmentId = Number(query.get('assignment')) || undefined;
   const setQuery = (changes: Record<string, string>) =>
-    navigate(withQuery(`/concepts/${id}`, { langs: languages.join(','), tab, ...changes }), {
-      replace: true,
-    });
+    navigate(
+      withQuery(`/concepts/${id}`, { langs: languages.join(','), tab, assignment: assignmentId, ...changes }),
+      {
+        replace: true,
+      },
+    );
   const guest = getSession()?.guest ?? false;
   const may = conceptRights(data, guest);
   const fieldNames = new Map(
@@ -256,6 +262,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           }}
         />
       )}
+      {assignmentId !== undefined && <AssignmentBar assignmentId={assignmentId} conceptId={id} />}
       {notice && (
         <p role="status" className="hint">
           {notice}
@@ -283,6 +290,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           onMoved={concept.reload}
         />
       )}
+      {!draft && <ConceptProjects conceptId={id} />}
       {draft && dictionary ? (
         <form
           ref={form}

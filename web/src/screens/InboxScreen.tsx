@@ -5,11 +5,12 @@ import { StateBadge } from '../components/WorkflowPanel';
 import { loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { formatDate, formatNumber } from '../i18n';
 import { navigate, onLinkClick, withQuery } from '../routes';
+import { MyAssignments } from './projects/MyAssignments';
 
 /**
  * The task inbox: the workflow entries assigned to the caller (workflows.inbox, docs/workflows.md),
  * newest move first, each a link to its concept where its transitions are. `d` in the URL narrows it
- * to a dictionary.
+ * to a dictionary. The caller's project assignments (docs/projects.md) come first, beside these tasks.
  */
 export default function InboxScreen({ query }: { query: URLSearchParams }) {
   const { t } = useTranslation('workflow');
@@ -67,6 +68,8 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
   return (
     <div className="inbox-page">
       <h1>{t('inbox.title')}</h1>
+      <MyAssignments />
+      <h2>{t('inbox.workflowTasks')}</h2>
       <Choice
         label={t('inbox.dictionary')}
         value={dictionaryId ?? ''}
