@@ -32,6 +32,7 @@ import { Migration20261221090000 } from './Migration20261221090000_stem_fold_fir
 import { Migration20261230140000 as Migration20261230140000Isl } from './Migration20261230140000_isl.js'; // isl
 import { Migration20261230140000 as Migration20261230140000Mail } from './Migration20261230140000_mail_settings.js'; // mail-settings
 import { Migration20261230140000 as Migration20261230140000Tbx } from './Migration20261230140000_tbx_provenance_mapping.js';
+import { Migration20270105090000 } from './Migration20270105090000_bulk_import_writes.js'; // bulk-import-writes
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261230140000_isl', class: Migration20261230140000Isl }, // isl
   { name: 'Migration20261230140000_tbx_provenance_mapping', class: Migration20261230140000Tbx }, // tbx
   { name: 'Migration20261230140000_mail_settings', class: Migration20261230140000Mail }, // mail-settings
+  { name: 'Migration20270105090000_bulk_import_writes', class: Migration20270105090000 }, // bulk-import-writes
 ];
