@@ -16,6 +16,7 @@ import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';
 import '../modules/tbx/tbx.graphql.js';
+import '../modules/tbx/tbx-files.graphql.js';
 import '../modules/mail/mail-settings.graphql.js'; // mail-settings
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
