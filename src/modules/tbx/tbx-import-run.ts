@@ -35,6 +35,8 @@ export interface ImportSource<T> {
   total: number;
   /** Nordic language tags (tbx-languages.ts). */
   nordic: boolean;
+  /** Runs once the dictionary's structure is loaded, before the first entry (fields a file defines). */
+  prepare?(structure: ImportStructure): void | Promise<void>;
   entryOf(item: T): TbxEntry;
   /** Told each item's concept once its batch is written. */
   written?(item: T, planned: PlannedConcept): void;
@@ -96,6 +98,7 @@ async function importEntries<T>(
   progress: JobProgress,
 ): Promise<ImportSummary> {
   const structure = await ImportStructure.load(ctx, source.nordic);
+  await source.prepare?.(structure);
   ctx.workflow = await ImportWorkflow.load(ctx);
   // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
   await allowLongPendingLists(ctx.em);
