@@ -30,6 +30,11 @@ function processCpu(pid: string): { command: string; seconds: number } | null {
   }
 }
 
+/** CPU seconds of the given processes (those still running). */
+export function cpuSecondsOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + (processCpu(String(pid))?.seconds ?? 0), 0);
+}
+
 export function sampleCpu(serverPid: number): CpuSample {
   const sample: CpuSample = { server: 0, postgresql: 0, elasticsearch: 0 };
   for (const pid of readdirSync('/proc')) {

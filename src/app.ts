@@ -214,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });
 
-  registerGraphQL(app, (req, reply) => createContext(req, reply, 'graphql'));
+  registerGraphQL(app, (req, reply) => createContext(req, reply, 'graphql'), config.MAX_FILE_SIZE);
 
   // The docs page is Swagger UI from npm, fed the same document as /api/v4/openapi.json.
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument as never } });

@@ -6,7 +6,7 @@ export const USAGE = `Usage:
   npm run skos -- import FILE [--format turtle|rdfxml|jsonld] [--dictionary ID | --name NAME]
                     [--merge ENTRY_ID|TERM|NONE] [--section OID] [--hidden FORBIDDEN|DEPRECATED]
   npm run skos -- export DICTIONARY_ID --out FILE [--format turtle|rdfxml|jsonld] [--base-iri IRI]
-                    [--deprecated alt|hidden] [--include-unpublished]
+                    [--deprecated alt|hidden] [--include-unpublished] [--languages eng,fra] [--fields OIDS] [--filter ID]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -28,6 +28,9 @@ export interface SkosCli {
   baseIri?: string;
   deprecated: string;
   includeUnpublished: boolean;
+  languages?: string;
+  fields?: string;
+  filter?: string;
   mode: 'server' | 'direct';
   server: string;
   database: string;
@@ -60,6 +63,9 @@ export function parseSkosCli(args: string[], env: NodeJS.ProcessEnv = process.en
       'base-iri': { type: 'string' },
       deprecated: { type: 'string', default: 'alt' },
       'include-unpublished': { type: 'boolean' },
+      languages: { type: 'string' },
+      fields: { type: 'string' },
+      filter: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,6 +96,9 @@ export function parseSkosCli(args: string[], env: NodeJS.ProcessEnv = process.en
     baseIri: values['base-iri'],
     deprecated: values.deprecated!.toLowerCase(),
     includeUnpublished: Boolean(values['include-unpublished']),
+    languages: values.languages,
+    fields: values.fields,
+    filter: values.filter,
     mode: direct ? 'direct' : 'server',
     server: values.server ?? env.POLYTERM_URL ?? 'http://127.0.0.1:8080',
     database,

@@ -10,12 +10,12 @@ import type { MikroORM } from '../../src/db/orm.js';
 import { JobHeartbeat } from '../../src/modules/jobs/job-heartbeat.js';
 import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
 import { SkosExportInputSchema, SkosImportInputSchema } from '../../src/modules/skos/skos.router.js';
-import { exportSkos } from '../../src/modules/skos/skos-export.service.js';
-import { asSkosExportJob, skosExportSummary } from '../../src/modules/skos/skos-export-job.js';
+import { exportSkos, SKOS_EXPORT_JOB } from '../../src/modules/skos/skos-export.service.js';
 import { importSkos, SKOS_IMPORT_JOB } from '../../src/modules/skos/skos-import.service.js';
+import { asExportJob, exportSummary } from '../../src/modules/tbx/tbx-export-job.js';
 import { AppError } from '../../src/shared/errors.js';
 import type { Scope } from '../../src/shared/scope.js';
-import { directConfig, jobState, parse, stage } from '../tbx/direct-mode.js';
+import { directConfig, jobState, list, parse, stage } from '../tbx/direct-mode.js';
 import { actAs, openDatabase } from '../tbx/direct-scope.js';
 import { CliError, followImport, type ImportStarted, type JobState, printSummary } from '../tbx/output.js';
 import { failure, ServerApi } from '../tbx/server-mode.js';
@@ -70,6 +70,9 @@ async function serverMode(cli: SkosCli): Promise<void> {
     'base-iri': cli.baseIri,
     deprecated: cli.deprecated,
     'include-unpublished': cli.includeUnpublished ? 'true' : undefined,
+    languages: cli.languages,
+    fields: cli.fields,
+    'filter-id': cli.filter,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());
@@ -121,6 +124,9 @@ async function directExport(scope: Scope, cli: SkosCli): Promise<void> {
     'base-iri': cli.baseIri,
     deprecated: cli.deprecated,
     'include-unpublished': cli.includeUnpublished,
+    languages: list(cli.languages),
+    fields: list(cli.fields),
+    'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
   });
   const download = await exportSkos(scope, {
     id: input.id,
@@ -129,10 +135,13 @@ async function directExport(scope: Scope, cli: SkosCli): Promise<void> {
     origin: 'http://localhost',
     deprecatedHidden: input.deprecated === 'hidden',
     includeUnpublished: input['include-unpublished'],
+    languages: input.languages,
+    fields: input.fields,
+    filterId: input['filter-id'],
   });
-  const job = await asSkosExportJob(scope, download);
+  const job = await asExportJob(scope, download, SKOS_EXPORT_JOB);
   await writeOut(Readable.from(job.chunks, { objectMode: false }), cli.out!);
-  printExport(cli.out!, skosExportSummary(download));
+  printExport(cli.out!, exportSummary(download));
 }
 
 async function directMode(cli: SkosCli): Promise<void> {

@@ -32,7 +32,7 @@ import {
 } from './output.js';
 import { writeOut } from './write-out.js';
 
-const list = (value: string | undefined) =>
+export const list = (value: string | undefined) =>
   (value ?? '')
     .split(',')
     .map((item) => item.trim())

@@ -19,7 +19,7 @@ export interface GraphQLContext {
 export interface GraphQLTypes {
   Context: GraphQLContext;
   DefaultFieldNullability: false;
-  Scalars: { JSON: { Input: unknown; Output: unknown } };
+  Scalars: { JSON: { Input: unknown; Output: unknown }; File: { Input: File; Output: never } };
 }
 
 export const builder = new SchemaBuilder<GraphQLTypes>({
@@ -47,6 +47,23 @@ builder.scalarType('JSON', {
   description: 'Any JSON value (maps such as viewsMap and permission maps).',
   serialize: (value) => value,
   parseValue: (value) => value,
+});
+
+builder.scalarType('File', {
+  description:
+    'An uploaded file, sent as the GraphQL multipart request specification says (multipart/form-data with ' +
+    'operations, map and the file); input only.',
+  serialize: () => {
+    throw new Error('File is an input type only');
+  },
+  // Yoga's Fetch API ponyfill makes the file: a File by its methods, not by the global class.
+  parseValue: (value) => {
+    const file = value as Partial<File> | null;
+    if (typeof file?.arrayBuffer !== 'function' || typeof file.size !== 'number') {
+      throw new Error('Send the file as a multipart upload');
+    }
+    return value as File;
+  },
 });
 
 /** GraphQL leaves omitted arguments undefined and explicit nulls null; drop the undefined ones. */

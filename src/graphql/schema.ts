@@ -19,6 +19,7 @@ import '../modules/search/search.graphql.js';
 import '../modules/stemming/stemming.graphql.js';
 import '../modules/decoration/decoration.graphql.js';
 import '../modules/tbx/tbx.graphql.js';
+import '../modules/tbx/tbx-files.graphql.js';
 import '../modules/mail/mail-settings.graphql.js'; // mail-settings
 import '../modules/feedback/feedback.graphql.js'; // feedback
 

@@ -1,5 +1,6 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { TRPCError } from '@trpc/server';
+import { createFetch } from '@whatwg-node/fetch';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
@@ -15,6 +16,7 @@ import type { GraphQLContext } from './builder.js';
 import { limitOperationCost } from './cost-limit.js';
 import { CallerDocuments, DOCUMENTS_AT_ONCE } from './pool-share.js';
 import { schema } from './schema.js';
+import { graphqlFileLimit } from './uploads.js';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -123,6 +125,7 @@ const validationErrorsAreBadRequests: Plugin = {
 export function registerGraphQL(
   app: FastifyInstance,
   createContext: (req: FastifyRequest, reply: FastifyReply) => Context,
+  maxFileSize: number,
 ): void {
   const yoga = createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>({
     schema,
@@ -138,9 +141,31 @@ export function registerGraphQL(
       const request = createContext(req, reply);
       return { request, api: createCaller(request) };
     },
+    // Uploads (the multipart request specification, tbx-files.graphql.ts) are read into memory by the
+    // Fetch API's form reader: one file, at most GRAPHQL_MAX_FILE_BYTES (uploads.ts; REST streams larger ones to disk).
+    fetchAPI: createFetch({
+      formDataLimits: {
+        files: 1,
+        fileSize: graphqlFileLimit(maxFileSize),
+        fieldSize: 1024 * 1024,
+        fields: 10,
+      },
+    }),
   });
 
   const documents = new CallerDocuments();
+  // In a scope of its own: a multipart body is left to yoga, which reads the request stream itself.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+    routeGraphQL(scope, yoga, documents);
+  });
+}
+
+function routeGraphQL(
+  app: FastifyInstance,
+  yoga: ReturnType<typeof createYoga<{ req: FastifyRequest; reply: FastifyReply }, GraphQLContext>>,
+  documents: CallerDocuments,
+): void {
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],

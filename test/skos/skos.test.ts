@@ -217,6 +217,57 @@ describe('SKOS export', () => {
     expect(notations).toEqual(['W1']);
   });
 
+  it('restricts to languages, fields and a filter as the TBX export does (400 for what the dictionary lacks)', async () => {
+    const { dictionaryId } = await importVocabulary();
+    const frenchText = (await exportSkos(server, token, dictionaryId, { languages: 'fr' })).text;
+    const french = conceptsOf(turtleQuads(frenchText));
+    // Only concepts with a French label are written, and only their French labels and notes.
+    expect([...french.keys()].sort()).toEqual([`${IRI}cloud`, `${IRI}rain`, `${IRI}weather`]);
+    expect(french.get(`${IRI}rain`)!.labels).toEqual(['prefLabel|fr|pluie']);
+    // A relation to a concept left out is not written.
+    expect(frenchText).not.toContain(`${IRI}wind`);
+
+    const [definition] = await rows<{ oid: string }>(
+      server.t,
+      `select oid from fields where dictionary_id = ? and data_category = 'DEFINITION'`,
+      [dictionaryId],
+    );
+    const onlyDefinitions = await exportSkos(server, token, dictionaryId, { fields: definition!.oid });
+    const notes = turtleQuads(onlyDefinitions.text).map((q) => q.predicate.value.replace(SKOS, ''));
+    expect(notes).toContain('definition');
+    expect(notes).not.toContain('scopeNote');
+    expect(notes).toContain('prefLabel');
+
+    const domains = (await (
+      await fetch(`${server.base}/api/v4/domains?dictionary-id=${dictionaryId}&size=50`, {
+        headers: { 'x-auth-token': token },
+      })
+    ).json()) as { content: { oid: string }[] };
+    const created = await fetch(`${server.base}/api/v4/filters`, {
+      method: 'POST',
+      headers: { 'x-auth-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: `phenomena ${uniqueSuffix()}`,
+        dictionaryId,
+        criteria: { domainOids: domains.content.map((d) => d.oid), languages: ['eng'] },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const filterId = ((await created.json()) as { id: number }).id;
+    const filtered = conceptsOf(
+      turtleQuads((await exportSkos(server, token, dictionaryId, { 'filter-id': filterId })).text),
+    );
+    expect([...filtered.keys()].sort()).toEqual([`${IRI}cloud`, `${IRI}rain`]);
+    expect(filtered.get(`${IRI}cloud`)!.labels).toEqual(['prefLabel|en|cloud']);
+
+    for (const params of [{ languages: 'xx' }, { fields: 'no-such-field' }]) {
+      const refused = await exportSkos(server, token, dictionaryId, params);
+      expect(refused.status, JSON.stringify(params)).toBe(400);
+      expect(JSON.parse(refused.text)).toMatchObject({ code: 'BAD_REQUEST' });
+    }
+    expect((await exportSkos(server, token, dictionaryId, { 'filter-id': 999999 })).status).toBe(404);
+  });
+
   it('round-trips through each serialisation', async () => {
     const { dictionaryId } = await importVocabulary();
     const reference = conceptsOf(turtleQuads((await exportSkos(server, token, dictionaryId)).text));

@@ -38,8 +38,10 @@ const POLL_MS = 1000;
 const POSTGRES_OUTBOX_RETENTION = '1 hour';
 /** More dictionaries than any installation holds: the orphan check sees every indexed dictionary. */
 const ORPHAN_CHECK_MAX_DICTIONARIES = 10_000;
-/** The job type of TBX imports (tbx-import.service.ts), the only writer of early documents. */
+/** The job types of imports (tbx-import-run.ts), the only writers of early documents. */
 export const TBX_IMPORT_JOB = 'dictionaries.import-tbx';
+export const SKOS_IMPORT_JOB = 'dictionaries.import-skos';
+const IMPORT_JOBS = [TBX_IMPORT_JOB, SKOS_IMPORT_JOB];
 /** While an import runs, the orphan check waits this long before it looks again. */
 const ORPHAN_RECHECK_MS = 60_000;
 
@@ -435,8 +437,8 @@ class ElasticsearchRuntime implements SearchRuntime {
     // An import under way indexes a dictionary its transaction has not committed yet. Jobs keep
     // heartbeats (job-heartbeat.ts), so RUNNING means running, on this instance or another one.
     const [imports] = await em.execute<{ running: number }[]>(
-      `select count(*)::int as running from job_tasks where status = 'RUNNING' and type = ?`,
-      [TBX_IMPORT_JOB],
+      `select count(*)::int as running from job_tasks where status = 'RUNNING' and type in (?)`,
+      [IMPORT_JOBS],
     );
     if ((imports?.running ?? 0) > 0) return null;
     // Read after the job check: an import that committed meanwhile has its dictionary here.

@@ -35,8 +35,12 @@ export interface ExportPlan {
   notes: { oid: string; level: FieldLevel; property: string }[];
   /** Language code (lower case) -> code and ISO 639-1 code, for the language tags. */
   languages: Map<string, { code: string; code2: string | null }>;
-  /** Workflow: the terms a reader may see (alias t); null: all. */
-  termWhere: Sql | null;
+  /** A filter's criteria on concepts (alias c). */
+  conceptWhere: Sql[];
+  /** Languages, a filter's criteria and the workflow on terms (alias t); a concept needs a term left. */
+  termWhere: Sql[];
+  /** The languages written (the dictionary's codes); null: all. */
+  languageCodes: Set<string> | null;
   deprecatedHidden: boolean;
 }
 
@@ -104,18 +108,22 @@ export async function* skosNodes(
       statements: [[`${SKOS}prefLabel`, { value: domain.name, lang: null }]],
     };
   }
-  const seen = plan.termWhere ? andSql([plan.termWhere]) : null;
-  // Under a workflow, a concept with no term the reader may see is not written (nor linked to).
-  const hasTerm = (alias: string): Sql =>
-    seen
-      ? {
-          text: ` and exists (select 1 from terms t where t.concept_id = ${alias}.id and not t.deleted${seen.text})`,
-          params: seen.params,
-        }
-      : { text: '', params: [] };
+  const seen = plan.termWhere.length ? andSql(plan.termWhere) : null;
+  // A concept with no term left (languages, filter, workflow) is not written, nor linked to; the
+  // concept criteria and this are said of alias c.
+  const visible: Sql = andSql([
+    ...plan.conceptWhere,
+    ...(seen
+      ? [
+          {
+            text: `exists (select 1 from terms t where t.concept_id = c.id and not t.deleted${seen.text})`,
+            params: seen.params,
+          },
+        ]
+      : []),
+  ]);
   let after = 0;
   for (;;) {
-    const visible = hasTerm('c');
     const concepts = await em.execute<ConceptRow[]>(
       `select c.id, c.oid, c.cid, c.field_map, c.created_at, c.changed_at from concepts c
         where c.dictionary_id = ? and not c.deleted and c.section_id in (?) and c.id > ?${visible.text}
@@ -135,19 +143,20 @@ export async function* skosNodes(
         where cd.concept_id in (?) and not d.deleted order by cd.concept_id, d.sort_index, d.id`,
       [ids],
     );
-    const other = hasTerm('o');
+    // The other concept (alias c) is linked to when the export writes it.
     const relations = await em.execute<RelationRow[]>(
-      `select r.source_concept_id as concept_id, r.attribute, true as outgoing, o.oid as other_oid, o.cid as other_cid
-         from concept_relations r join concepts o on o.id = r.target_concept_id
-        where r.source_concept_id in (?) and not o.deleted and o.section_id in (?)${other.text}
+      `select r.source_concept_id as concept_id, r.attribute, true as outgoing, c.oid as other_oid, c.cid as other_cid
+         from concept_relations r join concepts c on c.id = r.target_concept_id
+        where r.source_concept_id in (?) and not c.deleted and c.section_id in (?)${visible.text}
        union all
-       select r.target_concept_id, r.attribute, false, o.oid, o.cid
-         from concept_relations r join concepts o on o.id = r.source_concept_id
-        where r.target_concept_id in (?) and not o.deleted and o.section_id in (?)${other.text}
+       select r.target_concept_id, r.attribute, false, c.oid, c.cid
+         from concept_relations r join concepts c on c.id = r.source_concept_id
+        where r.target_concept_id in (?) and not c.deleted and c.section_id in (?)${visible.text}
        order by 1, 4, 5`,
-      [ids, plan.sectionIds, ...other.params, ids, plan.sectionIds, ...other.params],
+      [ids, plan.sectionIds, ...visible.params, ids, plan.sectionIds, ...visible.params],
     );
     const languageFields = await languageFieldsOf(em, ids);
+    const languageWanted = (code: string) => !plan.languageCodes || plan.languageCodes.has(code);
     const termsOf = groupBy(terms);
     const domainsOf = groupBy(domainLinks);
     const relationsOf = groupBy(relations);
@@ -157,10 +166,12 @@ export async function* skosNodes(
         concept,
         termsOf.get(concept.id) ?? [],
         relationsOf.get(concept.id) ?? [],
-        (languageFields.get(concept.id) ?? []).map((fields) => ({
-          tag: tagOf(plan, fields.languageCode, fields.regionCode, fields.scriptCode),
-          fieldMap: fields.fieldMap,
-        })),
+        (languageFields.get(concept.id) ?? [])
+          .filter((fields) => languageWanted(fields.languageCode))
+          .map((fields) => ({
+            tag: tagOf(plan, fields.languageCode, fields.regionCode, fields.scriptCode),
+            fieldMap: fields.fieldMap,
+          })),
       );
       written.concepts++;
       written.terms += (termsOf.get(concept.id) ?? []).length;

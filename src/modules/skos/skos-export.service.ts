@@ -1,8 +1,9 @@
 /**
  * SKOS export (docs/exchange.md): a dictionary as one skos:ConceptScheme, its domains as skos:Collection
  * and its live concepts as skos:Concept, read in keyset batches (skos-export-reader.ts) and written as
- * Turtle, RDF/XML or JSON-LD as they are read. Sections without CONCEPT_EXPORT are left out, and so are
- * terms of unpublished workflow states unless a reviewer asks for them, as in the TBX export.
+ * Turtle, RDF/XML or JSON-LD as they are read. As in the TBX export, sections without CONCEPT_EXPORT are
+ * left out, and so are terms of unpublished workflow states unless a reviewer asks for them; languages,
+ * fields and a filter restrict what is written (tbx-export-restriction.ts).
  */
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
@@ -11,13 +12,17 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
 import { languagesOf } from '../language/language.service.js';
 import { Section } from '../section/section.entity.js';
-import { enabledWorkflows, type GoverningWorkflow } from '../workflow/workflow-effects.js';
-import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
+import { exportedStates } from '../tbx/tbx-export-plan.js';
+import { exportRestriction } from '../tbx/tbx-export-restriction.js';
+import { enabledWorkflows } from '../workflow/workflow-effects.js';
+import { seenTermSql } from '../workflow/workflow-visibility.js';
 import { type ExportPlan, skosNodes } from './skos-export-reader.js';
 import { noteProperty } from './skos-vocabulary.js';
 import { SKOS_MEDIA_TYPES, type SkosFormat, writeSkos } from './skos-writers.js';
 
 const NO_TENANT = { tenant: false } as const;
+/** The job type recording a SKOS download (tbx-export-job.ts). */
+export const SKOS_EXPORT_JOB = 'dictionaries.export-skos';
 
 export interface SkosExportInput {
   id: number;
@@ -30,6 +35,10 @@ export interface SkosExportInput {
   deprecatedHidden?: boolean;
   /** Workflow (docs/workflows.md): also terms of unpublished entries (reviewers only). */
   includeUnpublished?: boolean;
+  /** As in the TBX export: language codes, field oids (empty: all) and a filter or saved query. */
+  languages?: readonly string[];
+  fields?: readonly string[];
+  filterId?: number;
 }
 
 export interface SkosDownload {
@@ -71,8 +80,16 @@ export async function exportSkos(scope: Scope, input: SkosExportInput): Promise<
   }
   const { fields } = await fieldsOf(scope.em, [dictionary.id]);
   const { languages } = await languagesOf(scope.em, [dictionary.id]);
+  const restriction = await exportRestriction(
+    scope,
+    dictionary.id,
+    { languages: input.languages ?? [], fields: input.fields ?? [], filterId: input.filterId },
+    fields,
+    languages,
+  );
   const workflow = (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null;
-  const seen = workflow ? seenTermSql(workflow, await hiddenStates(scope, workflow, input)) : null;
+  const seen = workflow ? seenTermSql(workflow, await exportedStates(scope, workflow, input)) : null;
+  if (seen) restriction.termWhere.push(seen);
   const plan: ExportPlan = {
     dictionaryId: dictionary.id,
     dictionaryName: dictionary.name,
@@ -81,14 +98,18 @@ export async function exportSkos(scope: Scope, input: SkosExportInput): Promise<
     usageStatusOids: fields
       .filter((f) => f.level === 'TERM' && f.dataCategory === 'USAGE_STATUS' && f.oid)
       .map((f) => f.oid!),
+    // The fields asked for restrict the notes; a term's status still decides its label.
     notes: fields.flatMap((f) => {
-      const property = f.oid ? noteProperty(f) : null;
+      const property =
+        f.oid && (!restriction.fieldOids || restriction.fieldOids.has(f.oid)) ? noteProperty(f) : null;
       return property ? [{ oid: f.oid!, level: f.level, property }] : [];
     }),
     languages: new Map(
       languages.map((l) => [l.code.toLowerCase(), { code: l.code, code2: l.code2 ?? null }]),
     ),
-    termWhere: seen,
+    conceptWhere: restriction.conceptWhere,
+    termWhere: restriction.termWhere,
+    languageCodes: restriction.languageCodes,
     deprecatedHidden: input.deprecatedHidden ?? false,
   };
   const written = { concepts: 0, terms: 0 };
@@ -106,21 +127,4 @@ export async function exportSkos(scope: Scope, input: SkosExportInput): Promise<
     dictionaryId: dictionary.id,
     format: input.format,
   };
-}
-
-/**
- * The states whose terms the export leaves out: the unpublished ones, unless `includeUnpublished`,
- * which only callers who review in the workflow may ask for (403 for others).
- */
-async function hiddenStates(scope: Scope, workflow: GoverningWorkflow, input: SkosExportInput) {
-  if (!input.includeUnpublished) {
-    return workflow.definition.states.filter((state) => state.unpublished).map((state) => state.key);
-  }
-  if ((await unseenStates(scope, workflow)).length) {
-    throw new AppError(
-      'FORBIDDEN',
-      'include-unpublished: only users who review in the dictionary’s workflow may export unpublished entries',
-    );
-  }
-  return [];
 }

@@ -6,6 +6,7 @@
  */
 import { allocateSerials } from '../concept/concept-serials.js';
 import { type ImportContext, sql } from '../tbx/tbx-import-context.js';
+import { showRelationsInHistory } from '../tbx/tbx-import-relations.js';
 
 export interface RelationPair {
   source: number;
@@ -49,24 +50,6 @@ export async function writeSkosRelations(
      select * from written`,
     [ctx.clientId, ctx.dictionaryId, serials.relationId, ctx.scope.actor.userId],
   );
-  await sql(ctx.em, 'create index on skos_new_relations (source_concept_id)');
-  await sql(ctx.em, 'create index on skos_new_relations (target_concept_id)');
-  const relationJson = `jsonb_build_object('id', r.id, 'relationId', r.relation_id, 'sourceConceptId', r.source_concept_id,
-    'targetConceptId', r.target_concept_id, 'type', r.type, 'attribute', r.attribute, 'text', r.text)`;
-  // tbx_history lists this import's history items (tbx-import-writer.ts writes it).
-  await sql(
-    ctx.em,
-    `update concept_history h set
-       snapshot = jsonb_set(h.snapshot, '{relations}', (
-         select coalesce(jsonb_agg(${relationJson} order by r.relation_id), '[]'::jsonb) from concept_relations r
-          where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id)),
-       changes = case when t.action = 'UPDATE' then h.changes || (
-         select coalesce(jsonb_agg(jsonb_build_object('kind', 'ADDED', 'subject', 'RELATION', 'relationId', r.relation_id,
-           'after', ${relationJson}) order by r.relation_id), '[]'::jsonb) from skos_new_relations r
-          where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id) else h.changes end
-     from tbx_history t
-     where h.id = t.history_id and exists (select 1 from skos_new_relations n
-       where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
-  );
+  await showRelationsInHistory(ctx, 'skos_new_relations');
   return count.n;
 }

@@ -1,37 +1,31 @@
 /**
  * SKOS import (docs/exchange.md): the file is read whole first (a file that is no RDF, or holds no
  * skos:Concept, answers 400 and changes nothing), then imported as a job in ONE transaction with the
- * TBX import's machinery: each concept planned as an entry (skos-entries.ts) and written in batches with
- * set-based SQL; the hierarchy once every concept is in. The terms are indexed by the search outbox
- * after the commit.
+ * TBX import's run (tbx-import-run.ts): each concept planned as an entry (skos-entries.ts) and written in
+ * batches with set-based SQL, indexed as it goes into a new dictionary; the hierarchy once every concept
+ * is in.
  */
-import type { ImportSummary } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
-import { writeLanguageFields } from '../concept/concept-language-fields.js';
-import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
-import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
+import type { AsyncOutcome } from '../jobs/job-runner.js';
+import { SKOS_IMPORT_JOB } from '../search/search-runtime.js';
 import type { TbxMergeMode, TbxUpload } from '../tbx/tbx-import.service.js';
-import { ImportContext, sql } from '../tbx/tbx-import-context.js';
-import { mergeConcepts, mergeKeys, mergeTargets } from '../tbx/tbx-import-merge.js';
-import { type PlannedConcept, planEntry } from '../tbx/tbx-import-plan.js';
-import { prepareRelations } from '../tbx/tbx-import-relations.js';
-import { TableStatistics } from '../tbx/tbx-import-statistics.js';
-import { ImportStructure } from '../tbx/tbx-import-structure.js';
-import { type ImportTarget, importTarget, targetDictionary } from '../tbx/tbx-import-target.js';
-import { checkIncremental } from '../tbx/tbx-import-values.js';
-import { ImportWorkflow } from '../tbx/tbx-import-workflow.js';
-import { createConcepts } from '../tbx/tbx-import-writer.js';
-import { mergedParts } from '../tbx/tbx-mapping.js';
-import { prepareFileIds, rememberFileIds } from '../tbx/tbx-original-ids.js';
+import { type ImportContext, sql } from '../tbx/tbx-import-context.js';
+import type { PlannedConcept } from '../tbx/tbx-import-plan.js';
+import { runImportJob } from '../tbx/tbx-import-run.js';
+import { type ImportTarget, importTarget } from '../tbx/tbx-import-target.js';
 import { entryOf } from './skos-entries.js';
 import { BROADER, RELATED, type RelationPair, writeSkosRelations } from './skos-import-relations.js';
-import { detectFormat, readSkos, SkosFormatError, type SkosVocabulary } from './skos-reader.js';
+import {
+  detectFormat,
+  readSkos,
+  type SkosConceptIn,
+  SkosFormatError,
+  type SkosVocabulary,
+} from './skos-reader.js';
 import type { SkosFormat } from './skos-writers.js';
 
-export const SKOS_IMPORT_JOB = 'dictionaries.import-skos';
-/** Concepts written per batch, as in the TBX import. */
-const BATCH_SIZE = 500;
+export { SKOS_IMPORT_JOB };
 
 export interface SkosImportOptions {
   /** Absent: from the file name, else from the file's first characters. */
@@ -69,74 +63,26 @@ export async function importSkos(
   // The vocabulary is in memory: the file is not needed any more.
   await upload.discard();
   upload.claim();
-  const scan = {
-    header: { dialect: 'TBX_V3_DCA' as const, sourceLang: null, title: vocabulary.title },
-    entries: vocabulary.concepts.length,
-    terms: vocabulary.concepts.reduce((sum, c) => sum + c.labels.length, 0),
-    nordic: false,
-  };
-  return runAsJob(scope, SKOS_IMPORT_JOB, (em, progress) =>
-    em.transactional(async (tem) => {
-      const place = await targetDictionary(scope, tem, target, scan, upload.fileName ?? 'SKOS import');
-      const ctx = new ImportContext(scope, tem, place, options.merge);
-      return runImport(ctx, vocabulary, options, progress);
-    }),
-  );
-}
-
-/** The import inside its job's transaction: concepts in batches, then the hierarchy and statistics. */
-async function runImport(
-  ctx: ImportContext,
-  vocabulary: SkosVocabulary,
-  options: SkosImportOptions,
-  progress: JobProgress,
-): Promise<ImportSummary> {
-  const structure = await ImportStructure.load(ctx, false);
-  ctx.workflow = await ImportWorkflow.load(ctx);
-  await allowLongPendingLists(ctx.em);
-  await prepareRelations(ctx);
-  await prepareFileIds(ctx);
-  const statistics = new TableStatistics(ctx);
-  const total = vocabulary.concepts.length;
-  await progress(0, total);
   // The concept each IRI of the file became, for the hierarchy.
   const written = new Map<string, PlannedConcept>();
-  let processed = 0;
-  let pending: { iri: string; planned: PlannedConcept }[] = [];
-  const pendingKeys = new Set<string>();
-  const flush = async () => {
-    await writeBatch(
-      ctx,
-      structure,
-      pending.map((p) => p.planned),
-    );
-    for (const { iri, planned } of pending) written.set(iri, planned);
-    await statistics.refreshAsTablesGrow();
-    processed += pending.length;
-    pending = [];
-    pendingKeys.clear();
-    await progress(processed, total);
-  };
-  const warn = (message: string) => ctx.error(0, message);
-  for (const concept of vocabulary.concepts) {
-    const planned = planEntry(ctx, structure, entryOf(concept, options, warn));
-    const keys = mergeKeys(ctx.merge, planned);
-    if (keys.some((key) => pendingKeys.has(key))) await flush();
-    pending.push({ iri: concept.iri, planned });
-    for (const key of keys) pendingKeys.add(key);
-    if (pending.length >= BATCH_SIZE) await flush();
-  }
-  if (pending.length) await flush();
-  await writeSkosRelations(ctx, await hierarchy(ctx, vocabulary, written));
-  if (structure.changed) {
-    await sql(ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
-      ctx.dictionaryId,
-    ]);
-  }
-  await statistics.refreshAfterImport();
-  await mergeSearchPendingLists(ctx.em);
-  await progress(total, total);
-  return { dictionaryId: ctx.dictionaryId, ...ctx.summary, errors: ctx.errors, errorCount: ctx.errorCount };
+  return runImportJob<SkosConceptIn>(scope, {
+    type: SKOS_IMPORT_JOB,
+    target,
+    scan: { header: { dialect: 'TBX_V3_DCA', sourceLang: null, title: vocabulary.title } },
+    fileName: upload.fileName ?? 'SKOS import',
+    merge: options.merge,
+    upload,
+    open: async (ctx) => ({
+      items: vocabulary.concepts,
+      total: vocabulary.concepts.length,
+      nordic: false,
+      entryOf: (concept: SkosConceptIn) => entryOf(concept, options, (message) => ctx.error(0, message)),
+      written: (concept, planned) => written.set(concept.iri, planned),
+      finish: async (ctx) => {
+        await writeSkosRelations(ctx, await hierarchy(ctx, vocabulary, written));
+      },
+    }),
+  });
 }
 
 /**
@@ -183,40 +129,4 @@ async function hierarchy(
       link('related', iri, (other) => ({ source: self, target: other, ...RELATED }), related);
   }
   return [...broader, ...related];
-}
-
-/** Writes one batch: the structure it made, then its new concepts and its merges into existing ones. */
-async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch: PlannedConcept[]) {
-  if (batch.length === 0) return;
-  await structure.flush(batch);
-  const targets = await mergeTargets(ctx, batch);
-  const fresh: PlannedConcept[] = [];
-  const updates = new Map<number, PlannedConcept>();
-  const later: PlannedConcept[] = [];
-  for (const planned of batch) {
-    const target = targets.get(planned);
-    if (target === undefined) fresh.push(planned);
-    else if (updates.has(target)) later.push(planned);
-    else updates.set(target, planned);
-  }
-  await checkIncremental(ctx, structure, fresh, updates);
-  await createConcepts(ctx, fresh);
-  await mergeConcepts(ctx, updates);
-  await rememberFileIds(ctx, [...fresh, ...updates.values()]);
-  await writeLanguageFields(
-    ctx.em,
-    ctx.clientId,
-    ctx.dictionaryId,
-    [...fresh, ...updates.values()].flatMap((planned) =>
-      planned.writtenId === undefined
-        ? []
-        : planned.languageFields.map((fields) => ({
-            conceptId: planned.writtenId!,
-            ...fields,
-            fieldParts: mergedParts(fields.fieldMap, fields.fieldParts ?? {}),
-          })),
-    ),
-  );
-  await ctx.workflow?.write(ctx, [...fresh, ...updates.values()]);
-  if (later.length) await writeBatch(ctx, structure, later);
 }

@@ -6,7 +6,7 @@ import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { registerUploads } from '../../rest/multipart.js';
 import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedure-call.js';
-import { oneQueryValue, parseQuery } from '../../rest/query-params.js';
+import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { receiveFile } from '../tbx/tbx.rest.js';
@@ -92,7 +92,8 @@ export const skosPaths: ZodOpenApiPathsObject = {
       description:
         'Streamed, in concept id order: one skos:ConceptScheme, its domains as skos:Collection, every concept as ' +
         'skos:Concept with labels, notes and broader/narrower/related. Only sections with CONCEPT_EXPORT are ' +
-        'exported. Mapping and IRIs: docs/exchange.md.',
+        'exported. languages (comma list of codes), fields (comma list of field oids) and filter-id restrict what ' +
+        'is written, as in the TBX export. Mapping and IRIs: docs/exchange.md.',
       parameters: [
         { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
         {
@@ -112,6 +113,9 @@ export const skosPaths: ZodOpenApiPathsObject = {
           in: 'query',
           schema: { type: 'string', enum: ['alt', 'hidden'], default: 'alt' },
         },
+        { name: 'languages', in: 'query', schema: { type: 'string' } },
+        { name: 'fields', in: 'query', schema: { type: 'string' } },
+        { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
         {
           name: 'include-unpublished',
           in: 'query',
@@ -130,7 +134,10 @@ export const skosPaths: ZodOpenApiPathsObject = {
             'application/ld+json': { schema: { type: 'string' } },
           },
         },
-        400: { description: 'Bad parameters', content: errorContent },
+        400: {
+          description: 'Bad parameters (a language, field or filter not of the dictionary)',
+          content: errorContent,
+        },
         401: { description: 'Token missing or not valid', content: errorContent },
         403: {
           description: 'No CONCEPT_EXPORT in any section, or include-unpublished without review rights',
@@ -156,6 +163,9 @@ const ExportQuerySchema = z.object({
   'base-iri': oneQueryValue.optional(),
   deprecated: oneQueryValue.optional(),
   'include-unpublished': oneQueryValue.optional(),
+  languages: queryList.optional(),
+  fields: queryList.optional(),
+  'filter-id': oneQueryNumber.optional(),
 });
 
 const optionalNumber = (value: string | undefined) =>
@@ -212,6 +222,9 @@ export function skosRoutes(config: Config, createContext: ContextFactory): RawRo
             'base-iri': query['base-iri'] || undefined,
             deprecated: (query.deprecated?.toLowerCase() ?? 'alt') as 'alt' | 'hidden',
             'include-unpublished': query['include-unpublished'] === 'true',
+            languages: query.languages ?? [],
+            fields: query.fields ?? [],
+            'filter-id': query['filter-id'],
           }),
         );
         if (download === undefined) return reply;

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
 import { authedProcedure, router } from '../../trpc/trpc.js';
+import type { ExportChunk } from '../tbx/tbx-export.service.js';
+import { asExportJob } from '../tbx/tbx-export-job.js';
 import { TbxMergeModes, TbxUpload } from '../tbx/tbx-import.service.js';
-import { exportSkos } from './skos-export.service.js';
-import { asSkosExportJob } from './skos-export-job.js';
+import { exportSkos, SKOS_EXPORT_JOB } from './skos-export.service.js';
 import { importSkos } from './skos-import.service.js';
 import { SkosFormats } from './skos-writers.js';
 
@@ -36,6 +37,8 @@ export const SkosImportInputSchema = z.object({
     .describe('the status skos:hiddenLabel terms get'),
 });
 
+const codeList = z.array(z.string().trim().min(1).max(64)).max(1000).default([]);
+
 export const SkosExportInputSchema = z.object({
   id: z.number().int().positive(),
   format: z.enum(SkosFormats).default('turtle'),
@@ -56,12 +59,15 @@ export const SkosExportInputSchema = z.object({
     .describe(
       'also terms of entries in unpublished workflow states; only for users who review in the workflow',
     ),
+  languages: codeList.describe('language codes; default: all'),
+  fields: codeList.describe('field oids (notes); default: all'),
+  'filter-id': z.number().int().positive().optional().describe('a filter or saved query of the dictionary'),
 });
 
 const SkosDownloadSchema = z.object({
   fileName: z.string(),
   contentType: z.string(),
-  chunks: z.custom<AsyncIterable<string>>(
+  chunks: z.custom<AsyncIterable<ExportChunk>>(
     (value) => typeof value === 'object' && value !== null && Symbol.asyncIterator in value,
   ),
   jobTaskId: z.number().int().describe('the job recording the download; its result is the export summary'),
@@ -105,7 +111,11 @@ export const skosRouter = router({
         origin: `${ctx.req.protocol}://${ctx.req.host}`,
         deprecatedHidden: input.deprecated === 'hidden',
         includeUnpublished: input['include-unpublished'],
+        languages: input.languages,
+        fields: input.fields,
+        filterId: input['filter-id'],
       });
-      return asSkosExportJob(ctx.scope, download);
+      const job = await asExportJob(ctx.scope, download, SKOS_EXPORT_JOB);
+      return { ...job, contentType: download.contentType };
     }),
 });

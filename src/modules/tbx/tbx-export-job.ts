@@ -1,6 +1,7 @@
 /**
- * A TBX export as a job (docs/tbx.md, The export's job): the download streams at once, and a job task
- * (`dictionaries.export-tbx`) records it: its progress in concepts written and, once the last byte is
+ * An export as a job (docs/tbx.md, The export's job), for every format (TBX and its dialects, MultiTerm
+ * XML, CSV, XLSX, SKOS): the download streams at once, and a job task (`dictionaries.export-tbx`,
+ * `dictionaries.export-skos`) records it: its progress in concepts written and, once the last byte is
  * produced, the summary with what the file could not express (TbxExportSummary). The caller learns the
  * job's id before the first byte (REST: the `X-Job-Task-Id` header) and reads the summary with
  * GET /jobs/{id} once the download has ended; the job is DONE before the last chunk is handed out.
@@ -32,8 +33,11 @@ export interface TbxExportJob {
   jobTaskId: number;
 }
 
+/** A download of any format; SKOS reports nothing it could not express (its fields are fixed). */
+export type ExportDownload = Omit<TbxDownload, 'format'> & { format?: string };
+
 /** The summary of a consumed download. */
-export function exportSummary(download: TbxDownload): TbxExportSummary {
+export function exportSummary(download: ExportDownload): TbxExportSummary {
   const counts = Object.fromEntries(download.report ?? []);
   return {
     dictionaryId: download.dictionaryId ?? 0,
@@ -52,12 +56,16 @@ export function exportSummary(download: TbxDownload): TbxExportSummary {
  * Records a download as a job of the caller. The job ends DONE with the summary when the document has
  * been produced, FAILED when producing it failed or the consumer stopped reading (a download cut short).
  */
-export async function asExportJob(scope: Scope, download: TbxDownload): Promise<TbxExportJob> {
+export async function asExportJob(
+  scope: Scope,
+  download: ExportDownload,
+  type = TBX_EXPORT_JOB,
+): Promise<TbxExportJob> {
   const em = scope.em.fork();
   const job = em.create(JobTask, {
     clientId: scope.actor.clientId,
     userId: scope.actor.userId,
-    type: TBX_EXPORT_JOB,
+    type,
     createdAt: new Date(),
   });
   await em.flush();
@@ -71,7 +79,7 @@ export async function asExportJob(scope: Scope, download: TbxDownload): Promise<
 async function* tracked(
   em: EntityManager,
   jobId: number,
-  download: TbxDownload,
+  download: ExportDownload,
   running: Set<number>,
 ): AsyncGenerator<ExportChunk> {
   let ended = false;

@@ -125,7 +125,7 @@ export interface ExportPlan {
 export async function exportedStates(
   scope: Scope,
   workflow: GoverningWorkflow,
-  input: TbxExportInput,
+  input: Pick<TbxExportInput, 'includeUnpublished'>,
 ): Promise<string[]> {
   if (!input.includeUnpublished) {
     return workflow.definition.states.filter((state) => state.unpublished).map((state) => state.key);

@@ -14,9 +14,6 @@ import { zipBundle } from '../attachment/attachment-bundle.js';
 import { exportAttachments } from '../attachment/attachment-tbx.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
-import { getFilter } from '../filter/filter.service.js';
-import type { FilterCriteria } from '../filter/filter-criteria.js';
-import { criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
 import { readableProject } from '../project/project-access.js'; // projects
@@ -37,6 +34,7 @@ import {
   type TbxExportFormat,
   type TbxExportInput,
 } from './tbx-export-plan.js';
+import { exportRestriction } from './tbx-export-restriction.js';
 import { languageTag, tbxCategoryOf } from './tbx-mapping.js';
 import type { TbxEntry } from './tbx-model.js';
 import { storedStatusMapping } from './tbx-settings.js';
@@ -87,13 +85,16 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
   }
 
   const { fields, items } = await fieldsOf(scope.em, [dictionary.id]);
-  for (const oid of input.fields) {
-    if (!fields.some((field) => field.oid === oid)) {
-      throw new AppError('BAD_REQUEST', `fields: "${oid}" is not a field of dictionary ${dictionary.id}`);
-    }
-  }
+  const { languages } = await languagesOf(scope.em, [dictionary.id]);
+  const { conceptWhere, termWhere, fieldOids } = await exportRestriction(
+    scope,
+    dictionary.id,
+    input,
+    fields,
+    languages,
+  );
   const exported = fields
-    .filter((field) => field.oid && (input.fields.length === 0 || input.fields.includes(field.oid)))
+    .filter((field) => field.oid && (!fieldOids || fieldOids.has(field.oid)))
     .map((field): ExportField => {
       const tbxNames = new Map<string, string>();
       for (const item of items) {
@@ -108,45 +109,12 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
         element: field.tbxElement ?? '',
       };
     });
-
-  const { languages } = await languagesOf(scope.em, [dictionary.id]);
   const languageMap = new Map(
     languages.map((language) => [
       language.code.toLowerCase(),
       { code: language.code, code2: language.code2 ?? null, sortIndex: language.sortIndex },
     ]),
   );
-  const conceptWhere: Sql[] = [];
-  const termWhere: Sql[] = [];
-  if (input.languages.length) {
-    const codes = input.languages.map((code) => {
-      const wanted = code.trim().toLowerCase();
-      const language = languages.find((l) =>
-        [l.code, l.code2, l.code3].some((c) => c?.toLowerCase() === wanted),
-      );
-      if (!language) {
-        throw new AppError(
-          'BAD_REQUEST',
-          `languages: "${code}" is not a language of dictionary ${dictionary.id}`,
-        );
-      }
-      return language.code;
-    });
-    termWhere.push({ text: 't.language_code in (?)', params: [codes] });
-  }
-  if (input.filterId !== undefined) {
-    // FULL answers every member; the type leaves them optional for the other formats.
-    const filter: { id: number; dictionaryId?: number; criteria?: FilterCriteria } = await getFilter(
-      scope,
-      input.filterId,
-      'FULL',
-      false,
-    );
-    if (filter.dictionaryId !== dictionary.id || !filter.criteria) {
-      throw new AppError('BAD_REQUEST', `filter-id: filter ${input.filterId} belongs to another dictionary`);
-    }
-    await criteriaSql(scope.em, dictionary.id, filter.criteria, conceptWhere, termWhere);
-  }
   if (input.projectId !== undefined)
     conceptWhere.push(await projectConceptsSql(scope, input.projectId, dictionary.id));
   const workflow = (await enabledWorkflows(scope.em, [dictionary.id])).get(dictionary.id) ?? null;

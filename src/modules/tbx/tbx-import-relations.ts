@@ -112,6 +112,17 @@ export async function writeRelations(ctx: ImportContext) {
      select * from written`,
     [ctx.clientId, ctx.dictionaryId, serials.relationId, ctx.scope.actor.userId],
   );
+  await showRelationsInHistory(ctx, 'tbx_new_relations');
+}
+
+/**
+ * This import's history items (tbx_history) show the relations it made at the end (`table`: their rows,
+ * as inserted): the snapshots list every relation of the concept, a merge's changes the added ones.
+ */
+export async function showRelationsInHistory(ctx: ImportContext, table: string) {
+  // Each history item looks its concept's new relations up from either end.
+  await sql(ctx.em, `create index on ${table} (source_concept_id)`);
+  await sql(ctx.em, `create index on ${table} (target_concept_id)`);
   const relationJson = `jsonb_build_object('id', r.id, 'relationId', r.relation_id, 'sourceConceptId', r.source_concept_id,
     'targetConceptId', r.target_concept_id, 'type', r.type, 'attribute', r.attribute, 'text', r.text)`;
   await sql(
@@ -122,10 +133,10 @@ export async function writeRelations(ctx: ImportContext) {
           where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id)),
        changes = case when t.action = 'UPDATE' then h.changes || (
          select coalesce(jsonb_agg(jsonb_build_object('kind', 'ADDED', 'subject', 'RELATION', 'relationId', r.relation_id,
-           'after', ${relationJson}) order by r.relation_id), '[]'::jsonb) from tbx_new_relations r
+           'after', ${relationJson}) order by r.relation_id), '[]'::jsonb) from ${table} r
           where r.source_concept_id = t.concept_id or r.target_concept_id = t.concept_id) else h.changes end
      from tbx_history t
-     where h.id = t.history_id and exists (select 1 from tbx_new_relations n
+     where h.id = t.history_id and exists (select 1 from ${table} n
        where n.source_concept_id = t.concept_id or n.target_concept_id = t.concept_id)`,
   );
 }

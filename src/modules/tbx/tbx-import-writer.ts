@@ -38,7 +38,7 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
     ctx.em,
     `insert into concepts (client_id, dictionary_id, section_id, oid, cid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
      select ?, ?, ?, x.oid, x.cid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(oid text, cid text, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
+       from jsonb_to_recordset(?::jsonb) as x(oid text, cid text, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
      returning id, cid`,
     [ctx.clientId, ctx.dictionaryId, ctx.sectionId, actor, actor, JSON.stringify(conceptRows)],
   );
@@ -115,7 +115,11 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
   ctx.summary.terms += termRows.length;
 }
 
-/** Inserts terms; answers the id of each by its tid. */
+/**
+ * Inserts terms; answers the id of each by its tid. Their stem keys are computed here, one
+ * polyterm_stem_keys call per language for the whole batch (the row trigger, which leaves a given key
+ * alone, would look up the stemming settings once per term).
+ */
 export async function insertTerms(
   ctx: ImportContext,
   rows: readonly { tid: number }[],
@@ -124,11 +128,20 @@ export async function insertTerms(
   const actor = ctx.scope.actor.userId;
   const inserted = await sql<{ id: number; tid: number }[]>(
     ctx.em,
-    `insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id)
-     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?
-       from json_to_recordset(?::json) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)
+    `with x as materialized (
+       select * from jsonb_to_recordset(?::jsonb) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)),
+     keys as (
+       select u.tid, u.stem_key
+         from (select array_agg(tid order by tid) as tids, polyterm_stem_keys(?, language_code, array_agg(name order by tid)) as stem_keys
+                 from x group by language_code) g
+         cross join unnest(g.tids, g.stem_keys) as u(tid, stem_key))
+     insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id, stem_key, stem_words)
+     select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?,
+            k.stem_key, case when k.stem_key = '' then 0 else 1 + length(k.stem_key) - length(replace(k.stem_key, ' ', '')) end
+       from x join keys k on k.tid = x.tid
+      order by x.tid
      returning id, tid`,
-    [ctx.clientId, ctx.dictionaryId, actor, actor, JSON.stringify(rows)],
+    [JSON.stringify(rows), ctx.dictionaryId, ctx.clientId, ctx.dictionaryId, actor, actor],
   );
   return new Map(inserted.map((row) => [row.tid, row.id]));
 }
@@ -180,7 +193,7 @@ export async function insertHistory(ctx: ImportContext, items: readonly HistoryI
     `with written as (
        insert into concept_history (client_id, dictionary_id, concept_id, revision, action, user_id, created_at, changes, snapshot, provenance)
        select ?, ?, x.concept_id, x.revision, x.action, ?, now(), x.changes, x.snapshot, x.provenance
-         from json_to_recordset(?::json) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb, provenance jsonb)
+         from jsonb_to_recordset(?::jsonb) as x(concept_id int, revision int, action text, changes jsonb, snapshot jsonb, provenance jsonb)
        returning id, concept_id, action)
      insert into tbx_history (concept_id, history_id, action) select concept_id, id, action from written`,
     [ctx.clientId, ctx.dictionaryId, ctx.scope.actor.userId, JSON.stringify(rows)],

@@ -2,46 +2,27 @@
  * TBX import (docs/tbx.md): the uploaded file is parsed once to check it (a malformed file answers 400
  * with its line and changes nothing) and to count its entries, then imported as a job in ONE
  * transaction: a failure anywhere leaves the dictionary as it was. Entries are read as a stream and
- * written in batches with set-based SQL (concepts, terms, domains, history items); cross-references are
- * collected in a temporary table and become relations once the whole file is in.
+ * written in batches with set-based SQL (tbx-import-run.ts); cross-references are collected in a
+ * temporary table and become relations once the whole file is in.
  */
 
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { isZip, unpackBundle } from '../attachment/attachment-bundle.js';
 import { bindBundledValues, storeBundledFiles } from '../attachment/attachment-import.js';
-import { writeLanguageFields } from '../concept/concept-language-fields.js';
-import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
-import { EarlyIndexer } from '../search/early-indexer.js';
-import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
-import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
+import type { AsyncOutcome } from '../jobs/job-runner.js';
+import { TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
-import { ImportContext, sql } from './tbx-import-context.js';
-import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
-import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
-import { prepareRelations, writeRelations } from './tbx-import-relations.js';
-import { TableStatistics } from './tbx-import-statistics.js';
-import { ImportStructure } from './tbx-import-structure.js';
-import {
-  type FileScan,
-  type ImportTarget,
-  importTarget,
-  scanFile,
-  targetDictionary,
-} from './tbx-import-target.js';
-import { checkIncremental } from './tbx-import-values.js';
-import { ImportWorkflow } from './tbx-import-workflow.js';
-import { createConcepts } from './tbx-import-writer.js';
-import { mergedParts } from './tbx-mapping.js';
-import { prepareFileIds, rememberFileIds } from './tbx-original-ids.js';
+import { type ImportContext, sql } from './tbx-import-context.js';
+import type { TbxMergeMode } from './tbx-import-merge.js';
+import { writeRelations } from './tbx-import-relations.js';
+import { runImportJob } from './tbx-import-run.js';
+import { type FileScan, type ImportTarget, importTarget, scanFile } from './tbx-import-target.js';
+import type { TbxEntry } from './tbx-model.js';
 import { storedStatusMapping } from './tbx-settings.js';
 import { effectiveMapping, type PartialStatusMapping, type StatusMapping } from './tbx-status-mapping.js';
 import { readTermbaseFile } from './termbase-file.js';
-
-/** Entries written per batch: big enough for set-based SQL to pay, small enough for bounded memory. */
-const BATCH_SIZE = 500;
 
 // The import's callers (router, REST route, CLI) take all they need from this file.
 export { type TbxMergeMode, TbxMergeModes } from './tbx-import-merge.js';
@@ -118,33 +99,35 @@ export async function importTbx(
     throw error;
   }
   upload.claim();
-  return runAsJob(scope, TBX_IMPORT_JOB, async (em, progress) => {
-    // A new dictionary is invisible to every search until the commit: its terms are indexed as the
-    // import goes (search/early-indexer.ts), not by the outbox afterwards.
-    const direct = target.kind === 'new' ? searchRuntimeOf(em).directIndex : null;
-    const early: { indexer?: EarlyIndexer; dictionaryId?: number } = {};
-    try {
-      const summary = await em.transactional(async (tem) => {
-        const place = await targetDictionary(scope, tem, target, scan, upload.fileName);
-        const ctx = new ImportContext(scope, tem, place, options.merge);
-        ctx.statusMapping = await importMapping(ctx, target, options.statusMapping);
-        if (direct) {
-          early.indexer = new EarlyIndexer(tem, direct, scope.log);
-          early.dictionaryId = ctx.dictionaryId;
-          ctx.earlyIndexer = early.indexer;
-        }
-        return runImport(ctx, scan, documentPath, progress, bundled);
-      });
-      await direct?.refresh();
-      return summary;
-    } catch (error) {
-      // Rolled back after Elasticsearch took some of its documents: they name a dictionary that never
-      // existed, so no search finds them; they are removed all the same.
-      if (direct && (await early.indexer?.abandon())) await direct.forget(em.fork(), early.dictionaryId!);
-      throw error;
-    } finally {
-      await upload.discard();
-    }
+  return runImportJob<TbxEntry>(scope, {
+    type: TBX_IMPORT_JOB,
+    target,
+    scan,
+    fileName: upload.fileName,
+    merge: options.merge,
+    upload,
+    open: async (ctx) => {
+      ctx.statusMapping = await importMapping(ctx, target, options.statusMapping);
+      const bundle = {
+        em: ctx.em,
+        clientId: ctx.clientId,
+        userId: ctx.scope.actor.userId,
+        dictionaryId: ctx.dictionaryId,
+        maxBytes: ctx.scope.config.MAX_FILE_SIZE,
+        error: (line: number, message: string) => ctx.error(line, message),
+      };
+      const attachmentKeys = bundled.size ? await storeBundledFiles(bundle, bundled) : null;
+      return {
+        items: readTermbaseFile(documentPath, scan),
+        total: scan.entries,
+        nordic: scan.nordic,
+        entryOf: (entry) => {
+          if (attachmentKeys) bindBundledValues(entry, attachmentKeys, bundle);
+          return entry;
+        },
+        finish: writeRelations,
+      };
+    },
   });
 }
 
@@ -165,106 +148,4 @@ async function importMapping(
     );
   }
   return effectiveMapping(await storedStatusMapping(ctx.em, ctx.dictionaryId), requested);
-}
-
-/**
- * The import inside its job's transaction: the file is read again entry by entry, each entry planned
- * and written in batches; relations, statistics and search lists once the whole file is in.
- */
-async function runImport(
-  ctx: ImportContext,
-  scan: FileScan,
-  path: string,
-  progress: JobProgress,
-  bundled: ReadonlyMap<string, string> = new Map(),
-): Promise<ImportSummary> {
-  const structure = await ImportStructure.load(ctx, scan.nordic);
-  ctx.workflow = await ImportWorkflow.load(ctx);
-  // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
-  await allowLongPendingLists(ctx.em);
-  await prepareRelations(ctx);
-  await prepareFileIds(ctx);
-  const statistics = new TableStatistics(ctx);
-  await progress(0, scan.entries);
-  let processed = 0;
-  let pending: PlannedConcept[] = [];
-  const pendingKeys = new Set<string>();
-  const flush = async () => {
-    await writeBatch(ctx, structure, pending);
-    await statistics.refreshAsTablesGrow();
-    processed += pending.length;
-    pending = [];
-    pendingKeys.clear();
-    await progress(processed, scan.entries);
-  };
-  const bundle = {
-    em: ctx.em,
-    clientId: ctx.clientId,
-    userId: ctx.scope.actor.userId,
-    dictionaryId: ctx.dictionaryId,
-    maxBytes: ctx.scope.config.MAX_FILE_SIZE,
-    error: (line: number, message: string) => ctx.error(line, message),
-  };
-  const attachmentKeys = bundled.size ? await storeBundledFiles(bundle, bundled) : null;
-  for await (const entry of readTermbaseFile(path, scan)) {
-    if (attachmentKeys) bindBundledValues(entry, attachmentKeys, bundle);
-    const planned = planEntry(ctx, structure, entry);
-    // An entry that would merge into one still waiting in this batch waits for that one to be written.
-    const keys = mergeKeys(ctx.merge, planned);
-    if (keys.some((key) => pendingKeys.has(key))) await flush();
-    pending.push(planned);
-    for (const key of keys) pendingKeys.add(key);
-    if (pending.length >= BATCH_SIZE) await flush();
-  }
-  if (pending.length) await flush();
-  await ctx.earlyIndexer?.finish();
-  await writeRelations(ctx);
-  if (structure.changed) {
-    // History before a structure change cannot be undone; this import's own items stay after it.
-    await sql(ctx.em, 'update dictionaries set structure_changed_at = now() where id = ?', [
-      ctx.dictionaryId,
-    ]);
-  }
-  await statistics.refreshAfterImport();
-  await mergeSearchPendingLists(ctx.em);
-  await progress(scan.entries, scan.entries);
-  return { dictionaryId: ctx.dictionaryId, ...ctx.summary, errors: ctx.errors, errorCount: ctx.errorCount };
-}
-
-/** Writes one batch: the structure it made, then its new concepts and its merges into existing ones. */
-async function writeBatch(ctx: ImportContext, structure: ImportStructure, batch: PlannedConcept[]) {
-  if (batch.length === 0) return;
-  await structure.flush(batch);
-  const targets = await mergeTargets(ctx, batch);
-  const fresh: PlannedConcept[] = [];
-  const updates = new Map<number, PlannedConcept>();
-  const later: PlannedConcept[] = [];
-  for (const planned of batch) {
-    const target = targets.get(planned);
-    if (target === undefined) fresh.push(planned);
-    // Two entries of one batch meeting the same concept: the second merges after the first is written.
-    else if (updates.has(target)) later.push(planned);
-    else updates.set(target, planned);
-  }
-  await checkIncremental(ctx, structure, fresh, updates);
-  await createConcepts(ctx, fresh);
-  await mergeConcepts(ctx, updates);
-  await rememberFileIds(ctx, [...fresh, ...updates.values()]);
-  // Language sections' own values: the concepts' language fields (a merge replaces the same fields).
-  await writeLanguageFields(
-    ctx.em,
-    ctx.clientId,
-    ctx.dictionaryId,
-    [...fresh, ...updates.values()].flatMap((planned) =>
-      planned.writtenId === undefined
-        ? []
-        : planned.languageFields.map((fields) => ({
-            conceptId: planned.writtenId!,
-            ...fields,
-            fieldParts: mergedParts(fields.fieldMap, fields.fieldParts ?? {}),
-          })),
-    ),
-  );
-  await ctx.workflow?.write(ctx, [...fresh, ...updates.values()]);
-  if (later.length) await writeBatch(ctx, structure, later);
 }

@@ -1,7 +1,7 @@
 /**
  * A dictionary's TBX settings over GraphQL: the same procedures as GET/PUT
  * /api/v4/dictionaries/tbx-settings/{id} (docs/tbx.md, Administrative statuses). Files are imported and
- * exported over REST only (multipart upload, streamed download).
+ * exported over REST (multipart upload, streamed download); GraphQL imports files too (tbx-files.graphql.ts).
  */
 import { builder } from '../../graphql/builder.js';
 import type { TbxSettings } from './tbx-settings.js';
@@ -32,7 +32,7 @@ const TbxSettingsRef = builder.objectRef<TbxSettings>('TbxSettings').implement({
   }),
 });
 
-const TbxStatusMappingInputRef = builder.inputType('TbxStatusMappingInput', {
+export const TbxStatusMappingInputRef = builder.inputType('TbxStatusMappingInput', {
   description: 'Statuses left out follow the built-in rule; a term status other than the four is refused.',
   fields: (t) =>
     Object.fromEntries(ADMINISTRATIVE_STATUSES.map((status) => [status, t.string({ required: false })])) as {

@@ -35,13 +35,25 @@ const EXPORT_FORMATS = [
   { value: 'MULTITERM_XML', label: 'MultiTerm XML' },
   { value: 'CSV', label: 'CSV' },
   { value: 'XLSX', label: 'XLSX' },
+  { value: 'SKOS_TURTLE', label: 'SKOS (Turtle)' },
+  { value: 'SKOS_RDFXML', label: 'SKOS (RDF/XML)' },
+  { value: 'SKOS_JSONLD', label: 'SKOS (JSON-LD)' },
 ];
+/** SKOS formats by their choice: they download from GET /dictionaries/export-skos/{id} (docs/exchange.md). */
+const SKOS_FORMATS: Record<string, { format: string; extension: string }> = {
+  SKOS_TURTLE: { format: 'turtle', extension: 'ttl' },
+  SKOS_RDFXML: { format: 'rdfxml', extension: 'rdf' },
+  SKOS_JSONLD: { format: 'jsonld', extension: 'jsonld' },
+};
+/** A SKOS file, by its name (the server reads it again by name and content). */
+const isSkos = (file: File | null) => file !== null && /\.(ttl|nt|rdf|owl|jsonld)$/i.test(file.name);
 /** The download's extension by format (the server's Content-Disposition names it first). */
 const EXTENSIONS: Record<string, string> = { MULTITERM_XML: 'xml', CSV: 'csv', XLSX: 'xlsx' };
 const ACCEPTED = [
   '.tbx,.xml,application/x-tbx,application/xml',
   '.csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.ttl,.nt,.rdf,.owl,.jsonld,text/turtle,application/rdf+xml,application/ld+json',
 ].join(',');
 
 interface ImportSummary {
@@ -80,6 +92,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const [mapping, setMapping] = useState<SheetMapping | null>(null);
   const onMapping = useCallback((next: SheetMapping | null) => setMapping(next), []);
   const sheet = isSpreadsheet(file) ? file : null;
+  const skos = isSkos(file);
   const targets = useImportTargets(dictionaries);
   const targetOptions = targets
     ? [
@@ -132,10 +145,15 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     if (sheet && mapping) body.set('mapping', JSON.stringify(mappingToSend(mapping, languages)));
     const params = {
       ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
-      // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say.
-      ...(sheet ? {} : { 'status-mapping': statusMappingParam(statuses) }),
+      // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say, SKOS
+      // labels' as their kind.
+      ...(sheet || skos ? {} : { 'status-mapping': statusMappingParam(statuses) }),
     };
-    const path = sheet ? '/dictionaries/import-spreadsheet' : '/dictionaries/import-tbx';
+    const path = sheet
+      ? '/dictionaries/import-spreadsheet'
+      : skos
+        ? '/dictionaries/import-skos'
+        : '/dictionaries/import-tbx';
     try {
       const response = await rest(withQuery(path, params), { method: 'POST', body });
       const answer = (await response.json()) as { jobTaskId?: number; result?: ImportSummary };
@@ -210,7 +228,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={onMapping}
         />
       )}
-      {!sheet && <StatusMappingChoice value={statuses} onChange={setStatuses} />}
+      {!sheet && !skos && <StatusMappingChoice value={statuses} onChange={setStatuses} />}
       <div className="actions">
         {sendingShown && <UploadingNote />}
         <button
@@ -266,13 +284,14 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   );
 }
 
-/** Download a dictionary as TBX with the chosen format and languages. */
+/** Download a dictionary in the chosen format (TBX, MultiTerm XML, CSV, XLSX, SKOS) and restrictions. */
 function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
   const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
   const [filterId, setFilterId] = useState('');
+  const [baseIri, setBaseIri] = useState('');
   const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const dictionary = chosen ?? dictionaries[0];
@@ -302,17 +321,21 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
+    const restriction = { languages: languages.join(','), fields: fields.join(','), 'filter-id': filterId };
+    const skosFormat = SKOS_FORMATS[format];
     try {
       const response = await rest(
-        withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, {
-          format,
-          languages: languages.join(','),
-          fields: fields.join(','),
-          'filter-id': filterId,
-        }),
+        skosFormat
+          ? withQuery(`/dictionaries/export-skos/${dictionary!.id}`, {
+              format: skosFormat.format,
+              'base-iri': baseIri.trim(),
+              ...restriction,
+            })
+          : withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, { format, ...restriction }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
-      const name = fileNameOf(disposition, `${dictionary!.name}.${EXTENSIONS[format] ?? 'tbx'}`);
+      const extension = skosFormat?.extension ?? EXTENSIONS[format] ?? 'tbx';
+      const name = fileNameOf(disposition, `${dictionary!.name}.${extension}`);
       setDownload({ url: URL.createObjectURL(await response.blob()), name });
     } catch (caught) {
       setError(problemOf(caught).message);
@@ -329,6 +352,20 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         onChange={(id) => navigate(withQuery('/tbx', { d: id }), { replace: true })}
       />
       <Choice label={t('export.format')} value={format} options={EXPORT_FORMATS} onChange={setFormat} />
+      {SKOS_FORMATS[format] && (
+        <label>
+          {t('export.baseIri')}
+          <input
+            type="url"
+            value={baseIri}
+            aria-describedby="export-base-iri"
+            onChange={(event) => setBaseIri(event.target.value)}
+          />
+          <span id="export-base-iri" className="hint">
+            {t('export.baseIriHint')}
+          </span>
+        </label>
+      )}
       <CheckList
         legend={t('export.languages')}
         options={languageOptions(dictionary.languages ?? [])}
