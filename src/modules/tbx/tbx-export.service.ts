@@ -14,6 +14,7 @@ import { zipBundle } from '../attachment/attachment-bundle.js';
 import { exportAttachments } from '../attachment/attachment-tbx.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
+import type { Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
 import { readableProject } from '../project/project-access.js'; // projects
