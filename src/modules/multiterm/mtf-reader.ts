@@ -10,11 +10,12 @@
  * UTF-16: the bytes are decoded as the TBX reader's are (BOM, declaration). As there, no DTD is processed.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { importedValue } from '../tbx/field-names.js';
 import { ByteDecoder } from '../tbx/tbx-byte-decoder.js';
 import { CREATED_TRANSACTIONS, parseDate } from '../tbx/tbx-dialects.js';
 import type { TbxEntry, TbxHeader, TbxLanguageSection, TbxTerm, TbxValue } from '../tbx/tbx-model.js';
 import { type ReadTbxOptions, type TbxChunk, TbxFormatError } from '../tbx/tbx-reader.js';
-import { importedValue, processStatusOf } from './mtf-vocabulary.js';
+import { processStatusOf } from './mtf-vocabulary.js';
 
 const SLICE_CHARS = 64 * 1024;
 const MAX_PROLOG_CHARS = 1024 * 1024;

@@ -1,9 +1,9 @@
 /**
  * Spreadsheet rows to the entries the TBX import writes (one row a concept), by a SheetMapping. A field
  * is named as a TBX data category or by the names MultiTerm and most spreadsheets use (Definition, Note,
- * Source, Status…: multiterm/mtf-vocabulary.ts), so both land in the dictionary's fields of that kind.
+ * Source, Status…: tbx/field-names.ts), so both land in the dictionary's fields of that kind.
  */
-import { importedValue } from '../multiterm/mtf-vocabulary.js';
+import { importedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxLanguageSection, TbxValue } from '../tbx/tbx-model.js';
 import type { SheetMapping } from './sheet-mapping.js';
 import type { SheetRow } from './sheet-reader.js';

@@ -8,7 +8,7 @@
 import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { exportedValue } from '../multiterm/mtf-vocabulary.js';
+import { exportedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxValue } from '../tbx/tbx-model.js';
 
 export const SYNONYM_SEPARATOR = '; ';

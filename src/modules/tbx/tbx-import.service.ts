@@ -63,6 +63,8 @@ export interface TbxImportOptions {
  */
 export class TbxUpload {
   private claimedByImport = false;
+  /** Other files of the same upload by member name (MultiTerm's termbase definition), in its directory. */
+  readonly companions: Record<string, string> = {};
   constructor(
     readonly path: string,
     readonly size: number,
