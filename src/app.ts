@@ -10,6 +10,7 @@ import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
+import { multitermPaths, multitermRoutes } from './modules/multiterm/multiterm.rest.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { skosPaths, skosRoutes } from './modules/skos/skos.rest.js';
@@ -72,6 +73,7 @@ export const rawRoutePaths = {
   ...printPaths,
   ...tbxPaths,
   ...spreadsheetPaths,
+  ...multitermPaths,
   ...skosPaths,
 };
 
@@ -85,6 +87,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     printRoute(createContext),
     tbxRoutes(deps.config, createContext),
     spreadsheetRoutes(deps.config, createContext),
+    multitermRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
   ];
 }

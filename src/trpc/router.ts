@@ -17,6 +17,7 @@ import { historyRouter } from '../modules/history/history.router.js';
 import { jobRouter } from '../modules/jobs/job.router.js';
 import { licenseRouter } from '../modules/license/license.router.js';
 import { mailSettingsRouter } from '../modules/mail/mail-settings.router.js'; // mail-settings
+import { multitermRouter } from '../modules/multiterm/multiterm.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
 import { roleRouter } from '../modules/role/role.router.js';
@@ -71,6 +72,7 @@ export const appRouter = router({
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,
+  multiterm: multitermRouter,
   skos: skosRouter,
   terms: searchRouter,
   stemming: stemmingRouter,

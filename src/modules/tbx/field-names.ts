@@ -69,13 +69,22 @@ const WORD_BY_STATUS = new Map<string, string>([
   ['supersededTerm-admn-sts', 'superseded'],
 ]);
 
+/** The TBX category a field name stands for, or the name itself (a field of that name). */
+export const categoryOfName = (fieldName: string): string =>
+  CATEGORY_BY_NAME.get(fieldName.trim().toLowerCase()) ?? fieldName.trim();
+
 /**
- * The category and value a MultiTerm field's value is imported as. A status field whose value is no
- * status word stays a field of its own name (a termbase's "Status" may well mean something else).
+ * The category and value a named field's value is imported as: by the name, or as `target` (a mapping's
+ * choice). A status field whose value is no status word stays a field of its own name (a termbase's
+ * "Status" may well mean something else).
  */
-export function importedValue(fieldName: string, text: string): { category: string; value: string } {
+export function importedValue(
+  fieldName: string,
+  text: string,
+  target?: string,
+): { category: string; value: string } {
   const name = fieldName.trim();
-  const category = CATEGORY_BY_NAME.get(name.toLowerCase());
+  const category = target ?? CATEGORY_BY_NAME.get(name.toLowerCase());
   if (category === 'administrativeStatus') {
     const status = STATUS_WORDS.get(text.trim().toLowerCase()) ?? normalizeStatus(text.trim());
     return status.endsWith('-admn-sts') ? { category, value: status } : { category: name, value: text };

@@ -11,6 +11,8 @@ import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { writeLanguageFields } from '../concept/concept-language-fields.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
+import { applyDefinition, fieldTargets, type MtfFieldMapping } from '../multiterm/mtf-field-mapping.js';
+import { unpackMultiTermZip, uploadedDefinition } from '../multiterm/mtf-package.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf, TBX_IMPORT_JOB } from '../search/search-runtime.js';
@@ -55,6 +57,8 @@ export interface TbxImportOptions {
   spreadsheet?: SheetMapping;
   /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */
   statusMapping?: PartialStatusMapping;
+  /** MultiTerm XML: where its fields go (multiterm/mtf-field-mapping.ts). */
+  fieldMapping?: MtfFieldMapping;
 }
 
 /**
@@ -98,7 +102,14 @@ export async function importTbx(
   let scan: FileScan;
   try {
     target = await importTarget(scope, options);
-    scan = await scanFile(upload.path, options.spreadsheet);
+    if (!options.spreadsheet) await unpackMultiTermZip(upload);
+    const definition = await uploadedDefinition(upload);
+    const targets = fieldTargets(options.fieldMapping);
+    scan = await scanFile(
+      upload.path,
+      options.spreadsheet,
+      definition || targets ? { definition, targets } : undefined,
+    );
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
@@ -165,6 +176,8 @@ async function runImport(
   progress: JobProgress,
 ): Promise<ImportSummary> {
   const structure = await ImportStructure.load(ctx, scan.nordic);
+  const multiterm = scan.multiterm;
+  if (multiterm?.definition) applyDefinition(structure, multiterm.definition, multiterm.targets);
   ctx.workflow = await ImportWorkflow.load(ctx);
   // The search GIN indexes take the import's terms in 4 MB steps; the rest is merged at the end.
   await allowLongPendingLists(ctx.em);

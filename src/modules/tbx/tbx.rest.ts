@@ -9,10 +9,17 @@ import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
 import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { AppError } from '../../shared/errors.js';
+import { DEFINITION_MEMBER } from '../multiterm/multiterm.rest.js';
 import { TbxExportFormats } from './tbx-export.service.js';
 import { EXPORT_JOB_HEADERS } from './tbx-export-job.js'; // tbx-export-report
 import { type PartialStatusMapping, parseStatusMapping } from './tbx-status-mapping.js';
-import { targetOf, type UploadMember, UploadRefusal, uploadImportRoute } from './upload-import-route.js';
+import {
+  jsonMember,
+  targetOf,
+  type UploadMember,
+  UploadRefusal,
+  uploadImportRoute,
+} from './upload-import-route.js';
 
 const tags = ['dictionaries'];
 
@@ -29,18 +36,29 @@ const importRoute = uploadImportRoute({
     'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
     'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
     'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
-    'administrator. Mapping of data categories, merging and limits: docs/tbx.md, docs/exchange.md.',
+    'administrator. MultiTerm XML (`<mtf>`) may come with its termbase definition (member `definition`, ' +
+    'the .xdt), or as a zip of both, and a `field-mapping` (JSON; POST /dictionaries/import-multiterm/preview ' +
+    'proposes one). Mapping of data categories, merging and limits: docs/tbx.md, docs/exchange.md.',
   members: [
     statusMappingParameter(
       "for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
     ),
+    DEFINITION_MEMBER,
+    {
+      name: 'field-mapping',
+      schema: { type: 'string' },
+      bodyOnly: true,
+      description: 'MultiTerm XML: the field mapping as JSON, [{name, field}] (field null: not imported)',
+    },
   ],
+  fieldBytes: 256 * 1024,
   call: (api, received) => {
     const statusMapping = statusMappingOf(received.param('status-mapping'));
     if ('error' in statusMapping) throw new UploadRefusal(statusMapping.error);
     return api.tbx.importFile({
       ...targetOf(received),
       'status-mapping': statusMapping.mapping,
+      'field-mapping': jsonMember(received, 'field-mapping', false) as never,
     });
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
 import { authedProcedure, router } from '../../trpc/trpc.js';
+import { MtfFieldMappingSchema } from '../multiterm/mtf-field-mapping.js';
 import { exportTbx, TbxExportFormats } from './tbx-export.service.js';
 import { asExportJob } from './tbx-export-job.js';
 import { importTbx, TbxMergeModes, TbxUpload } from './tbx-import.service.js';
@@ -34,6 +35,9 @@ export const TbxImportInputSchema = z.object({
   'section-oid': z.string().min(1).max(64).optional().describe("new concepts' section (default: the first)"),
   'status-mapping': StatusMappingSchema.optional().describe(
     "administrative status -> term status for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
+  ),
+  'field-mapping': MtfFieldMappingSchema.optional().describe(
+    'MultiTerm XML: where each MultiTerm field goes (POST /dictionaries/import-multiterm/preview proposes it)',
   ),
 });
 
@@ -114,6 +118,7 @@ export const tbxRouter = router({
         merge: input.merge,
         sectionOid: input['section-oid'],
         statusMapping: input['status-mapping'],
+        fieldMapping: input['field-mapping'],
       });
       return outcome.body;
     }),
