@@ -57,6 +57,8 @@ export interface TbxExportInput {
   includeUnpublished?: boolean;
   /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */
   statusMapping?: PartialStatusMapping;
+  /** CSV and XLSX: synonyms joined in one cell (default) or in repeated columns. */
+  synonyms?: 'JOINED' | 'COLUMNS';
 }
 
 export interface TbxDownload {

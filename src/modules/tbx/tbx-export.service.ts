@@ -16,7 +16,7 @@ import { criteriaSql, type Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
 import { Section } from '../section/section.entity.js';
-import { sheetLayout } from '../spreadsheet/sheet-layout.js';
+import { sheetLayout, synonymColumns } from '../spreadsheet/sheet-layout.js';
 import { writeCsv, writeXlsx } from '../spreadsheet/sheet-writer.js';
 import { enabledWorkflows } from '../workflow/workflow-effects.js';
 import { seenTermSql } from '../workflow/workflow-visibility.js';
@@ -161,11 +161,17 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .join('')
       .trim() || 'dictionary';
   const entries = counted(conceptEntries(scope.em.fork(), plan), written);
-  const layout = () => sheetLayout(plan, languages);
+  const em = scope.em.fork();
+  const layout = async () =>
+    sheetLayout(plan, languages, input.synonyms === 'COLUMNS' ? await synonymColumns(em, plan) : undefined);
   const special: Partial<Record<TbxExportFormat, () => AsyncIterable<ExportChunk>>> = {
     MULTITERM_XML: () => writeMtf(entries, { report, examples }),
-    CSV: () => writeCsv(layout(), entries, report),
-    XLSX: () => writeXlsx(layout(), entries, dictionary.name, report),
+    CSV: async function* () {
+      yield* writeCsv(await layout(), entries, report);
+    },
+    XLSX: async function* () {
+      yield* writeXlsx(await layout(), entries, dictionary.name, report);
+    },
   };
   return {
     fileName: `${safeName}.${EXTENSIONS[input.format] ?? 'tbx'}`,

@@ -94,6 +94,13 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           schema: { type: 'boolean', default: false },
         },
         { ...statusMappingParameter("whose reverse is written, over the dictionary's mapping"), in: 'query' },
+        {
+          name: 'synonyms',
+          in: 'query',
+          description:
+            'CSV, XLSX: JOINED (by "; " in one cell) or COLUMNS (each synonym a column of its own)',
+          schema: { type: 'string', enum: ['JOINED', 'COLUMNS'], default: 'JOINED' },
+        },
       ],
       responses: {
         200: {
@@ -146,6 +153,7 @@ const ExportQuerySchema = z.object({
   'filter-id': oneQueryNumber.optional(),
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
+  synonyms: oneQueryValue.optional(),
 });
 
 /** The multipart import and the streamed export; both run the tbx procedures. */
@@ -175,6 +183,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             'filter-id': query['filter-id'],
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,
+            synonyms: (query.synonyms?.toUpperCase() ?? 'JOINED') as 'JOINED' | 'COLUMNS',
           }),
         );
         if (download === undefined) return reply;

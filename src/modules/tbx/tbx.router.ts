@@ -61,6 +61,10 @@ export const TbxExportInputSchema = z.object({
   'status-mapping': StatusMappingSchema.optional().describe(
     "administrative status -> term status whose reverse is written, over the dictionary's mapping",
   ),
+  synonyms: z
+    .enum(['JOINED', 'COLUMNS'])
+    .default('JOINED')
+    .describe('CSV, XLSX: synonyms joined by "; " in one cell, or each in a column of its own (same header)'),
 });
 
 const TbxDownloadSchema = z.object({
@@ -142,6 +146,7 @@ export const tbxRouter = router({
         filterId: input['filter-id'],
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],
+        synonyms: input.synonyms,
       });
       return asExportJob(ctx.scope, download);
     }),
