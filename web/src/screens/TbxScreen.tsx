@@ -16,6 +16,7 @@ import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
 import { fileNameOf } from '../work/file-name';
 import { UploadingNote } from '../work/UploadingNote';
+import { type FieldTarget, MultiTermMapping, mayBeMultiTerm } from './tbx/MultiTermMapping';
 import {
   isSpreadsheet,
   mappingToSend,
@@ -39,7 +40,7 @@ const EXPORT_FORMATS = [
 /** The download's extension by format (the server's Content-Disposition names it first). */
 const EXTENSIONS: Record<string, string> = { MULTITERM_XML: 'xml', CSV: 'csv', XLSX: 'xlsx' };
 const ACCEPTED = [
-  '.tbx,.xml,application/x-tbx,application/xml',
+  '.tbx,.xml,.mtf,.zip,application/x-tbx,application/xml,application/zip',
   '.csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 ].join(',');
@@ -80,6 +81,11 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const [mapping, setMapping] = useState<SheetMapping | null>(null);
   const onMapping = useCallback((next: SheetMapping | null) => setMapping(next), []);
   const sheet = isSpreadsheet(file) ? file : null;
+  // An XML file may be MultiTerm's: its mapping step (tbx/MultiTermMapping.tsx) tells, with its .xdt.
+  const multiterm = mayBeMultiTerm(file) ? file : null;
+  const [definition, setDefinition] = useState<File | null>(null);
+  const [fieldMapping, setFieldMapping] = useState<FieldTarget[] | null>(null);
+  const onFieldMapping = useCallback((next: FieldTarget[] | null) => setFieldMapping(next), []);
   const targets = useImportTargets(dictionaries);
   const targetOptions = targets
     ? [
@@ -130,6 +136,10 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
     if (sheet && mapping) body.set('mapping', JSON.stringify(mappingToSend(mapping, languages)));
+    if (multiterm && fieldMapping) {
+      body.set('field-mapping', JSON.stringify(fieldMapping));
+      if (definition) body.set('definition', definition);
+    }
     const params = {
       ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
       // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say.
@@ -210,6 +220,28 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={onMapping}
         />
       )}
+      {multiterm && !/\.zip$/i.test(multiterm.name) && (
+        <label>
+          {t('multiterm.definition')}
+          <input
+            type="file"
+            accept=".xdt"
+            aria-describedby="multiterm-definition-hint"
+            onChange={(event) => setDefinition(event.target.files?.[0] ?? null)}
+          />
+          <span id="multiterm-definition-hint" className="hint">
+            {t('multiterm.definitionHint')}
+          </span>
+        </label>
+      )}
+      {multiterm && (
+        <MultiTermMapping
+          key={`${multiterm.name} ${multiterm.size} ${multiterm.lastModified}`}
+          file={multiterm}
+          definition={definition}
+          onChange={onFieldMapping}
+        />
+      )}
       {!sheet && <StatusMappingChoice value={statuses} onChange={setStatuses} />}
       <div className="actions">
         {sendingShown && <UploadingNote />}
@@ -270,6 +302,8 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
 function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
   const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
+  const [synonyms, setSynonyms] = useState('JOINED');
+  const spreadsheet = format === 'CSV' || format === 'XLSX';
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
   const [filterId, setFilterId] = useState('');
@@ -309,6 +343,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
           languages: languages.join(','),
           fields: fields.join(','),
           'filter-id': filterId,
+          ...(spreadsheet ? { synonyms } : {}),
         }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
@@ -329,6 +364,14 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         onChange={(id) => navigate(withQuery('/tbx', { d: id }), { replace: true })}
       />
       <Choice label={t('export.format')} value={format} options={EXPORT_FORMATS} onChange={setFormat} />
+      {spreadsheet && (
+        <Choice
+          label={t('export.synonyms')}
+          value={synonyms}
+          options={['JOINED', 'COLUMNS'].map((value) => ({ value, label: t(`export.synonymsAs.${value}`) }))}
+          onChange={setSynonyms}
+        />
+      )}
       <CheckList
         legend={t('export.languages')}
         options={languageOptions(dictionary.languages ?? [])}
