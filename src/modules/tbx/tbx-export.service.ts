@@ -5,6 +5,7 @@
  * The plan and its types are in tbx-export-plan.ts, the batch reader in tbx-export-batches.ts, the
  * entry builder in tbx-export-entry.ts.
  */
+import { withStatementTimeout } from '../../db/timeouts.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
@@ -162,8 +163,11 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .trim() || 'dictionary';
   const entries = counted(conceptEntries(scope.em.fork(), plan), written);
   const em = scope.em.fork();
+  // One aggregate over the export's terms (seconds for a million): bounded as a job's statements are.
+  const columns = () =>
+    withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () => synonymColumns(em, plan));
   const layout = async () =>
-    sheetLayout(plan, languages, input.synonyms === 'COLUMNS' ? await synonymColumns(em, plan) : undefined);
+    sheetLayout(plan, languages, input.synonyms === 'COLUMNS' ? await columns() : undefined);
   const special: Partial<Record<TbxExportFormat, () => AsyncIterable<ExportChunk>>> = {
     MULTITERM_XML: () => writeMtf(entries, { report, examples }),
     CSV: async function* () {
