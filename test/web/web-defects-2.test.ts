@@ -112,20 +112,16 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     await page.goto(`${web.base}/tbx`);
     await page.getByRole('heading', { name: 'Import and export' }).waitFor();
     const fixture = (name: string) => readFile(new URL(`../multiterm/fixtures/${name}`, import.meta.url));
-    await page
-      .getByLabel('TBX file', { exact: true })
-      .setInputFiles({
-        name: 'maschinenbau.xml',
-        mimeType: 'application/xml',
-        buffer: await fixture('maschinenbau.xml'),
-      });
-    await page
-      .getByLabel('Termbase definition (.xdt), if you have it')
-      .setInputFiles({
-        name: 'maschinenbau.xdt',
-        mimeType: 'application/xml',
-        buffer: await fixture('maschinenbau.xdt'),
-      });
+    await page.getByLabel('TBX file', { exact: true }).setInputFiles({
+      name: 'maschinenbau.xml',
+      mimeType: 'application/xml',
+      buffer: await fixture('maschinenbau.xml'),
+    });
+    await page.getByLabel('Termbase definition (.xdt), if you have it').setInputFiles({
+      name: 'maschinenbau.xdt',
+      mimeType: 'application/xml',
+      buffer: await fixture('maschinenbau.xdt'),
+    });
     const step = page.getByRole('group', { name: 'Where the MultiTerm fields go' });
     await step.getByText(/termbase definition “Maschinenbau”/).waitFor();
     const indexes = await step
