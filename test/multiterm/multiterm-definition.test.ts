@@ -212,5 +212,12 @@ describe('MultiTerm termbase definition and field mapping', () => {
     });
     expect(broken.status).toBe(400);
     expect(broken.body.message).toMatch(/^Not a valid termbase definition \(\.xdt\)/);
+    const workbook = new JSZip();
+    workbook.file('[Content_Types].xml', '<Types/>');
+    workbook.file('xl/workbook.xml', '<workbook/>');
+    const xlsx = await workbook.generateAsync({ type: 'nodebuffer' });
+    const office = await post('/dictionaries/import-tbx?name=Office', { file: xlsx });
+    expect(office.status).toBe(400);
+    expect(office.body.message).toMatch(/as a spreadsheet/);
   });
 });

@@ -60,6 +60,13 @@ export async function unpackMultiTermZip(upload: TbxUpload): Promise<void> {
       `Not a readable zip: ${error instanceof Error ? error.message : error}`,
     );
   }
+  // An Office document (XLSX) is a zip of XML parts too: it is a spreadsheet, imported by its mapping.
+  if (zip.file('[Content_Types].xml')) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'This is an Office document (XLSX?), not MultiTerm XML: import a workbook as a spreadsheet (POST /dictionaries/import-spreadsheet)',
+    );
+  }
   const files = Object.values(zip.files).filter((entry) => !entry.dir && !entry.name.startsWith('__MACOSX/'));
   const xml = files.find((entry) => /\.(xml|mtf)$/i.test(entry.name));
   if (!xml) throw new AppError('BAD_REQUEST', 'The zip holds no MultiTerm XML file (.xml)');
