@@ -12,6 +12,7 @@ import { definitionPaths, definitionRoutes } from './modules/dictionary-definiti
 import { printPaths, printRoute } from './modules/display/print.rest.js';
 import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
+import { multitermPaths, multitermRoutes } from './modules/multiterm/multiterm.rest.js';
 import { createSearchRuntime } from './modules/search/search-runtime.js';
 import { searchSettingPaths, searchSettingRoute } from './modules/search-settings/search-settings.rest.js';
 import { skosPaths, skosRoutes } from './modules/skos/skos.rest.js';
@@ -75,6 +76,7 @@ export const rawRoutePaths = {
   ...tbxPaths,
   ...attachmentPaths,
   ...spreadsheetPaths,
+  ...multitermPaths,
   ...skosPaths,
   ...feedbackPaths, // feedback
 };
@@ -90,6 +92,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     tbxRoutes(deps.config, createContext),
     attachmentRoutes(deps.config, createContext),
     spreadsheetRoutes(deps.config, createContext),
+    multitermRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
     feedbackRoutes(deps.config, createContext), // feedback
   ];

@@ -4,14 +4,20 @@
  * and refused as over REST; the import runs as a job (its row shows the progress) like on the server.
  */
 import { copyFile, link, rm, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { MikroORM } from '../../src/db/orm.js';
 import { JobHeartbeat } from '../../src/modules/jobs/job-heartbeat.js';
 import { JobTask } from '../../src/modules/jobs/job-task.entity.js';
+import { previewMultiTerm } from '../../src/modules/multiterm/mtf-preview.js';
 import { TBX_IMPORT_JOB } from '../../src/modules/search/search-runtime.js';
+import { SheetMappingSchema } from '../../src/modules/spreadsheet/sheet-mapping.js';
+import {
+  previewSpreadsheet,
+  SheetPreviewInputSchema,
+} from '../../src/modules/spreadsheet/spreadsheet.router.js';
 import { TbxExportInputSchema, TbxImportInputSchema } from '../../src/modules/tbx/tbx.router.js';
 import { exportTbx } from '../../src/modules/tbx/tbx-export.service.js';
 import { asExportJob, exportSummary } from '../../src/modules/tbx/tbx-export-job.js';
@@ -26,9 +32,12 @@ import {
   CliError,
   followImport,
   type ImportStarted,
+  isSpreadsheetFile,
   type JobState,
   printExportSummary,
+  printPreview,
   printSummary,
+  readJsonFile,
 } from './output.js';
 import { writeOut } from './write-out.js';
 
@@ -86,17 +95,46 @@ export async function jobState(orm: MikroORM, id: number): Promise<JobState> {
   };
 }
 
+/** The termbase definition beside the upload, as the REST route keeps a `definition` member. */
+async function stageDefinition(upload: TbxUpload, file: string | undefined): Promise<void> {
+  if (!file) return;
+  const path = join(dirname(upload.path), 'definition.xdt');
+  await copyFile(file, path).catch((error: Error) => {
+    throw new CliError(`Cannot read ${file}: ${error.message}`);
+  });
+  upload.companions.definition = path;
+}
+
+async function preview(cli: DirectCli): Promise<void> {
+  const upload = await stage(cli.target);
+  try {
+    await stageDefinition(upload, cli.definition);
+    const answer = isSpreadsheetFile(cli.target)
+      ? await previewSpreadsheet(parse(SheetPreviewInputSchema, { file: upload, sheet: cli.sheet }))
+      : await previewMultiTerm(upload);
+    await printPreview(answer, cli.out);
+  } finally {
+    await upload.discard();
+  }
+}
+
 async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<void> {
   const upload = await stage(cli.target);
   try {
-    const input = parse(TbxImportInputSchema, {
+    await stageDefinition(upload, cli.definition);
+    const input = parse(TbxImportInputSchema.extend({ mapping: SheetMappingSchema.optional() }), {
       file: upload,
       'dictionary-id': cli.dictionary === undefined ? undefined : Number(cli.dictionary),
       name: cli.name,
       merge: cli.merge,
       'section-oid': cli.section,
       'status-mapping': statusMapping(cli.statusMapping),
+      mapping: cli.mapping ? await readJsonFile(cli.mapping, '--mapping') : undefined,
+      'field-mapping': cli.fieldMapping ? await readJsonFile(cli.fieldMapping, '--field-mapping') : undefined,
     });
+    if (input.mapping && !input.mapping.columns.some((column) => column.role === 'term')) {
+      throw new CliError('--mapping: no column holds terms (role "term")');
+    }
     // The newest job before this import: the import's own job is the next TBX import job of this user.
     const jobs = (where: object) =>
       orm.em.fork().findOne(JobTask, { userId: scope.actor.userId, ...where }, { orderBy: { id: 'DESC' } });
@@ -107,6 +145,8 @@ async function importFile(orm: MikroORM, scope: Scope, cli: DirectCli): Promise<
       merge: input.merge,
       sectionOid: input['section-oid'],
       statusMapping: input['status-mapping'],
+      spreadsheet: input.mapping,
+      fieldMapping: input['field-mapping'],
     }).then(({ body }) => body as ImportStarted);
     const summary = await followImport(started, {
       find: async () => (await jobs({ id: { $gt: before }, type: TBX_IMPORT_JOB }))?.id,
@@ -126,6 +166,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     fields: list(cli.fields),
     'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
     'status-mapping': statusMapping(cli.statusMapping),
+    synonyms: cli.synonyms,
   });
   const download = await exportTbx(scope, {
     id: input.id,
@@ -134,6 +175,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     fields: input.fields,
     filterId: input['filter-id'],
     statusMapping: input['status-mapping'],
+    synonyms: input.synonyms,
   });
   // Recorded as a job as on a server, whose result is the summary printed here.
   const job = await asExportJob(scope, download);
@@ -168,6 +210,7 @@ export async function runDirectMode(cli: DirectCli): Promise<void> {
     heartbeat.start();
     try {
       if (cli.command === 'import') await importFile(orm, session.scope, cli);
+      else if (cli.command === 'preview') await preview(cli);
       else await exportFile(session.scope, cli);
     } finally {
       await heartbeat.close();
@@ -176,7 +219,7 @@ export async function runDirectMode(cli: DirectCli): Promise<void> {
   } catch (error) {
     // Refusals of the services (403, 404, a malformed file) read as the server would answer them.
     if (!(error instanceof AppError)) throw error;
-    const what = cli.command === 'import' ? 'Import' : 'Export';
+    const what = { import: 'Import', export: 'Export', preview: 'Preview' }[cli.command];
     throw new CliError(`${what} failed: ${error.code}: ${error.message}`);
   } finally {
     await orm.close(true);

@@ -5,8 +5,12 @@ import { CliError } from './output.js';
 export const USAGE = `Usage:
   npm run tbx -- import FILE [--dictionary ID | --name NAME] [--merge ENTRY_ID|TERM|NONE] [--section OID]
                     [--status-mapping deprecatedTerm:forbidden,...]
+                    [--mapping MAPPING.json]            (a CSV or XLSX file, by its column mapping)
+                    [--definition FILE.xdt] [--field-mapping FIELDS.json]   (MultiTerm XML)
+  npm run tbx -- preview FILE [--definition FILE.xdt] [--sheet NAME] [--out PREVIEW.json]
+                    (a spreadsheet's or MultiTerm file's proposed mapping: edit its "mapping" and pass it)
   npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
-                    [--filter ID] [--status-mapping deprecatedTerm:forbidden,...]
+                    [--filter ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -17,7 +21,7 @@ Directly in the database (no server needed; no password: whoever holds the datab
 Without --dictionary the import makes a new dictionary (named --name, else the file's title).`;
 
 interface Common {
-  command: 'import' | 'export';
+  command: 'import' | 'export' | 'preview';
   /** The file to import, or the id of the dictionary to export. */
   target: string;
   dictionary?: string;
@@ -31,6 +35,13 @@ interface Common {
   filter?: string;
   /** Administrative status -> term status (docs/tbx.md, Administrative statuses). */
   statusMapping?: string;
+  /** A spreadsheet's column mapping (JSON file): the import is a spreadsheet import. */
+  mapping?: string;
+  /** MultiTerm XML: the termbase definition (.xdt) and the field mapping (JSON file). */
+  definition?: string;
+  fieldMapping?: string;
+  sheet?: string;
+  synonyms: string;
 }
 
 export interface ServerCli extends Common {
@@ -74,13 +85,25 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
       fields: { type: 'string' },
       filter: { type: 'string' },
       'status-mapping': { type: 'string' },
+      mapping: { type: 'string' },
+      definition: { type: 'string' },
+      'field-mapping': { type: 'string' },
+      sheet: { type: 'string' },
+      synonyms: { type: 'string', default: 'JOINED' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
   const [command, target, extra] = positionals;
-  if ((command !== 'import' && command !== 'export') || !target || extra !== undefined) {
+  if (
+    (command !== 'import' && command !== 'export' && command !== 'preview') ||
+    !target ||
+    extra !== undefined
+  ) {
     throw new CliError(USAGE);
+  }
+  if (values.mapping && (values.definition || values['field-mapping'])) {
+    throw new CliError('--mapping is for spreadsheets, --definition and --field-mapping for MultiTerm XML');
   }
   if (command === 'export' && !values.out) throw new CliError(`Give --out FILE.\n${USAGE}`);
   if (command === 'export' && !/^\d+$/.test(target)) throw new CliError('The dictionary id must be a number');
@@ -98,6 +121,11 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
     fields: values.fields,
     filter: values.filter,
     statusMapping: values['status-mapping'],
+    mapping: values.mapping,
+    definition: values.definition,
+    fieldMapping: values['field-mapping'],
+    sheet: values.sheet,
+    synonyms: values.synonyms!.toUpperCase(),
   };
   const user = values.user ?? env.POLYTERM_USER;
   const client = values.client ?? env.POLYTERM_CLIENT;

@@ -138,3 +138,34 @@ export function printExportSummary(out: string, summary: ExportSummary): void {
     }
   }
 }
+
+/** A JSON file the user wrote (a mapping); a missing or broken file is a usage error naming it. */
+export async function readJsonFile(file: string, option: string): Promise<unknown> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`${option}: cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${option}: ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A preview as JSON: to the file given (to edit its mapping), else to the screen. */
+export async function printPreview(preview: unknown, out: string | undefined): Promise<void> {
+  const text = `${JSON.stringify(preview, null, 2)}\n`;
+  if (!out) {
+    process.stdout.write(text);
+    return;
+  }
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(out, text);
+  console.log(`wrote ${out}: edit its "mapping" and pass it to import (--mapping or --field-mapping)`);
+}
+
+/** Spreadsheets by their extension; anything else is previewed as MultiTerm XML. */
+export const isSpreadsheetFile = (file: string) => /\.(csv|tsv|txt|xlsx)$/i.test(file);

@@ -8,9 +8,12 @@ import {
   type ExportSummary,
   followImport,
   type ImportStarted,
+  isSpreadsheetFile,
   type JobState,
   printExportSummary,
+  printPreview,
   printSummary,
+  readJsonFile,
 } from './output.js';
 import { writeOut } from './write-out.js';
 
@@ -91,10 +94,31 @@ export class ServerApi {
   }
 }
 
-async function importFile(api: ServerApi, cli: ServerCli): Promise<void> {
+/** The upload's form: the file, and the mapping or MultiTerm definition and field mapping when given. */
+async function uploadForm(cli: ServerCli): Promise<FormData> {
   const form = new FormData();
   form.append('file', await openAsBlob(cli.target), basename(cli.target));
-  const path = `/dictionaries/import-tbx${query({
+  if (cli.mapping) form.append('mapping', JSON.stringify(await readJsonFile(cli.mapping, '--mapping')));
+  if (cli.definition) form.append('definition', await openAsBlob(cli.definition), basename(cli.definition));
+  if (cli.fieldMapping) {
+    form.append('field-mapping', JSON.stringify(await readJsonFile(cli.fieldMapping, '--field-mapping')));
+  }
+  if (cli.sheet) form.append('sheet', cli.sheet);
+  return form;
+}
+
+async function preview(api: ServerApi, cli: ServerCli): Promise<void> {
+  const kind = isSpreadsheetFile(cli.target) ? 'import-spreadsheet' : 'import-multiterm';
+  const body = await uploadForm(cli);
+  await printPreview(
+    await api.json(`/dictionaries/${kind}/preview`, 'Preview', { method: 'POST', body }),
+    cli.out,
+  );
+}
+
+async function importFile(api: ServerApi, cli: ServerCli): Promise<void> {
+  const form = await uploadForm(cli);
+  const path = `/dictionaries/${cli.mapping ? 'import-spreadsheet' : 'import-tbx'}${query({
     'dictionary-id': cli.dictionary,
     name: cli.name,
     merge: cli.merge,
@@ -120,6 +144,7 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
     fields: cli.fields,
     'filter-id': cli.filter,
     'status-mapping': cli.statusMapping,
+    synonyms: cli.synonyms,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());
@@ -134,5 +159,6 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
 export async function runServerMode(cli: ServerCli): Promise<void> {
   const api = new ServerApi(cli);
   if (cli.command === 'import') await importFile(api, cli);
+  else if (cli.command === 'preview') await preview(api, cli);
   else await exportFile(api, cli);
 }

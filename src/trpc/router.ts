@@ -19,6 +19,7 @@ import { historyRouter } from '../modules/history/history.router.js';
 import { jobRouter } from '../modules/jobs/job.router.js';
 import { licenseRouter } from '../modules/license/license.router.js';
 import { mailSettingsRouter } from '../modules/mail/mail-settings.router.js'; // mail-settings
+import { multitermRouter } from '../modules/multiterm/multiterm.router.js';
 import { permissionSchemeRouter } from '../modules/permission/permission-scheme.router.js';
 import { profileRouter } from '../modules/profile/profile.router.js';
 import { projectRouter } from '../modules/project/project.router.js'; // projects
@@ -76,6 +77,7 @@ export const appRouter = router({
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,
+  multiterm: multitermRouter,
   skos: skosRouter,
   terms: searchRouter,
   stemming: stemmingRouter,

@@ -4,11 +4,20 @@
  * summary, refusals, and CSV/XLSX exports that import back to the same content. One server for the file.
  */
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeMapping } from '../../src/modules/spreadsheet/sheet-proposal.js';
-import { detectDelimiter, detectEncoding } from '../../src/modules/spreadsheet/sheet-reader.js';
+import {
+  detectDelimiter,
+  detectEncoding,
+  readSheetRows,
+  type SheetRow,
+  sheetShape,
+} from '../../src/modules/spreadsheet/sheet-reader.js';
 import type { TbxEntry } from '../../src/modules/tbx/tbx-model.js';
 import { readTbx } from '../../src/modules/tbx/tbx-reader.js';
 import type { Server } from '../concepts/concept-helpers.js';
@@ -325,5 +334,87 @@ describe('spreadsheet export', () => {
       expect(copy.errors).toEqual([]);
       expect(contentOf(await fullExport(copy.dictionaryId))).toEqual(before);
     }
+  });
+
+  it('round-trips spreadsheet -> dictionary -> spreadsheet, synonyms joined or in repeated columns', async () => {
+    const source = Buffer.from(GLOSSARY, 'latin1');
+    const original = await importSheet(source, (await preview(source)).mapping);
+    const csvOf = async (dictionaryId: number, synonyms: string) => {
+      const text = await client.export(dictionaryId, 'CSV', { synonyms });
+      return parse(text, { bom: true }) as string[][];
+    };
+    const joined = await csvOf(original.dictionaryId, 'JOINED');
+    const repeated = await csvOf(original.dictionaryId, 'COLUMNS');
+    // The most English terms of a concept is 2: two English columns, each with its note after it.
+    expect(repeated[0]).toEqual([
+      'ID',
+      'Definition',
+      'Domain',
+      'English',
+      'English: Note',
+      'English',
+      'English: Note',
+      'Icelandic',
+      'Icelandic: Note',
+    ]);
+    expect(repeated[1]).toEqual([
+      'g1',
+      'A book of words; with meanings',
+      'Language',
+      'dictionary',
+      'general',
+      'lexicon',
+      'old',
+      'orðabók',
+      '',
+    ]);
+    const before = contentOf(await fullExport(original.dictionaryId));
+    for (const rows of [joined, repeated]) {
+      const file = Buffer.from(
+        `\uFEFF${rows.map((row) => row.map((cell) => `"${cell.replaceAll('"', '""')}"`).join(',')).join('\r\n')}`,
+      );
+      const copy = await importSheet(file, (await preview(file)).mapping);
+      expect(copy.errors).toEqual([]);
+      expect(contentOf(await fullExport(copy.dictionaryId))).toEqual(before);
+      // ... and its spreadsheet is the one it came from, every cell.
+      expect(await csvOf(copy.dictionaryId, rows === joined ? 'JOINED' : 'COLUMNS')).toEqual(rows);
+    }
+    const xlsx = Buffer.from(
+      await (
+        await fetch(
+          `${server.base}/api/v4/dictionaries/export-tbx/${original.dictionaryId}?format=XLSX&synonyms=COLUMNS`,
+          { headers: { 'x-auth-token': token } },
+        )
+      ).arrayBuffer(),
+    );
+    const copy = await importSheet(xlsx, (await preview(xlsx)).mapping);
+    expect(contentOf(await fullExport(copy.dictionaryId))).toEqual(before);
+  });
+
+  it('streams a large XLSX row by row with the same cells as reading it whole', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Other').addRow(['skip me']);
+    const sheet = workbook.addWorksheet('Terms');
+    sheet.addRow(['English', 'French', 'Domain', 'Date']);
+    sheet.addRow(['river', 'rivière', 'Geography', new Date('2020-05-01T00:00:00Z')]);
+    sheet.addRow(['rivers', { formula: 'B2&"s"', result: 'rivières' }, 'Hydrology', null]);
+    sheet.addRow([]);
+    sheet.addRow(['lake', { richText: [{ text: 'l' }, { text: 'ac' }] }, null, 3]);
+    const dir = mkdtempSync(join(tmpdir(), 'sheet-stream-'));
+    const path = join(dir, 'terms.xlsx');
+    writeFileSync(path, Buffer.from(await workbook.xlsx.writeBuffer()));
+    const rowsOf = async (inMemoryBytes?: number) => {
+      const shape = await sheetShape(path, { sheet: 'Terms', inMemoryBytes });
+      const rows: SheetRow[] = [];
+      for await (const row of readSheetRows(path, shape, { inMemoryBytes })) {
+        if (row.cells.some(Boolean)) rows.push({ row: row.row, cells: row.cells.slice(0, 4) });
+      }
+      return { sheets: shape.sheets, rows };
+    };
+    const streamed = await rowsOf(0);
+    expect(streamed.sheets).toEqual(['Other', 'Terms']);
+    expect(streamed).toEqual(await rowsOf());
+    expect(streamed.rows.map((row) => row.row)).toEqual([1, 2, 3, 5]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -314,3 +314,83 @@ describe('server mode (--server)', { timeout: 90_000 }, () => {
     expect(refused.stderr).toMatch(/^Export failed: 401 UNAUTHORIZED: /m);
   });
 });
+
+describe('mappings on the command line', { timeout: 120_000 }, () => {
+  const MULTITERM = fileURLToPath(new URL('../multiterm/fixtures/', import.meta.url));
+
+  it('previews a CSV, imports it by the edited --mapping, and exports synonyms in columns (server mode)', async () => {
+    const sheet = join(work, 'glossary.csv');
+    await writeFile(sheet, 'English;German;Note\r\n"valve; cock";Ventil;keep out\r\npump;Pumpe;\r\n');
+    const server$ = ['--server', server.base, '--token', adminToken];
+    const previewed = await cli(['preview', sheet, '--out', join(work, 'preview.json'), ...server$]);
+    expect(previewed.code, previewed.stderr).toBe(0);
+    const { mapping } = JSON.parse(await readFile(join(work, 'preview.json'), 'utf8')) as {
+      mapping: { columns: { role: string }[] };
+    };
+    expect(mapping.columns.map((column) => column.role)).toEqual(['term', 'term', 'conceptField']);
+    mapping.columns[2] = { role: 'ignore' };
+    await writeFile(join(work, 'mapping.json'), JSON.stringify(mapping));
+    const run = await cli([
+      'import',
+      sheet,
+      '--mapping',
+      join(work, 'mapping.json'),
+      '--name',
+      `cli sheet ${uniqueSuffix()}`,
+      ...server$,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const [, id, concepts, terms] = SUMMARY.exec(run.stdout) ?? [];
+    expect([Number(concepts), Number(terms)]).toEqual([2, 5]);
+    const out = join(work, 'columns.csv');
+    const exported = await cli([
+      'export',
+      id!,
+      '--format',
+      'CSV',
+      '--synonyms',
+      'COLUMNS',
+      '--out',
+      out,
+      ...server$,
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const header = (await readFile(out, 'utf8')).replace(/^\uFEFF/, '').split('\r\n')[0];
+    expect(header).toBe('ID,Domain,English,English,German');
+  });
+
+  it('previews MultiTerm XML with its .xdt and imports by the edited --field-mapping (database mode)', async () => {
+    const xml = join(MULTITERM, 'maschinenbau.xml');
+    const xdt = join(MULTITERM, 'maschinenbau.xdt');
+    const previewed = await cli(direct('preview', xml, '--definition', xdt));
+    expect(previewed.code, previewed.stderr).toBe(0);
+    const { mapping } = JSON.parse(previewed.stdout) as { mapping: { name: string; field: string | null }[] };
+    const edited = mapping.map((entry) => (entry.name === 'Kunde' ? { ...entry, field: null } : entry));
+    await writeFile(join(work, 'fields.json'), JSON.stringify(edited));
+    const run = await cli(
+      direct(
+        'import',
+        xml,
+        '--definition',
+        xdt,
+        '--field-mapping',
+        join(work, 'fields.json'),
+        '--name',
+        `cli mtf ${uniqueSuffix()}`,
+      ),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [, id, concepts, terms] = SUMMARY.exec(run.stdout) ?? [];
+    expect([Number(concepts), Number(terms)]).toEqual([2, 6]);
+    const fields = await rows<{ name: string }>(server.t, 'select name from fields where dictionary_id = ?', [
+      Number(id),
+    ]);
+    expect(fields.map((field) => field.name)).not.toContain('Kunde');
+    const languages = await rows<{ code: string }>(
+      server.t,
+      'select code from languages where dictionary_id = ? order by code',
+      [Number(id)],
+    );
+    expect(languages.map((language) => language.code)).toEqual(['deu', 'eng', 'fra']);
+  });
+});

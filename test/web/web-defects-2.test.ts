@@ -107,6 +107,61 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     await expectAccessible(page, 'MultiTerm XML import and export');
   });
 
+  it("maps a MultiTerm termbase's fields with its .xdt before the import, at 1440 and 390 px (issue 39)", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${web.base}/tbx`);
+    await page.getByRole('heading', { name: 'Import and export' }).waitFor();
+    const fixture = (name: string) => readFile(new URL(`../multiterm/fixtures/${name}`, import.meta.url));
+    await page.getByLabel('TBX file', { exact: true }).setInputFiles({
+      name: 'maschinenbau.xml',
+      mimeType: 'application/xml',
+      buffer: await fixture('maschinenbau.xml'),
+    });
+    await page.getByLabel('Termbase definition (.xdt), if you have it').setInputFiles({
+      name: 'maschinenbau.xdt',
+      mimeType: 'application/xml',
+      buffer: await fixture('maschinenbau.xdt'),
+    });
+    const step = page.getByRole('group', { name: 'Where the MultiTerm fields go' });
+    await step.getByText(/termbase definition “Maschinenbau”/).waitFor();
+    const indexes = await step
+      .getByRole('table', { name: 'Indexes (languages) of the termbase' })
+      .getByRole('row')
+      .allInnerTexts();
+    expect(indexes.slice(1).map((row) => row.split(/\s+/)[0])).toEqual(['English', 'German', 'French']);
+    const kunde = step.getByRole('group', { name: 'Field “Kunde” (entry)' });
+    expect(await kunde.getByRole('combobox', { name: 'Imported as' }).inputValue()).toBe('+');
+    await kunde.getByRole('combobox', { name: 'Imported as' }).selectOption({ label: 'Not imported' });
+    const register = step.getByRole('group', { name: 'Field “Register” (term)' });
+    await register.getByLabel('Name of the field').fill('Stil');
+    await expectAccessible(page, 'MultiTerm mapping at 1440 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, 'MultiTerm mapping at 390 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const name = `Maschinenbau ${uniqueSuffix()}`;
+    await page.getByLabel('Name of the new dictionary').fill(name);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const outcome = page.getByRole('status').filter({ hasText: /^(Imported|The import failed)/ });
+    await outcome.waitFor({ timeout: 60_000 });
+    expect(await outcome.innerText()).toMatch(/^Imported: 2 concepts, 6 terms, .* 0 errors\.$/);
+    const href = await page
+      .getByRole('link', { name: 'Search the imported dictionary' })
+      .getAttribute('href');
+    const id = Number(new URL(href!, web.base).searchParams.get('d'));
+    const dictionary = (await api.dictionaries.get.query({
+      id,
+      format: 'FULL',
+      'include-deleted': false,
+    })) as unknown as {
+      languages: { code: string }[];
+      conceptFields: { name: string }[];
+      termFields: { name: string }[];
+    };
+    expect(dictionary.languages.map((language) => language.code).sort()).toEqual(['deu', 'eng', 'fra']);
+    expect(dictionary.conceptFields.map((field) => field.name)).not.toContain('Kunde');
+    expect(dictionary.termFields.map((field) => field.name)).toContain('Stil');
+  });
+
   it('imports a CSV through the mapping step and exports it as CSV and XLSX (issue 39)', async () => {
     await page.goto(`${web.base}/tbx`);
     await page.getByRole('heading', { name: 'Import and export' }).waitFor();

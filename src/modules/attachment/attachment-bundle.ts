@@ -147,3 +147,20 @@ function limited(maxBytes: number, name: string) {
     }
   };
 }
+
+/** The names of a zip's entries, from its central directory (nothing is unpacked); 400 when unreadable. */
+export async function zipEntryNames(zipPath: string): Promise<string[]> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true }, (error, file) =>
+      error ? reject(new AppError('BAD_REQUEST', `The zip cannot be read: ${error.message}`)) : resolve(file),
+    ),
+  );
+  const names: string[] = [];
+  try {
+    if (zip.entryCount > MAX_ENTRIES) throw new AppError('BAD_REQUEST', 'The zip holds too many entries');
+    for await (const entry of entries(zip)) names.push(entry.fileName);
+  } finally {
+    zip.close();
+  }
+  return names;
+}

@@ -10,21 +10,33 @@
  * UTF-16: the bytes are decoded as the TBX reader's are (BOM, declaration). As there, no DTD is processed.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { importedValue } from '../tbx/field-names.js';
 import { ByteDecoder } from '../tbx/tbx-byte-decoder.js';
 import { CREATED_TRANSACTIONS, parseDate } from '../tbx/tbx-dialects.js';
 import type { TbxEntry, TbxHeader, TbxLanguageSection, TbxTerm, TbxValue } from '../tbx/tbx-model.js';
 import { type ReadTbxOptions, type TbxChunk, TbxFormatError } from '../tbx/tbx-reader.js';
-import { importedValue, processStatusOf } from './mtf-vocabulary.js';
+import type { MtfLevel } from './mtf-definition.js';
+import type { MtfFieldTargets } from './mtf-field-mapping.js';
+import { processStatusOf } from './mtf-vocabulary.js';
 
 const SLICE_CHARS = 64 * 1024;
 const MAX_PROLOG_CHARS = 1024 * 1024;
 
+export interface ReadMtfOptions extends ReadTbxOptions {
+  /** The field mapping (mtf-field-mapping.ts); absent: fields by their names. */
+  fields?: MtfFieldTargets;
+  /** Each descriptive field's value as the file names it (the preview lists them). */
+  onField?: (name: string, level: MtfLevel, text: string) => void;
+  /** Each index of an entry: its lang attribute and its name (type). */
+  onLanguage?: (lang: string, name: string) => void;
+}
+
 /** The entries of a MultiTerm XML document in file order. Throws TbxFormatError for a bad file. */
 export async function* readMtf(
   source: AsyncIterable<TbxChunk> | Iterable<TbxChunk>,
-  options: ReadTbxOptions = {},
+  options: ReadMtfOptions = {},
 ): AsyncGenerator<TbxEntry> {
-  const reader = new MtfStreamReader(options.onHeader);
+  const reader = new MtfStreamReader(options);
   for await (const chunk of source) {
     const text = reader.decode(chunk);
     for (let start = 0; start < text.length; start += SLICE_CHARS) {
@@ -61,7 +73,10 @@ class MtfStreamReader {
   /** The descrip's xref: its link and where its text starts and ends in the captured text. */
   private link: { clink?: string; ulink?: string; from?: number; to?: number } = {};
 
-  constructor(private readonly onHeader: ((header: TbxHeader) => void) | undefined) {
+  private readonly onHeader: ((header: TbxHeader) => void) | undefined;
+
+  constructor(private readonly options: ReadMtfOptions) {
+    this.onHeader = options.onHeader;
     const parser = this.parser;
     parser.on('doctype', (doctype) => {
       if (doctype.replace(/"[^"]*"|'[^']*'/g, '').includes('[')) {
@@ -148,6 +163,7 @@ class MtfStreamReader {
         return;
       case 'language':
         if (this.lang) this.lang.lang = attrs.lang ?? '';
+        this.options.onLanguage?.(attrs.lang ?? '', attrs.type ?? '');
         return;
       case 'termGrp':
         if (!this.lang) return;
@@ -254,6 +270,12 @@ class MtfStreamReader {
     const whole = from !== undefined && linkText === text;
     const holder = this.term ?? this.lang ?? this.entry!;
     const line = this.parser.line;
+    const name = fieldName.trim() || 'note';
+    this.options.onField?.(name, this.term ? 'TERM' : this.lang ? 'LANGUAGE' : 'CONCEPT', text);
+    const key = name.toLowerCase();
+    const target = this.options.fields?.has(key) ? this.options.fields.get(key) : undefined;
+    // A field the mapping leaves out is not imported at all, links included.
+    if (target === null) return;
     if (clink && (whole || !text)) {
       holder.values.push({
         category: 'crossReference',
@@ -265,7 +287,7 @@ class MtfStreamReader {
       return;
     }
     if (!text && !ulink) return;
-    const { category, value } = importedValue(fieldName || 'note', text);
+    const { category, value } = importedValue(name, text, target);
     const tbxValue: TbxValue = {
       category,
       element: category === 'originalId' ? 'admin' : 'descrip',
@@ -276,7 +298,7 @@ class MtfStreamReader {
       tbxValue.target = ulink;
       tbxValue.element = 'xref';
       // A field of the termbase's own that is only a link is a link (TBX's externalCrossReference).
-      if (category === fieldName.trim()) tbxValue.category = 'externalCrossReference';
+      if (category === name) tbxValue.category = 'externalCrossReference';
     }
     holder.values.push(tbxValue);
     if (clink) {

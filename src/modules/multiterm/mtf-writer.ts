@@ -9,10 +9,12 @@
  * `<system type="status">`. MultiTerm numbers its entries, so `<concept>` is the position in the file and
  * the concept's id travels in an `originalId` field, which the import reads back.
  */
+
+import { exportedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxTransaction, TbxValue } from '../tbx/tbx-model.js';
 import type { TbxReportExample } from '../tbx/tbx-writer.js';
 import { escapeXmlAttribute, escapeXmlText } from '../tbx/tbx-writer.js';
-import { exportedValue, systemStatusOf } from './mtf-vocabulary.js';
+import { systemStatusOf } from './mtf-vocabulary.js';
 
 export interface MtfWriteOptions {
   /** Filled with what could not be written (concepts without terms) -> count. */

@@ -5,12 +5,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
 import { registerUploads } from '../../rest/multipart.js';
-import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedure-call.js';
+import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
-import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
-import { InvocationResultSchema } from '../../shared/common.schema.js';
-import { receiveFile } from '../tbx/tbx.rest.js';
-import { TbxMergeModes } from '../tbx/tbx-import.service.js';
+import { errorContent, type RawRoute } from '../../rest/raw-route.js';
+import { targetOf, uploadImportRoute } from '../tbx/upload-import-route.js';
 import { SkosFormats } from './skos-writers.js';
 
 const tags = ['dictionaries'];
@@ -23,67 +21,32 @@ const jobHeader = {
   },
 };
 
+const importRoute = uploadImportRoute({
+  path: '/dictionaries/import-skos',
+  operationId: 'dictionaries-importSkos',
+  summary: 'Import a SKOS vocabulary (Turtle, RDF/XML or JSON-LD) into a new or an existing dictionary',
+  description:
+    'The file (member `file`) is read whole first: a file that is no RDF in its format, or holds no ' +
+    'skos:Concept, answers 400 and nothing changes; over MAX_FILE_SIZE 413. The import then runs as a job in ' +
+    'one transaction (GET /jobs/{id}: processed/total concepts; once DONE, `result` is the summary ' +
+    '{dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). 200 when done within ' +
+    'ASYNC_THRESHOLD_MS, else 202 with jobTaskId. Mapping and merging: docs/exchange.md.',
+  members: [
+    { name: 'format', schema: { type: 'string', enum: [...SkosFormats] }, queryOnly: true },
+    { name: 'hidden', schema: { type: 'string', enum: ['FORBIDDEN', 'DEPRECATED'], default: 'FORBIDDEN' } },
+  ],
+  call: (api, received) =>
+    api.skos.importFile({
+      ...targetOf(received),
+      format: (received.param('format')?.toLowerCase() || undefined) as
+        | (typeof SkosFormats)[number]
+        | undefined,
+      hidden: (received.param('hidden')?.toUpperCase() ?? 'FORBIDDEN') as 'FORBIDDEN' | 'DEPRECATED',
+    }),
+});
+
 export const skosPaths: ZodOpenApiPathsObject = {
-  '/dictionaries/import-skos': {
-    post: {
-      operationId: 'dictionaries-importSkos',
-      tags,
-      summary: 'Import a SKOS vocabulary (Turtle, RDF/XML or JSON-LD) into a new or an existing dictionary',
-      description:
-        'The file (member `file`) is read whole first: a file that is no RDF in its format, or holds no ' +
-        'skos:Concept, answers 400 and nothing changes; over MAX_FILE_SIZE 413. The import then runs as a job in ' +
-        'one transaction (GET /jobs/{id}: processed/total concepts; once DONE, `result` is the summary ' +
-        '{dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). 200 when done within ' +
-        'ASYNC_THRESHOLD_MS, else 202 with jobTaskId. Mapping and merging: docs/exchange.md.',
-      parameters: [
-        { name: 'format', in: 'query', schema: { type: 'string', enum: [...SkosFormats] } },
-        { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
-        { name: 'name', in: 'query', schema: { type: 'string' } },
-        {
-          name: 'merge',
-          in: 'query',
-          schema: { type: 'string', enum: [...TbxMergeModes], default: 'ENTRY_ID' },
-        },
-        { name: 'section-oid', in: 'query', schema: { type: 'string' } },
-        {
-          name: 'hidden',
-          in: 'query',
-          schema: { type: 'string', enum: ['FORBIDDEN', 'DEPRECATED'], default: 'FORBIDDEN' },
-        },
-      ],
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              required: ['file'],
-              properties: {
-                file: { type: 'string', format: 'binary' },
-                'dictionary-id': { type: 'integer' },
-                name: { type: 'string' },
-                merge: { type: 'string', enum: [...TbxMergeModes] },
-                'section-oid': { type: 'string' },
-                hidden: { type: 'string', enum: ['FORBIDDEN', 'DEPRECATED'] },
-              },
-            },
-          },
-        },
-      },
-      responses: {
-        200: {
-          description: 'Done in time',
-          content: { 'application/json': { schema: InvocationResultSchema } },
-        },
-        202: {
-          description: 'Still running',
-          content: { 'application/json': { schema: InvocationResultSchema } },
-        },
-        ...uploadErrorResponses('No CONCEPT_IMPORT in the section, or not an administrator (new dictionary)'),
-        404: { description: 'No such dictionary (or not readable)', content: errorContent },
-        422: { description: 'The name of the new dictionary is taken', content: errorContent },
-      },
-    },
-  },
+  ...importRoute.paths,
   '/dictionaries/export-skos/{id}': {
     get: {
       operationId: 'dictionaries-exportSkos',
@@ -149,15 +112,6 @@ export const skosPaths: ZodOpenApiPathsObject = {
   },
 };
 
-const ImportQuerySchema = z.object({
-  format: oneQueryValue.optional(),
-  'dictionary-id': oneQueryValue.optional(),
-  name: oneQueryValue.optional(),
-  merge: oneQueryValue.optional(),
-  'section-oid': oneQueryValue.optional(),
-  hidden: oneQueryValue.optional(),
-});
-
 const ExportQuerySchema = z.object({
   format: oneQueryValue.optional(),
   'base-iri': oneQueryValue.optional(),
@@ -168,45 +122,12 @@ const ExportQuerySchema = z.object({
   'filter-id': oneQueryNumber.optional(),
 });
 
-const optionalNumber = (value: string | undefined) =>
-  value === undefined || value === '' ? undefined : Number(value);
-
 /** The multipart import and the streamed export; both run the skos procedures. */
 export function skosRoutes(config: Config, createContext: ContextFactory): RawRoute {
   const plugin: FastifyPluginAsync = async (app) => {
     await registerUploads(app);
 
-    app.post('/dictionaries/import-skos', async (request, reply) => {
-      if (!signedIn(request, reply)) return reply;
-      const received = await receiveFile(request, config.MAX_FILE_SIZE);
-      if ('status' in received) {
-        const code = received.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
-        return sendError(reply, received.status, { code, message: received.message });
-      }
-      const { upload } = received;
-      try {
-        const query: Record<string, string | undefined> = parseQuery(ImportQuerySchema, request.query);
-        const param = (name: string) => received.fields[name] ?? query[name];
-        const result = await callProcedure(createContext, request, reply, (api) =>
-          api.skos.importFile({
-            file: upload,
-            format: (param('format')?.toLowerCase() || undefined) as (typeof SkosFormats)[number] | undefined,
-            'dictionary-id': optionalNumber(param('dictionary-id')),
-            name: param('name'),
-            merge: (param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
-            'section-oid': param('section-oid') || undefined,
-            hidden: (param('hidden')?.toUpperCase() ?? 'FORBIDDEN') as 'FORBIDDEN' | 'DEPRECATED',
-          }),
-        );
-        if (result === undefined) return reply;
-        return reply
-          .code(result.jobTaskId !== undefined ? 202 : 200)
-          .type('application/json; charset=utf-8')
-          .send(result);
-      } finally {
-        if (!upload.claimed) await upload.discard();
-      }
-    });
+    importRoute.register(app, config, createContext);
 
     app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
       '/dictionaries/export-skos/:id',

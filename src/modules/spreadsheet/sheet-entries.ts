@@ -1,10 +1,10 @@
 /**
  * Spreadsheet rows to the entries the TBX import writes (one row a concept), by a SheetMapping. A field
  * is named as a TBX data category or by the names MultiTerm and most spreadsheets use (Definition, Note,
- * Source, Status…: multiterm/mtf-vocabulary.ts), so both land in the dictionary's fields of that kind.
+ * Source, Status…: tbx/field-names.ts), so both land in the dictionary's fields of that kind.
  */
-import { importedValue } from '../multiterm/mtf-vocabulary.js';
-import type { TbxEntry, TbxLanguageSection, TbxValue } from '../tbx/tbx-model.js';
+import { importedValue } from '../tbx/field-names.js';
+import type { TbxEntry, TbxLanguageSection, TbxTerm, TbxValue } from '../tbx/tbx-model.js';
 import type { SheetMapping } from './sheet-mapping.js';
 import type { SheetRow } from './sheet-reader.js';
 
@@ -36,9 +36,13 @@ export function rowEntry(row: SheetRow, mapping: SheetMapping): TbxEntry | null 
     return found;
   };
   let any = false;
-  const termFields: { language: string; field: string; parts: string[] }[] = [];
+  const termFields: { language: string; field: string; parts: string[]; terms?: TbxTerm[] }[] = [];
+  // The terms of each language's latest term column: a term field after it belongs to them (synonyms in
+  // repeated columns, each followed by its fields).
+  const recent = new Map<string, TbxTerm[]>();
   mapping.columns.forEach((column, index) => {
     const cell = (row.cells[index] ?? '').trim();
+    if (column.role === 'term') recent.set(column.language.toLowerCase(), []);
     if (!cell || column.role === 'ignore') return;
     any = true;
     switch (column.role) {
@@ -47,7 +51,9 @@ export function rowEntry(row: SheetRow, mapping: SheetMapping): TbxEntry | null 
         return;
       case 'term':
         for (const term of splitCell(cell, column.separator)) {
-          section(column.language).terms.push({ id: null, term, values: [], transactions: [], line });
+          const made: TbxTerm = { id: null, term, values: [], transactions: [], line };
+          section(column.language).terms.push(made);
+          recent.get(column.language.toLowerCase())!.push(made);
         }
         return;
       case 'termField':
@@ -55,6 +61,7 @@ export function rowEntry(row: SheetRow, mapping: SheetMapping): TbxEntry | null 
           language: column.language,
           field: column.field,
           parts: splitCell(cell, column.separator),
+          terms: recent.get(column.language.toLowerCase()),
         });
         return;
       case 'languageField':
@@ -71,9 +78,10 @@ export function rowEntry(row: SheetRow, mapping: SheetMapping): TbxEntry | null 
         return;
     }
   });
-  // After every term column: a term value split like its terms goes part by part, else whole to each.
-  for (const { language, field, parts } of termFields) {
-    const terms = sections.get(language.toLowerCase())?.terms ?? [];
+  // After every term column: a term value split like its terms (those of the term column before it, else
+  // all of its language's) goes part by part, else whole to each.
+  for (const { language, field, parts, terms: after } of termFields) {
+    const terms = after ?? sections.get(language.toLowerCase())?.terms ?? [];
     terms.forEach((term, index) => {
       const text = parts.length === terms.length ? parts[index] : parts.join('; ');
       if (text) term.values.push(fieldValue(field, text, line));

@@ -6,7 +6,7 @@
  * Cells holding ";" or "|" propose it as the separator of synonyms.
  */
 import { iso6392 } from 'iso-639-2';
-import { importedValue } from '../multiterm/mtf-vocabulary.js';
+import { importedValue } from '../tbx/field-names.js';
 import type { SheetColumn, SheetMapping } from './sheet-mapping.js';
 import type { SheetRow } from './sheet-reader.js';
 

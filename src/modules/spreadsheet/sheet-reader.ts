@@ -7,11 +7,14 @@
  * the most equal columns. Quoted cells may hold separators and line breaks.
  *
  * XLSX is read with exceljs: formulas as their computed values, dates as ISO dates, rich text as its
- * text, and a merged range's value in each of its cells (a domain merged over the rows of its concepts
- * belongs to each). exceljs reads the workbook whole, so an XLSX file is bounded by MAX_FILE_SIZE.
+ * text. A workbook up to XLSX_IN_MEMORY_BYTES is read whole, which gives a merged range's value to each
+ * of its cells (a domain merged over the rows of its concepts belongs to each). A larger one is streamed
+ * row by row (exceljs's WorkbookReader), so memory holds a row and the shared strings, never the
+ * workbook: there a merged range's value stays in its first cell, as Excel keeps it, since the file
+ * names its merged ranges only after its rows.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
@@ -31,6 +34,11 @@ export interface SheetOptions {
   sheet?: string;
   delimiter?: SheetDelimiter;
   encoding?: SheetEncoding;
+}
+
+/** XLSX: stream workbooks larger than this (default XLSX_IN_MEMORY_BYTES; tests stream small ones). */
+export interface StreamOption {
+  inMemoryBytes?: number;
 }
 
 /** What the file is, as detected (or as the options say). */
@@ -55,14 +63,24 @@ export class SheetFormatError extends Error {
 }
 
 const HEAD_BYTES = 64 * 1024;
+/**
+ * Larger workbooks are streamed. Read whole, exceljs's model takes some 60 times the file's size (a 5 MB
+ * workbook of 300,000 terms raised the server's peak RSS by 300 MB), so only small ones are.
+ */
+export const XLSX_IN_MEMORY_BYTES = 2 * 1024 * 1024;
 const DELIMITERS: SheetDelimiter[] = [',', ';', '\t', '|'];
 
 /** Detects the kind, encoding, separator and sheets of a file. */
-export async function sheetShape(path: string, options: SheetOptions = {}): Promise<SheetShape> {
+export async function sheetShape(
+  path: string,
+  options: SheetOptions & StreamOption = {},
+): Promise<SheetShape> {
   const head = await readHead(path);
   if (isZip(head)) {
-    const workbook = await readWorkbook(path);
-    const sheets = workbook.worksheets.map((sheet) => sheet.name);
+    const sheets =
+      (await stat(path)).size > XLSX_IN_MEMORY_BYTES
+        ? await streamedSheetNames(path)
+        : (await readWorkbook(path)).worksheets.map((sheet) => sheet.name);
     const sheet = options.sheet ?? sheets[0] ?? null;
     if (sheet !== null && !sheets.includes(sheet)) {
       throw new SheetFormatError(0, `the workbook has no sheet "${sheet}" (it has ${sheets.join(', ')})`);
@@ -76,9 +94,15 @@ export async function sheetShape(path: string, options: SheetOptions = {}): Prom
 }
 
 /** The rows of the file (XLSX: of the shape's sheet), in order. */
-export async function* readSheetRows(path: string, shape: SheetShape): AsyncGenerator<SheetRow> {
+export async function* readSheetRows(
+  path: string,
+  shape: SheetShape,
+  options: StreamOption = {},
+): AsyncGenerator<SheetRow> {
   if (shape.kind === 'XLSX') {
-    yield* workbookRows(await readWorkbook(path), shape.sheet);
+    if ((await stat(path)).size > (options.inMemoryBytes ?? XLSX_IN_MEMORY_BYTES))
+      yield* streamedRows(path, shape.sheet);
+    else yield* workbookRows(await readWorkbook(path), shape.sheet);
     return;
   }
   const decoder = new TextDecoder(shape.encoding ?? 'utf-8');
@@ -181,6 +205,71 @@ async function readWorkbook(path: string): Promise<ExcelJS.Workbook> {
     );
   }
   return workbook;
+}
+
+const STREAM_OPTIONS = {
+  worksheets: 'emit',
+  sharedStrings: 'cache',
+  hyperlinks: 'ignore',
+  // Styles tell dates from numbers.
+  styles: 'cache',
+  entries: 'ignore',
+} as const;
+
+const unreadable = (error: unknown) =>
+  new SheetFormatError(0, `not a readable XLSX workbook (${error instanceof Error ? error.message : error})`);
+
+/**
+ * The sheet names of a streamed workbook: the workbook part, which comes before the sheets in the
+ * files Excel and LibreOffice write, names them all by the first sheet; else every sheet is passed.
+ */
+async function streamedSheetNames(path: string): Promise<string[]> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
+  const names: string[] = [];
+  try {
+    for await (const sheet of reader) {
+      const listed = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model?.sheets;
+      if (listed?.length) return listed.map((entry) => entry.name);
+      names.push((sheet as unknown as { name: string }).name);
+    }
+  } catch (error) {
+    throw unreadable(error);
+  } finally {
+    (reader as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  }
+  return names;
+}
+
+/** The rows of one sheet of a streamed workbook (the first when none is named). */
+async function* streamedRows(path: string, sheetName: string | null): AsyncGenerator<SheetRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
+  let first = true;
+  try {
+    for await (const sheet of reader) {
+      const name = (sheet as unknown as { name: string }).name;
+      const wanted = sheetName === null ? first : name === sheetName;
+      first = false;
+      // A sheet not iterated is skipped unread.
+      if (!wanted) continue;
+      let width = 0;
+      for await (const row of sheet) {
+        const values = (row.values as ExcelJS.CellValue[]) ?? [];
+        const cells: string[] = [];
+        for (let column = 1; column < values.length; column++) cells.push(valueText(values[column]));
+        // As wide as the widest row so far (the header, mostly), as the whole workbook's rows are.
+        width = Math.max(width, cells.length);
+        while (cells.length < width) cells.push('');
+        yield { row: row.number, cells };
+      }
+      return;
+    }
+  } catch (error) {
+    if (error instanceof SheetFormatError) throw error;
+    throw unreadable(error);
+  } finally {
+    // Left before the end (the preview's first rows, the sheet found): the file is closed now.
+    (reader as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  }
 }
 
 function* workbookRows(workbook: ExcelJS.Workbook, sheetName: string | null): Generator<SheetRow> {

@@ -3,12 +3,13 @@
  * TBX export reads: CSV (UTF-8 with a byte order mark, which Excel needs to read UTF-8; csv-stringify
  * quotes cells) or XLSX (exceljs's streaming writer). Columns: ID, the concept's fields, Domain, then per
  * language its terms (synonyms joined by "; "), its terms' fields (the n-th part for the n-th term) and
- * the language's own fields. The headers are those the import's preview proposes the same mapping from.
+ * the language's own fields; or, asked for, each synonym in a column of its own with its fields after it,
+ * under the same headers. The headers are those the import's preview proposes the same mapping from.
  */
 import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
-import { exportedValue } from '../multiterm/mtf-vocabulary.js';
+import { exportedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxValue } from '../tbx/tbx-model.js';
 
 export const SYNONYM_SEPARATOR = '; ';
@@ -21,6 +22,11 @@ export interface SheetLayout {
   conceptCategories: string[];
   termCategories: string[];
   languageCategories: string[];
+  /**
+   * Synonyms in repeated columns: per language tag, the most terms a concept has, each term a column of
+   * its own (with its fields after it) under the same header. Absent: synonyms joined in one cell.
+   */
+  termColumns?: Record<string, number>;
 }
 
 interface Column {
@@ -63,21 +69,19 @@ function columnsOf(layout: SheetLayout): Column[] {
   for (const tag of layout.languages) {
     const name = languageHeader(tag);
     const terms = (entry: TbxEntry) => sectionOf(entry, tag).flatMap((section) => section.terms);
-    columns.push({
-      header: name,
-      cell: (entry) =>
-        terms(entry)
-          .map((term) => term.term)
-          .join(SYNONYM_SEPARATOR),
-    });
-    for (const category of layout.termCategories) {
-      columns.push({
-        header: `${name}: ${headerOf(category)}`,
-        cell: (entry) => {
-          const parts = terms(entry).map((term) => joined(term.values, category, ', '));
-          return parts.some(Boolean) ? parts.join(SYNONYM_SEPARATOR) : '';
-        },
-      });
+    const repeated = layout.termColumns?.[tag];
+    for (let index = 0; repeated !== undefined && index < Math.max(repeated, 1); index++) {
+      const term = (entry: TbxEntry) => terms(entry)[index];
+      columns.push({ header: name, cell: (entry) => term(entry)?.term ?? '' });
+      for (const category of layout.termCategories) {
+        columns.push({
+          header: `${name}: ${headerOf(category)}`,
+          cell: (entry) => joined(term(entry)?.values ?? [], category, ', '),
+        });
+      }
+    }
+    if (repeated === undefined) {
+      joinedTermColumns(columns, name, terms, layout.termCategories);
     }
     for (const category of layout.languageCategories) {
       columns.push({
@@ -91,6 +95,31 @@ function columnsOf(layout: SheetLayout): Column[] {
     }
   }
   return columns;
+}
+
+/** A language's terms joined in one column, their fields likewise (the n-th part for the n-th term). */
+function joinedTermColumns(
+  columns: Column[],
+  name: string,
+  terms: (entry: TbxEntry) => TbxEntry['languages'][number]['terms'],
+  termCategories: string[],
+) {
+  columns.push({
+    header: name,
+    cell: (entry) =>
+      terms(entry)
+        .map((term) => term.term)
+        .join(SYNONYM_SEPARATOR),
+  });
+  for (const category of termCategories) {
+    columns.push({
+      header: `${name}: ${headerOf(category)}`,
+      cell: (entry) => {
+        const parts = terms(entry).map((term) => joined(term.values, category, ', '));
+        return parts.some(Boolean) ? parts.join(SYNONYM_SEPARATOR) : '';
+      },
+    });
+  }
 }
 
 /** The layout's language a section belongs to: its own tag, else its language without region or script. */

@@ -27,6 +27,37 @@ export const SheetPreviewSchema = z.object({
   mapping: SheetMappingSchema.describe('the proposed mapping: send it (changed as needed) to the import'),
 });
 
+/** The first rows of a spreadsheet and the mapping proposed from them (also the CLI's preview). */
+export async function previewSpreadsheet(
+  input: z.infer<typeof SheetPreviewInputSchema>,
+): Promise<z.infer<typeof SheetPreviewSchema>> {
+  try {
+    const shape = await sheetShape(input.file.path, input);
+    const rows = [];
+    for await (const row of readSheetRows(input.file.path, shape)) {
+      rows.push(row);
+      if (rows.length >= PREVIEW_ROWS) break;
+    }
+    return {
+      kind: shape.kind,
+      sheets: shape.sheets,
+      sheet: shape.sheet,
+      encoding: shape.encoding,
+      delimiter: shape.delimiter,
+      rows: rows.map((row) => row.cells),
+      mapping: {
+        ...proposeMapping(rows),
+        ...(shape.kind === 'CSV' ? { delimiter: shape.delimiter!, encoding: shape.encoding! } : {}),
+        ...(shape.sheet ? { sheet: shape.sheet } : {}),
+      },
+    };
+  } catch (error) {
+    if (error instanceof SheetFormatError)
+      throw new AppError('BAD_REQUEST', `Not a valid spreadsheet: ${error.message}`);
+    throw error;
+  }
+}
+
 /**
  * Spreadsheet import (docs/exchange.md): a preview that reads the first rows and proposes a mapping of
  * columns to languages, terms and fields, and the import with a mapping, which runs as the TBX import's
@@ -36,33 +67,7 @@ export const spreadsheetRouter = router({
   preview: authedProcedure
     .input(SheetPreviewInputSchema)
     .output(SheetPreviewSchema)
-    .mutation(async ({ input }) => {
-      try {
-        const shape = await sheetShape(input.file.path, input);
-        const rows = [];
-        for await (const row of readSheetRows(input.file.path, shape)) {
-          rows.push(row);
-          if (rows.length >= PREVIEW_ROWS) break;
-        }
-        return {
-          kind: shape.kind,
-          sheets: shape.sheets,
-          sheet: shape.sheet,
-          encoding: shape.encoding,
-          delimiter: shape.delimiter,
-          rows: rows.map((row) => row.cells),
-          mapping: {
-            ...proposeMapping(rows),
-            ...(shape.kind === 'CSV' ? { delimiter: shape.delimiter!, encoding: shape.encoding! } : {}),
-            ...(shape.sheet ? { sheet: shape.sheet } : {}),
-          },
-        };
-      } catch (error) {
-        if (error instanceof SheetFormatError)
-          throw new AppError('BAD_REQUEST', `Not a valid spreadsheet: ${error.message}`);
-        throw error;
-      }
-    }),
+    .mutation(({ input }) => previewSpreadsheet(input)),
 
   importFile: authedProcedure
     .input(TbxImportInputSchema.extend({ mapping: SheetMappingSchema }))

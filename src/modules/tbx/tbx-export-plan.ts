@@ -63,6 +63,8 @@ export interface TbxExportInput {
   statusMapping?: PartialStatusMapping;
   /** TBX formats: a zip with the document and the attachment files (docs/attachments.md). */
   withFiles?: boolean;
+  /** CSV and XLSX: synonyms joined in one cell (default) or in repeated columns. */
+  synonyms?: 'JOINED' | 'COLUMNS';
 }
 
 export interface TbxDownload {

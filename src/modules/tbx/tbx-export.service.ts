@@ -6,6 +6,7 @@
  * entry builder in tbx-export-entry.ts.
  */
 
+import { withStatementTimeout } from '../../db/timeouts.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
@@ -19,7 +20,7 @@ import { languagesOf } from '../language/language.service.js';
 import { writeMtf } from '../multiterm/mtf-writer.js';
 import { readableProject } from '../project/project-access.js'; // projects
 import { Section } from '../section/section.entity.js';
-import { sheetLayout } from '../spreadsheet/sheet-layout.js';
+import { sheetLayout, synonymColumns } from '../spreadsheet/sheet-layout.js';
 import { writeCsv, writeXlsx } from '../spreadsheet/sheet-writer.js';
 import { enabledWorkflows } from '../workflow/workflow-effects.js';
 import { seenTermSql } from '../workflow/workflow-visibility.js';
@@ -169,11 +170,20 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       .join('')
       .trim() || 'dictionary';
   const entries = counted(conceptEntries(scope.em.fork(), plan), written);
-  const layout = () => sheetLayout(plan, languages);
+  const em = scope.em.fork();
+  // One aggregate over the export's terms (seconds for a million): bounded as a job's statements are.
+  const columns = () =>
+    withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () => synonymColumns(em, plan));
+  const layout = async () =>
+    sheetLayout(plan, languages, input.synonyms === 'COLUMNS' ? await columns() : undefined);
   const special: Partial<Record<TbxExportFormat, () => AsyncIterable<ExportChunk>>> = {
     MULTITERM_XML: () => writeMtf(entries, { report, examples }),
-    CSV: () => writeCsv(layout(), entries, report),
-    XLSX: () => writeXlsx(layout(), entries, dictionary.name, report),
+    CSV: async function* () {
+      yield* writeCsv(await layout(), entries, report);
+    },
+    XLSX: async function* () {
+      yield* writeXlsx(await layout(), entries, dictionary.name, report);
+    },
   };
   const documentName = `${safeName}.${EXTENSIONS[input.format] ?? 'tbx'}`;
   // Cross-references are only written to concepts of the export, by their XML ids.

@@ -126,8 +126,15 @@ export class ImportStructure {
    * The field of a category at a level, made when the dictionary has none. A GENERIC field made for a
    * category TBX does not define remembers the element its value came in (descrip, admin, termNote).
    */
-  field(category: string, level: FieldLevel, element = ''): ImportField {
+  field(category: string, level: FieldLevel, element = '', picklist?: readonly string[]): ImportField {
     const blueprint = fieldBlueprint(category, level);
+    // A field of its own name that a termbase definition gives a picklist (MultiTerm) is a picklist.
+    if (blueprint.dataCategory === 'GENERIC' && picklist?.length) {
+      blueprint.fieldType = 'PICKLIST';
+      blueprint.picklistItems = [...new Set(picklist)]
+        .filter((value) => value.length <= 255)
+        .map((value, sortIndex) => ({ name: value, tbxName: value, sortIndex }));
+    }
     const known =
       (blueprint.dataCategory !== 'GENERIC'
         ? this.fieldsByCategory.get(`${level}:${blueprint.dataCategory}`)

@@ -105,8 +105,21 @@ async function freeName(em: EntityManager, clientId: number, wanted: string): Pr
  * The first pass: the whole file parses (else 400 with line and reason); how many entries and terms. A
  * spreadsheet is read by its mapping (TBX and MultiTerm XML files by their root element).
  */
-export async function scanFile(path: string, mapping?: SheetMapping): Promise<FileScan> {
+export async function scanFile(
+  path: string,
+  mapping?: SheetMapping,
+  multiterm?: TermbaseSource['multiterm'],
+): Promise<FileScan> {
   const source = await sourceOf(path, mapping);
+  if (multiterm?.definition || multiterm?.targets) {
+    if (source.format !== 'MULTITERM_XML') {
+      throw new AppError(
+        'BAD_REQUEST',
+        'A termbase definition and a field mapping go with MultiTerm XML only',
+      );
+    }
+    source.multiterm = multiterm;
+  }
   const format = source.format;
   const seen: { header: TbxHeader | null } = { header: null };
   const tags = new Set<string>();

@@ -9,9 +9,11 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Scope } from '../../shared/scope.js';
-import { isZip, unpackBundle } from '../attachment/attachment-bundle.js';
+import { isZip, unpackBundle, zipEntryNames } from '../attachment/attachment-bundle.js';
 import { bindBundledValues, storeBundledFiles } from '../attachment/attachment-import.js';
 import type { AsyncOutcome } from '../jobs/job-runner.js';
+import { applyDefinition, fieldTargets, type MtfFieldMapping } from '../multiterm/mtf-field-mapping.js';
+import { unpackMultiTermZip, uploadedDefinition } from '../multiterm/mtf-package.js';
 import { TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
 import { type ImportContext, sql } from './tbx-import-context.js';
@@ -39,6 +41,8 @@ export interface TbxImportOptions {
   spreadsheet?: SheetMapping;
   /** Administrative statuses -> term statuses, over the dictionary's mapping (tbx-status-mapping.ts). */
   statusMapping?: PartialStatusMapping;
+  /** MultiTerm XML: where its fields go (multiterm/mtf-field-mapping.ts). */
+  fieldMapping?: MtfFieldMapping;
 }
 
 /**
@@ -47,6 +51,8 @@ export interface TbxImportOptions {
  */
 export class TbxUpload {
   private claimedByImport = false;
+  /** Other files of the same upload by member name (MultiTerm's termbase definition), in its directory. */
+  readonly companions: Record<string, string> = {};
   constructor(
     readonly path: string,
     readonly size: number,
@@ -82,17 +88,29 @@ export async function importTbx(
   let bundled: Map<string, string> = new Map();
   try {
     target = await importTarget(scope, options);
-    // A zip is a TBX bundle: the document and the files its xGraphic/xSource values name.
+    // A zip is a MultiTerm package (its XML with the .xdt definition; an Office document is refused
+    // there) or a TBX bundle: the document and the files its xGraphic/xSource values name.
     if (!options.spreadsheet && (await isZip(upload.path))) {
-      documentPath = join(dirname(upload.path), 'bundle-document.tbx');
-      bundled = await unpackBundle(
-        upload.path,
-        dirname(upload.path),
-        documentPath,
-        scope.config.MAX_FILE_SIZE,
-      );
+      const names = await zipEntryNames(upload.path);
+      if (names.some((name) => /\.xdt$/i.test(name) || name === '[Content_Types].xml')) {
+        await unpackMultiTermZip(upload);
+      } else {
+        documentPath = join(dirname(upload.path), 'bundle-document.tbx');
+        bundled = await unpackBundle(
+          upload.path,
+          dirname(upload.path),
+          documentPath,
+          scope.config.MAX_FILE_SIZE,
+        );
+      }
     }
-    scan = await scanFile(documentPath, options.spreadsheet);
+    const definition = await uploadedDefinition(upload);
+    const targets = fieldTargets(options.fieldMapping);
+    scan = await scanFile(
+      documentPath,
+      options.spreadsheet,
+      definition || targets ? { definition, targets } : undefined,
+    );
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
@@ -121,6 +139,10 @@ export async function importTbx(
         items: readTermbaseFile(documentPath, scan),
         total: scan.entries,
         nordic: scan.nordic,
+        prepare: (structure) => {
+          const multiterm = scan.multiterm;
+          if (multiterm?.definition) applyDefinition(structure, multiterm.definition, multiterm.targets);
+        },
         entryOf: (entry) => {
           if (attachmentKeys) bindBundledValues(entry, attachmentKeys, bundle);
           return entry;

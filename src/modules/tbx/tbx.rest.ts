@@ -1,91 +1,72 @@
-import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Config } from '../../config.js';
 import { sendError } from '../../rest/error-body.js';
-import { multipartRefusal, registerUploads } from '../../rest/multipart.js';
-import { type ContextFactory, callProcedure, signedIn } from '../../rest/procedure-call.js';
+import { registerUploads } from '../../rest/multipart.js';
+import { type ContextFactory, callProcedure } from '../../rest/procedure-call.js';
 import { oneQueryNumber, oneQueryValue, parseQuery, queryList } from '../../rest/query-params.js';
-import { errorContent, type RawRoute, uploadErrorResponses } from '../../rest/raw-route.js';
-import { InvocationResultSchema } from '../../shared/common.schema.js';
+import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { AppError } from '../../shared/errors.js';
+import { DEFINITION_MEMBER } from '../multiterm/multiterm.rest.js';
 import { TbxExportFormats } from './tbx-export.service.js';
 import { EXPORT_JOB_HEADERS } from './tbx-export-job.js'; // tbx-export-report
-import { TbxMergeModes, TbxUpload } from './tbx-import.service.js';
 import { type PartialStatusMapping, parseStatusMapping } from './tbx-status-mapping.js';
-import { makeUploadDir } from './tbx-upload-dir.js';
+import {
+  jsonMember,
+  targetOf,
+  type UploadMember,
+  UploadRefusal,
+  uploadImportRoute,
+} from './upload-import-route.js';
 
 const tags = ['dictionaries'];
-/** Room for the form fields and part headers beside the file, when judging a Content-Length. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+/** POST /dictionaries/import-tbx: TBX or MultiTerm XML (with its termbase definition), by the root element. */
+const importRoute = uploadImportRoute({
+  path: '/dictionaries/import-tbx',
+  operationId: 'dictionaries-importTbx',
+  summary:
+    'Import a TBX file (v2 martif, v3 DCA or DCT) or MultiTerm XML into a new or an existing dictionary',
+  description:
+    'The file (member `file`) is streamed to disk and checked whole first: malformed XML, a wrong root, a DTD ' +
+    'subset or an entity answers 400 with the line and reason, a file over MAX_FILE_SIZE 413, and nothing ' +
+    'changes. The import then runs as a job in one transaction (GET /jobs/{id}: processed/total entries; ' +
+    'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
+    'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
+    'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
+    'administrator. MultiTerm XML (`<mtf>`) may come with its termbase definition (member `definition`, ' +
+    'the .xdt), or as a zip of both, and a `field-mapping` (JSON; POST /dictionaries/import-multiterm/preview ' +
+    'proposes one). A zip holding a TBX document and the files its xGraphic/xSource values name (as export-tbx ' +
+    'with-files=true writes it) brings the files in as attachments (docs/attachments.md). Mapping of data ' +
+    'categories, merging and limits: docs/tbx.md, docs/exchange.md.',
+  members: [
+    statusMappingParameter(
+      "for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
+    ),
+    DEFINITION_MEMBER,
+    {
+      name: 'field-mapping',
+      schema: { type: 'string' },
+      bodyOnly: true,
+      description: 'MultiTerm XML: the field mapping as JSON, [{name, field}] (field null: not imported)',
+    },
+  ],
+  fieldBytes: 256 * 1024,
+  call: (api, received) => {
+    const statusMapping = statusMappingOf(received.param('status-mapping'));
+    if ('error' in statusMapping) throw new UploadRefusal(statusMapping.error);
+    return api.tbx.importFile({
+      ...targetOf(received),
+      'status-mapping': statusMapping.mapping,
+      'field-mapping': jsonMember(received, 'field-mapping', false) as never,
+    });
+  },
+});
 
 export const tbxPaths: ZodOpenApiPathsObject = {
-  '/dictionaries/import-tbx': {
-    post: {
-      operationId: 'dictionaries-importTbx',
-      tags,
-      summary: 'Import a TBX file (v2 martif, v3 DCA or DCT) into a new or an existing dictionary',
-      description:
-        'The file (member `file`) is streamed to disk and checked whole first: malformed XML, a wrong root, a DTD ' +
-        'subset or an entity answers 400 with the line and reason, a file over MAX_FILE_SIZE 413, and nothing ' +
-        'changes. The import then runs as a job in one transaction (GET /jobs/{id}: processed/total entries; ' +
-        'once DONE, `result` is the summary {dictionaryId, concepts, terms, updated, skipped, errors, errorCount}). ' +
-        'Answers 200 with the InvocationResult when done within ASYNC_THRESHOLD_MS, else 202 with jobTaskId. ' +
-        'An existing dictionary needs CONCEPT_IMPORT in the section (or its administration); a new one a client ' +
-        'administrator. Mapping of data categories, merging and limits: docs/tbx.md. A zip holding a TBX document and ' +
-        'the files its xGraphic/xSource values name (as export-tbx with-files=true writes it) brings the files in as ' +
-        'attachments (docs/attachments.md).',
-      parameters: [
-        { name: 'dictionary-id', in: 'query', schema: { type: 'integer' } },
-        { name: 'name', in: 'query', schema: { type: 'string' } },
-        {
-          name: 'merge',
-          in: 'query',
-          schema: { type: 'string', enum: [...TbxMergeModes], default: 'ENTRY_ID' },
-        },
-        { name: 'section-oid', in: 'query', schema: { type: 'string' } },
-        statusMappingParameter(
-          "for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
-        ),
-      ],
-      requestBody: {
-        content: {
-          'multipart/form-data': {
-            schema: {
-              type: 'object',
-              required: ['file'],
-              properties: {
-                file: { type: 'string', format: 'binary' },
-                'dictionary-id': { type: 'integer' },
-                name: { type: 'string' },
-                merge: { type: 'string', enum: [...TbxMergeModes] },
-                'section-oid': { type: 'string' },
-                'status-mapping': { type: 'string' },
-              },
-            },
-          },
-        },
-      },
-      responses: {
-        200: {
-          description: 'Done in time',
-          content: { 'application/json': { schema: InvocationResultSchema } },
-        },
-        202: {
-          description: 'Still running',
-          content: { 'application/json': { schema: InvocationResultSchema } },
-        },
-        ...uploadErrorResponses('No CONCEPT_IMPORT in the section, or not an administrator (new dictionary)'),
-        404: { description: 'No such dictionary (or not readable)', content: errorContent },
-        422: { description: 'The name of the new dictionary is taken', content: errorContent },
-      },
-    },
-  },
+  ...importRoute.paths,
   '/dictionaries/export-tbx/{id}': {
     get: {
       operationId: 'dictionaries-exportTbx',
@@ -121,7 +102,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
             'true: also terms of entries in unpublished workflow states; only for users who review in the workflow (docs/workflows.md)',
           schema: { type: 'boolean', default: false },
         },
-        statusMappingParameter("whose reverse is written, over the dictionary's mapping"),
+        { ...statusMappingParameter("whose reverse is written, over the dictionary's mapping"), in: 'query' },
         {
           name: 'with-files',
           in: 'query',
@@ -129,6 +110,13 @@ export const tbxPaths: ZodOpenApiPathsObject = {
             'true: one zip (application/zip) with the TBX document and the files of ATTACHMENT fields, which ' +
             'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md)',
           schema: { type: 'boolean', default: false },
+        },
+        {
+          name: 'synonyms',
+          in: 'query',
+          description:
+            'CSV, XLSX: JOINED (by "; " in one cell) or COLUMNS (each synonym a column of its own)',
+          schema: { type: 'string', enum: ['JOINED', 'COLUMNS'], default: 'JOINED' },
         },
       ],
       responses: {
@@ -156,13 +144,12 @@ export const tbxPaths: ZodOpenApiPathsObject = {
 function statusMappingParameter(what: string) {
   return {
     name: 'status-mapping',
-    in: 'query' as const,
     description:
       `Administrative status -> term status, ${what}: a comma list of status:termStatus, e.g. ` +
       '`deprecatedTerm:forbidden`; statuses preferredTerm, admittedTerm, deprecatedTerm, supersededTerm; ' +
       'term statuses preferred, admitted, deprecated, forbidden. Anything else answers 400.',
     schema: { type: 'string' as const },
-  };
+  } satisfies UploadMember;
 }
 
 /** The REST form of a status mapping, or the 400 it answers. */
@@ -176,64 +163,6 @@ function statusMappingOf(text: string | undefined): { mapping?: PartialStatusMap
   }
 }
 
-export type Received =
-  | { upload: TbxUpload; fields: Record<string, string> }
-  | { status: 400 | 413; message: string };
-
-/**
- * Streams the multipart member `file` to a file of its own directory, never holding it in memory and
- * never keeping more than maxBytes: a larger file is removed and answered 413.
- */
-export async function receiveFile(
-  request: FastifyRequest,
-  maxBytes: number,
-  fieldBytes = 4096,
-): Promise<Received> {
-  const tooLarge = {
-    status: 413 as const,
-    message: `The file is larger than the ${maxBytes} bytes allowed (MAX_FILE_SIZE)`,
-  };
-  if (!request.isMultipart())
-    return { status: 400, message: 'Send the file as multipart/form-data (member "file")' };
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES) return tooLarge;
-  const directory = await makeUploadDir();
-  const path = join(directory, 'upload.tbx');
-  const fields: Record<string, string> = {};
-  let upload: TbxUpload | undefined;
-  let truncated = false;
-  try {
-    for await (const part of request.parts({
-      limits: { fields: 20, fieldSize: fieldBytes, files: 1, fileSize: maxBytes },
-    })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || upload) {
-          part.file.resume();
-          continue;
-        }
-        await pipeline(part.file, createWriteStream(path));
-        truncated = part.file.truncated;
-        upload = new TbxUpload(path, (await stat(path)).size, part.filename || null, directory);
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (error) {
-    await rm(directory, { recursive: true, force: true });
-    const refusal = multipartRefusal(error, maxBytes);
-    if (refusal) return refusal;
-    throw error;
-  }
-  if (!upload || truncated) {
-    await rm(directory, { recursive: true, force: true });
-    return truncated ? tooLarge : { status: 400, message: 'The multipart member "file" is missing' };
-  }
-  return { upload, fields };
-}
-
-export const optionalNumber = (value: string | undefined) =>
-  value === undefined || value === '' ? undefined : Number(value);
-
 const ExportQuerySchema = z.object({
   format: oneQueryValue.optional(),
   languages: queryList.optional(),
@@ -243,15 +172,7 @@ const ExportQuerySchema = z.object({
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
   'with-files': oneQueryValue.optional(),
-});
-
-/** Import parameters may also come in the query string; each is taken once. */
-const ImportQuerySchema = z.object({
-  'dictionary-id': oneQueryValue.optional(),
-  name: oneQueryValue.optional(),
-  merge: oneQueryValue.optional(),
-  'section-oid': oneQueryValue.optional(),
-  'status-mapping': oneQueryValue.optional(),
+  synonyms: oneQueryValue.optional(),
 });
 
 /** The multipart import and the streamed export; both run the tbx procedures. */
@@ -259,41 +180,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
   const plugin: FastifyPluginAsync = async (app) => {
     await registerUploads(app);
 
-    app.post('/dictionaries/import-tbx', async (request, reply) => {
-      // The token is checked before anything is read, so anonymous callers never make the server store a file.
-      if (!signedIn(request, reply)) return reply;
-      const received = await receiveFile(request, config.MAX_FILE_SIZE);
-      if ('status' in received) {
-        const code = received.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
-        return sendError(reply, received.status, { code, message: received.message });
-      }
-      const { upload } = received;
-      try {
-        const query: Record<string, string | undefined> = parseQuery(ImportQuerySchema, request.query);
-        const param = (name: string) => received.fields[name] ?? query[name];
-        const statusMapping = statusMappingOf(param('status-mapping'));
-        if ('error' in statusMapping) {
-          return sendError(reply, 400, { code: 'BAD_REQUEST', message: statusMapping.error });
-        }
-        const result = await callProcedure(createContext, request, reply, (api) =>
-          api.tbx.importFile({
-            file: upload,
-            'dictionary-id': optionalNumber(param('dictionary-id')),
-            name: param('name'),
-            merge: (param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
-            'section-oid': param('section-oid') || undefined,
-            'status-mapping': statusMapping.mapping,
-          }),
-        );
-        if (result === undefined) return reply;
-        return reply
-          .code(result.jobTaskId !== undefined ? 202 : 200)
-          .type('application/json; charset=utf-8')
-          .send(result);
-      } finally {
-        if (!upload.claimed) await upload.discard();
-      }
-    });
+    importRoute.register(app, config, createContext);
 
     app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
       '/dictionaries/export-tbx/:id',
@@ -317,6 +204,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,
             'with-files': query['with-files'] === 'true',
+            synonyms: (query.synonyms?.toUpperCase() ?? 'JOINED') as 'JOINED' | 'COLUMNS',
           }),
         );
         if (download === undefined) return reply;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvocationResultSchema } from '../../shared/common.schema.js';
 import { AppError } from '../../shared/errors.js';
 import { authedProcedure, router } from '../../trpc/trpc.js';
+import { MtfFieldMappingSchema } from '../multiterm/mtf-field-mapping.js';
 import { exportTbx, TbxExportFormats } from './tbx-export.service.js';
 import { asExportJob } from './tbx-export-job.js';
 import { importTbx, TbxMergeModes, TbxUpload } from './tbx-import.service.js';
@@ -35,6 +36,9 @@ export const TbxImportInputSchema = z.object({
   'status-mapping': StatusMappingSchema.optional().describe(
     "administrative status -> term status for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
   ),
+  'field-mapping': MtfFieldMappingSchema.optional().describe(
+    'MultiTerm XML: where each MultiTerm field goes (POST /dictionaries/import-multiterm/preview proposes it)',
+  ),
 });
 
 export const TbxExportInputSchema = z.object({
@@ -64,6 +68,10 @@ export const TbxExportInputSchema = z.object({
     .describe(
       'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md)',
     ),
+  synonyms: z
+    .enum(['JOINED', 'COLUMNS'])
+    .default('JOINED')
+    .describe('CSV, XLSX: synonyms joined by "; " in one cell, or each in a column of its own (same header)'),
 });
 
 const TbxDownloadSchema = z.object({
@@ -121,6 +129,7 @@ export const tbxRouter = router({
         merge: input.merge,
         sectionOid: input['section-oid'],
         statusMapping: input['status-mapping'],
+        fieldMapping: input['field-mapping'],
       });
       return outcome.body;
     }),
@@ -146,6 +155,7 @@ export const tbxRouter = router({
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],
         withFiles: input['with-files'],
+        synonyms: input.synonyms,
       });
       return asExportJob(ctx.scope, download);
     }),

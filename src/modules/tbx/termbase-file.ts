@@ -5,6 +5,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import type { MtfDefinition } from '../multiterm/mtf-definition.js';
+import type { MtfFieldTargets } from '../multiterm/mtf-field-mapping.js';
 import { isMultiTermXml, readMtf } from '../multiterm/mtf-reader.js';
 import { sheetEntries } from '../spreadsheet/sheet-entries.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
@@ -23,6 +25,8 @@ export const FORMAT_NAMES: Record<TermbaseFormat, string> = {
 export interface TermbaseSource {
   format: TermbaseFormat;
   sheet?: { shape: SheetShape; mapping: SheetMapping };
+  /** MultiTerm XML: its field mapping and termbase definition, when given. */
+  multiterm?: { targets?: MtfFieldTargets; definition?: MtfDefinition };
 }
 
 const HEAD_BYTES = 4096;
@@ -38,8 +42,11 @@ export async function* readTermbaseFile(
     yield* sheetEntries(readSheetRows(path, source.sheet.shape), source.sheet.mapping);
     return;
   }
-  const reader = source.format === 'MULTITERM_XML' ? readMtf : readTbx;
-  yield* reader(createReadStream(path), options);
+  if (source.format === 'MULTITERM_XML') {
+    yield* readMtf(createReadStream(path), { ...options, fields: source.multiterm?.targets });
+    return;
+  }
+  yield* readTbx(createReadStream(path), options);
 }
 
 /** The format by the file's root element: `<mtf>` is MultiTerm XML, anything else is read as TBX. */

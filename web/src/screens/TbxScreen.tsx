@@ -16,6 +16,7 @@ import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
 import { fileNameOf } from '../work/file-name';
 import { UploadingNote } from '../work/UploadingNote';
+import { type FieldTarget, MultiTermMapping, mayBeMultiTerm } from './tbx/MultiTermMapping';
 import {
   isSpreadsheet,
   mappingToSend,
@@ -50,7 +51,7 @@ const isSkos = (file: File | null) => file !== null && /\.(ttl|nt|rdf|owl|jsonld
 /** The download's extension by format (the server's Content-Disposition names it first). */
 const EXTENSIONS: Record<string, string> = { MULTITERM_XML: 'xml', CSV: 'csv', XLSX: 'xlsx' };
 const ACCEPTED = [
-  '.tbx,.xml,application/x-tbx,application/xml',
+  '.tbx,.xml,.mtf,.zip,application/x-tbx,application/xml,application/zip',
   '.csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   '.ttl,.nt,.rdf,.owl,.jsonld,text/turtle,application/rdf+xml,application/ld+json',
@@ -93,6 +94,11 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const onMapping = useCallback((next: SheetMapping | null) => setMapping(next), []);
   const sheet = isSpreadsheet(file) ? file : null;
   const skos = isSkos(file);
+  // An XML file may be MultiTerm's: its mapping step (tbx/MultiTermMapping.tsx) tells, with its .xdt.
+  const multiterm = !skos && mayBeMultiTerm(file) ? file : null;
+  const [definition, setDefinition] = useState<File | null>(null);
+  const [fieldMapping, setFieldMapping] = useState<FieldTarget[] | null>(null);
+  const onFieldMapping = useCallback((next: FieldTarget[] | null) => setFieldMapping(next), []);
   const targets = useImportTargets(dictionaries);
   const targetOptions = targets
     ? [
@@ -143,6 +149,10 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
     if (sheet && mapping) body.set('mapping', JSON.stringify(mappingToSend(mapping, languages)));
+    if (multiterm && fieldMapping) {
+      body.set('field-mapping', JSON.stringify(fieldMapping));
+      if (definition) body.set('definition', definition);
+    }
     const params = {
       ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
       // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say, SKOS
@@ -228,6 +238,28 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
           onChange={onMapping}
         />
       )}
+      {multiterm && !/\.zip$/i.test(multiterm.name) && (
+        <label>
+          {t('multiterm.definition')}
+          <input
+            type="file"
+            accept=".xdt"
+            aria-describedby="multiterm-definition-hint"
+            onChange={(event) => setDefinition(event.target.files?.[0] ?? null)}
+          />
+          <span id="multiterm-definition-hint" className="hint">
+            {t('multiterm.definitionHint')}
+          </span>
+        </label>
+      )}
+      {multiterm && (
+        <MultiTermMapping
+          key={`${multiterm.name} ${multiterm.size} ${multiterm.lastModified}`}
+          file={multiterm}
+          definition={definition}
+          onChange={onFieldMapping}
+        />
+      )}
       {!sheet && !skos && <StatusMappingChoice value={statuses} onChange={setStatuses} />}
       <div className="actions">
         {sendingShown && <UploadingNote />}
@@ -288,6 +320,8 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
 function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chosen?: Dictionary }) {
   const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
+  const [synonyms, setSynonyms] = useState('JOINED');
+  const spreadsheet = format === 'CSV' || format === 'XLSX';
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
   const [filterId, setFilterId] = useState('');
@@ -331,7 +365,11 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
               'base-iri': baseIri.trim(),
               ...restriction,
             })
-          : withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, { format, ...restriction }),
+          : withQuery(`/dictionaries/export-tbx/${dictionary!.id}`, {
+              format,
+              ...restriction,
+              ...(spreadsheet ? { synonyms } : {}),
+            }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
       const extension = skosFormat?.extension ?? EXTENSIONS[format] ?? 'tbx';
@@ -365,6 +403,14 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
             {t('export.baseIriHint')}
           </span>
         </label>
+      )}
+      {spreadsheet && (
+        <Choice
+          label={t('export.synonyms')}
+          value={synonyms}
+          options={['JOINED', 'COLUMNS'].map((value) => ({ value, label: t(`export.synonymsAs.${value}`) }))}
+          onChange={setSynonyms}
+        />
       )}
       <CheckList
         legend={t('export.languages')}
