@@ -1,5 +1,6 @@
 /** Attachments over GraphQL: what a concept shows (files come over REST, at `url` and `thumbnailUrl`). */
 import { builder } from '../../graphql/builder.js';
+import { unsizedListCost } from '../../graphql/cost.js';
 import type { ConceptAttachmentDto } from './attachment.schema.js';
 
 const AttachmentRef = builder.objectRef<ConceptAttachmentDto>('Attachment').implement({
@@ -29,6 +30,8 @@ builder.queryFields((t) => ({
     description:
       "The files of a concept's ATTACHMENT fields and of its visible terms' (NOT_FOUND as for the concept).",
     args: { conceptId: t.arg.int({ required: true }) },
+    // A concept's files are unpaged: counted as an unsized list, as the other unpaged lists are.
+    complexity: unsizedListCost,
     resolve: (_, args, context) => context.api.attachments.ofConcept({ id: args.conceptId }),
   }),
 }));
