@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, signIn } from './session.js';
 
 let web: WebServer;
@@ -75,6 +75,7 @@ describe('attachments', { timeout: 120_000 }, () => {
     const page = await openPage(browser);
     await openConcept(page);
     await expectAccessible(page, 'concept with an image');
+    await screenshot(page, 'attachments');
 
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Replace gear.png in Illustration').waitFor();
@@ -88,6 +89,8 @@ describe('attachments', { timeout: 120_000 }, () => {
     await page.getByLabel('Replace cog.png in Illustration').waitFor();
     await page.getByRole('button', { name: 'Remove wheel.png from Illustration' }).click();
     await expectAccessible(page, 'editor with a file field');
+    await page.getByLabel('Replace cog.png in Illustration').scrollIntoViewIfNeeded();
+    await screenshot(page, 'attachments-editor');
     // A file whose bytes are not what its name says is refused beside the field.
     await page
       .getByLabel('Add a file to Illustration')
@@ -110,6 +113,7 @@ describe('attachments', { timeout: 120_000 }, () => {
     await signIn(page);
     await page.getByRole('region', { name: 'Files' }).getByRole('img').waitFor();
     await expectAccessible(page, 'concept with an image at 390 px');
+    await screenshot(page, 'attachments-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.context().close();
   });

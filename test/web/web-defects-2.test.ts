@@ -135,8 +135,12 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const register = step.getByRole('group', { name: 'Field “Register” (term)' });
     await register.getByLabel('Name of the field').fill('Stil');
     await expectAccessible(page, 'MultiTerm mapping at 1440 px');
+    await step.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'multiterm-mapping');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page, 'MultiTerm mapping at 390 px');
+    await step.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'multiterm-mapping-phone');
     await page.setViewportSize({ width: 1440, height: 900 });
     const name = `Maschinenbau ${uniqueSuffix()}`;
     await page.getByLabel('Name of the new dictionary').fill(name);

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
 import { clientApi, signInToClient } from './admin-session.js';
-import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { apiSession, openPage, poll } from './session.js';
 import { importSmallTbx } from './web-seed.js';
 
@@ -84,6 +84,7 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
       .getByLabel(/A file, up to/)
       .setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
     await expectAccessible(page, 'send feedback dialog at 390px');
+    await screenshot(page, 'feedback-dialog-phone');
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Thank you. Your feedback was sent.' }).waitFor();
     await poll(async () =>
@@ -105,12 +106,14 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
       await table.getByRole('row', { name: /The term “valve”/ }).waitFor();
       await expectAccessible(page, `/admin/feedback at ${width}px`);
       await noSidewaysScroll(page, width);
+      await screenshot(page, width === 390 ? 'admin-feedback-phone' : 'admin-feedback');
       await table.getByRole('link').first().click();
       await page.getByRole('heading', { name: /Feedback on The term “valve”/ }).waitFor();
       await page.getByText('Should be “valve seat”?').waitFor();
       await page.getByText('Attached file: shot.png').waitFor();
       await expectAccessible(page, `/admin/feedback/:id at ${width}px`);
       await noSidewaysScroll(page, width);
+      await screenshot(page, width === 390 ? 'admin-feedback-id-phone' : 'admin-feedback-id');
       if (width === 390) {
         await page.getByLabel('Your answer').fill('Yes, renamed.');
         await page.getByRole('button', { name: 'Answer and close' }).click();
@@ -162,6 +165,7 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
     await dialog.getByLabel('Your name (optional)').fill('Ann');
     await dialog.getByLabel('Your e-mail address, for the answer (optional)').fill('ann@example.org');
     await expectAccessible(page, 'guest feedback dialog at 1440px');
+    await screenshot(page, 'feedback-guest');
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Thank you. Your feedback was sent.' }).waitFor();
     await poll(async () =>

@@ -9,7 +9,7 @@ import { Parser } from 'n3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueSuffix } from '../factories/tenant.js';
-import { closeWebSuite, expectAccessible, startWebSuite, type WebServer } from './browser.js';
+import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { openPage, signIn } from './session.js';
 
 const VOCABULARY = `@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
@@ -75,6 +75,8 @@ describe('SKOS on the Import and export screen', { timeout: 180_000 }, () => {
     expect(labels.sort()).toEqual([name, 'regn', 'veður']);
     expect(quads.some((q) => q.subject.value === base)).toBe(true);
     await expectAccessible(page, 'SKOS export, desktop');
+    await page.getByLabel('Base IRI (optional)').scrollIntoViewIfNeeded();
+    await screenshot(page, 'skos-export');
 
     await page.getByRole('combobox', { name: 'Format' }).selectOption('SKOS_JSONLD');
     const jsonld = await download(page, `${name}.jsonld`);
@@ -88,5 +90,7 @@ describe('SKOS on the Import and export screen', { timeout: 180_000 }, () => {
     await page.getByLabel('Base IRI (optional)').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page, 'SKOS export, phone');
+    await page.getByLabel('Base IRI (optional)').scrollIntoViewIfNeeded();
+    await screenshot(page, 'skos-export-phone');
   });
 });
