@@ -111,6 +111,8 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
       await page.getByRole('heading', { name: /Feedback on The term “valve”/ }).waitFor();
       await page.getByText('Should be “valve seat”?').waitFor();
       await page.getByText('Attached file: shot.png').waitFor();
+      // The side menu keeps the list's item marked on its detail page.
+      expect(await page.locator('.admin-side a[aria-current="location"]').textContent()).toBe('Feedback');
       await expectAccessible(page, `/admin/feedback/:id at ${width}px`);
       await noSidewaysScroll(page, width);
       await screenshot(page, width === 390 ? 'admin-feedback-id-phone' : 'admin-feedback-id');

@@ -48,7 +48,10 @@ function SideNav({ sections, path }: { sections: SideMenu[]; path: string }) {
                   href={item.href}
                   onClick={onLinkClick}
                   title={item.title}
-                  aria-current={item.href === path ? 'page' : undefined}
+                  aria-current={
+                    // A detail page (/admin/feedback/12) keeps its list's item marked, as a location.
+                    item.href === path ? 'page' : path.startsWith(`${item.href}/`) ? 'location' : undefined
+                  }
                 >
                   {t(menuKey(item.href), { defaultValue: item.label })}
                 </a>
