@@ -36,6 +36,11 @@ export const openApiTags = [
     name: 'feedback',
     description: 'Feedback of readers on dictionaries, concepts and terms; answers; the attachment',
   },
+  {
+    name: 'attachments',
+    description:
+      'Files and images in ATTACHMENT fields of concepts and terms: upload, list, download, thumbnails',
+  },
   { name: 'workflows', description: 'Review workflows: states, transitions, inbox, statistics and e-mail' },
   {
     name: 'projects',

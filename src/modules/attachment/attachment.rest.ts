@@ -15,10 +15,16 @@ const tags = ['attachments'];
 const KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const fileHeadersDoc = {
-  'Content-Disposition': { description: 'inline for raster images, attachment for everything else' },
-  'Content-Security-Policy': { description: "default-src 'none'; style-src 'unsafe-inline'; sandbox" },
-  'X-Content-Type-Options': { description: 'nosniff' },
-  ETag: { description: 'the SHA-256 of the bytes' },
+  'Content-Disposition': {
+    schema: { type: 'string' as const },
+    description: 'inline for raster images, attachment for everything else',
+  },
+  'Content-Security-Policy': {
+    schema: { type: 'string' as const },
+    description: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  },
+  'X-Content-Type-Options': { schema: { type: 'string' as const }, description: 'nosniff' },
+  ETag: { schema: { type: 'string' as const }, description: 'the SHA-256 of the bytes' },
 };
 
 const downloadOperation = (thumbnail: boolean) => ({
@@ -27,6 +33,12 @@ const downloadOperation = (thumbnail: boolean) => ({
   summary: thumbnail
     ? "A PNG thumbnail (at most 256 px) of a concept's image attachment; SVG arrives rasterised"
     : "Download a concept's attachment (readers of the concept, as the concept's terms are shown to them)",
+  description: thumbnail
+    ? 'Made at upload with sharp for raster images and SVG (rasterised, so no script runs); 404 for other files. ' +
+      'Follows the concept: its permissions, workflow visibility, soft deletion and tenant (docs/attachments.md).'
+    : 'The bytes as uploaded, with the type sniffed from them at upload. Served so that HTML or SVG never runs ' +
+      "in Polyterm's origin: nosniff, a sandboxing CSP, and `attachment` disposition for anything but raster " +
+      'images. Only through a concept whose values name the key (docs/attachments.md).',
   parameters: [
     { name: 'id', in: 'path' as const, required: true, schema: { type: 'integer' as const } },
     { name: 'key', in: 'path' as const, required: true, schema: { type: 'string' as const } },

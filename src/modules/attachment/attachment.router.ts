@@ -21,6 +21,9 @@ export const attachmentRouter = router({
         path: '/concepts/{id}/attachments',
         tags,
         summary: "The files of a concept's ATTACHMENT fields and of its visible terms', with download URLs",
+        description:
+          "Each file's name, sniffed type, size, SHA-256, image size and the URLs of the file and its thumbnail. " +
+          'NOT_FOUND as for the concept; terms hidden from the caller (workflow, sections) bring no files.',
         errorResponses: [400, 401, 404],
       },
     })
