@@ -8,6 +8,7 @@ import type { Context } from '../trpc/context.js';
 import { createCallerFactory } from '../trpc/trpc.js';
 import { sendError, sendProcedureError, toErrorBody } from './error-body.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { containRestCoercion, withRestCoercion } from './rest-coercion.js';
 import {
   allowedMethods,
   buildRouteTable,
@@ -111,6 +112,9 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
   app.removeContentTypeParser('text/plain');
 
   const routes = buildRouteTable(options.router);
+  // trpc-to-openapi's coercion of strings stays inside its calls (rest-coercion.ts).
+  const procedures = options.router._def.procedures as Record<string, { _def: { inputs?: unknown[] } }>;
+  containRestCoercion(routes.map((route) => procedures[route.procedurePath]!));
   // Before any route: a missing token is answered before a body is read.
   registerTokenGate(app, routes, options.authenticate);
   for (const route of options.rawRoutes) await app.register(route);
@@ -166,7 +170,7 @@ export const restAdapter: FastifyPluginAsync<RestAdapterOptions> = async (app: F
       prepareBody(request);
       const captured: CapturedResponse = { status: 200, headers: {}, body: undefined };
       const res = Object.assign(captureResponse(reply, captured), { reply, captured });
-      await handler(nodeRequest(request, relativeUrl) as never, res as never);
+      await withRestCoercion(() => handler(nodeRequest(request, relativeUrl) as never, res as never));
       return finish(reply, captured);
     },
   });

@@ -4,7 +4,9 @@
  * dictionary id given as a string is 400, and another tenant's dictionary is 404 to a system
  * administrator in stemming settings as in decoration.
  */
+import { createTRPCClient, httpLink, type TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppRouter } from '../../src/trpc/router.js';
 import type { Server } from '../concepts/concept-helpers.js';
 import { startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type Termbase, termbase } from './decoration-helpers.js';
@@ -97,6 +99,55 @@ describe('decoration input rules', () => {
       dictionaryId: String(base.dictionary.id),
     });
     expect(analyze.status).toBe(400);
+  });
+
+  // trpc-to-openapi set `coerce` on the procedure's own zod schemas on every call it served, so after
+  // one such call a long-running server took "12" for 12 on tRPC and on the direct REST path too.
+  it('answers 400 for a string dictionary id after a REST call that coerces, in the same server', async () => {
+    const id = base.dictionary.id;
+    const trpc = createTRPCClient<AppRouter>({
+      links: [
+        httpLink({ url: `${server.base}/trpc`, headers: { 'x-auth-token': base.tenantAdmin.token ?? '' } }),
+      ],
+    });
+    const trpcStatus = (call: Promise<unknown>) =>
+      call.then(
+        () => 200,
+        (error: unknown) => (error as TRPCClientError<AppRouter>).data?.httpStatus,
+      );
+    // A query string takes these off the direct path, through trpc-to-openapi and its coercion.
+    for (const path of ['/term-decoration?via=openapi', '/term-check?via=openapi']) {
+      const coerced = await post(path, {
+        sourceLang: 'eng',
+        targetLang: 'deu',
+        source: 'pump',
+        target: 'Pumpe',
+        dictionaryIds: [id],
+        segments: [{ text: 'pump' }],
+      });
+      expect(coerced.status, path).toBe(200);
+    }
+    // Path parameters are strings: REST still coerces them.
+    expect((await base.admin.call('GET', `/dictionaries/${id}/stemming`)).status).toBe(200);
+
+    const decoration = { sourceLang: 'eng', dictionaryIds: [String(id)], segments: [{ text: 'pump' }] };
+    const check = {
+      sourceLang: 'eng',
+      targetLang: 'deu',
+      source: 'pump',
+      target: 'Pumpe',
+      dictionaryIds: [String(id)],
+    };
+    expect((await post('/term-decoration', decoration)).status).toBe(400);
+    expect((await post('/term-check', check)).status).toBe(400);
+    expect(await trpcStatus(trpc.termDecoration.decorate.mutate(decoration as never))).toBe(400);
+    expect(await trpcStatus(trpc.termDecoration.check.mutate(check as never))).toBe(400);
+    const analyze = { langCode: 'eng', text: 'pumps', dictionaryId: String(id) };
+    expect(await trpcStatus(trpc.stemming.analyze.mutate(analyze as never))).toBe(400);
+    // The same calls with numbers still answer.
+    expect(
+      await trpcStatus(trpc.termDecoration.decorate.mutate({ ...decoration, dictionaryIds: [id] })),
+    ).toBe(200);
   });
 
   it("answers 404 for another tenant's dictionary to a system administrator, in stemming as in decoration", async () => {
