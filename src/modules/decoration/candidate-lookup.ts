@@ -28,8 +28,9 @@ export interface TermRow {
   /** The dictionary lets acronyms match any case (its `acronymCase` is 'fold'). */
   acronymFolds?: boolean;
   /**
-   * A matched term's lemma key and citation key (polyterm_lemma_keys: its words' Hunspell lemmas, and
-   * its words as written); null but for languages stemmed by a lexicon. They rank stemmed matches.
+   * A matched term's lemma key and citation key (terms.lemma_key / citation_key, polyterm_lemma_keys of
+   * its name: its words' Hunspell lemmas, and its words as written, kept by the row trigger); null but
+   * for languages stemmed by a lexicon. They rank stemmed matches.
    */
   lemmaKey?: string | null;
   citationKey?: string | null;
@@ -42,7 +43,8 @@ export interface LookupKeys {
   prefixes: { word: string; maxLength: number }[];
 }
 
-const TERM_COLUMNS = `t.id, t.concept_id, t.dictionary_id, t.name, t.name_folded, t.stem_key, t.language_code, t.field_map`;
+const TERM_COLUMNS = `t.id, t.concept_id, t.dictionary_id, t.name, t.name_folded, t.stem_key, t.language_code, t.field_map,
+  t.lemma_key, t.citation_key`;
 
 /** A term's usage status values, whether its field holds one value or a list. */
 const USAGE = `coalesce((select array_agg(v) from fields f
@@ -70,29 +72,18 @@ const rowsOf = (em: EntityManager, query: Sql) => em.execute<TermRow[]>(query.te
  */
 function termsSql(hits: Sql, plan: SearchPlan, languages: readonly string[]): Sql {
   const where = scopeConditions(plan, languages);
-  // Lemma keys only where a lexicon stems the language (polyterm_lemma_keys answers null elsewhere),
-  // tried once per dictionary rather than once per matched term.
-  const lemmaKey = (citation: boolean) =>
-    `case when x.hit and x.dictionary_id in (select d from lexicons)
-       then (public.polyterm_lemma_keys(x.dictionary_id, x.language_code, array[x.name], ${citation}))[1] end`;
   return {
     text: `with hits as (${hits.text}),
       related as (
         select ${TERM_COLUMNS} from terms t join concepts c on c.id = t.concept_id
          where t.concept_id in (select concept_id from hits) and t.id not in (select id from hits)
-           and ${where.map((w) => `(${w.text})`).join(' and ')}),
-      lexicons as (
-        select d from unnest(?::int[]) d where public.polyterm_lemma_keys(d, ?, '{}') is not null)
+           and ${where.map((w) => `(${w.text})`).join(' and ')})
       select x.hit, x.id, x.concept_id as "conceptId", x.dictionary_id as "dictionaryId", x.name,
              x.name_folded as folded, x.stem_key as "stemKey", x.language_code as "langCode", ${USAGE} as usage,
-             ${lemmaKey(false)} as "lemmaKey", ${lemmaKey(true)} as "citationKey"
+             -- Stored by the row trigger (null where no lexicon stems the language); only hits are ranked.
+             case when x.hit then x.lemma_key end as "lemmaKey", case when x.hit then x.citation_key end as "citationKey"
         from (select true as hit, * from hits union all select false as hit, * from related) x`,
-    params: [
-      ...hits.params,
-      ...where.flatMap((w) => w.params),
-      `{${plan.dictionaryIds.join(',')}}`,
-      plan.languageCode,
-    ],
+    params: [...hits.params, ...where.flatMap((w) => w.params)],
   };
 }
 

@@ -121,9 +121,9 @@ export async function stemmingSettings(scope: Scope, dictionaryId: number): Prom
 const REBUILD_BATCH = 5000;
 
 /**
- * Recomputes the stem keys of a dictionary's terms (of one language, or all), a batch of ids at a time.
- * Rewriting `name` to itself runs the row trigger that owns the rule; only terms whose key changes are
- * written (and so queued for Elasticsearch by the outbox trigger). Answers how many changed.
+ * Recomputes the stem keys of a dictionary's terms (of one language, or all), a batch of ids at a time,
+ * and their lemma and citation keys (a lexicon's settings changed). Rewriting `name` to itself runs
+ * the row trigger that owns the rule; only terms whose key changes are written (and so queued for Elasticsearch by the outbox trigger). Answers how many changed.
  */
 export async function rebuildStemKeys(
   em: EntityManager,
@@ -144,7 +144,9 @@ export async function rebuildStemKeys(
     const rows = await boundRows<{ id: number }>(em, {
       text: `update terms set name = name
               where dictionary_id = ? and ${languageCondition} and id > ? and id <= ?
-                and stem_key is distinct from polyterm_stem_key(dictionary_id, language_code, name)
+                and (stem_key is distinct from polyterm_stem_key(dictionary_id, language_code, name)
+                     or lemma_key is distinct from (polyterm_lemma_keys(dictionary_id, language_code, array[name]))[1]
+                     or citation_key is distinct from (polyterm_lemma_keys(dictionary_id, language_code, array[name], true))[1])
              returning id`,
       params: [dictionaryId, ...languageParams, from, from + REBUILD_BATCH],
     });

@@ -116,9 +116,10 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
 }
 
 /**
- * Inserts terms; answers the id of each by its tid. Their stem keys are computed here, one
- * polyterm_stem_keys call per language for the whole batch (the row trigger, which leaves a given key
- * alone, would look up the stemming settings once per term).
+ * Inserts terms; answers the id of each by its tid. Their stem keys (and lemma and citation keys,
+ * where a lexicon stems the language) are computed here, one polyterm_stem_keys / polyterm_lemma_keys
+ * call per language for the whole batch (the row trigger, which leaves a given key alone, would look
+ * up the stemming settings once per term).
  */
 export async function insertTerms(
   ctx: ImportContext,
@@ -130,18 +131,31 @@ export async function insertTerms(
     ctx.em,
     `with x as materialized (
        select * from jsonb_to_recordset(?::jsonb) as x(concept_id int, oid text, name text, language_code text, region_code text, script_code text, tid int, field_map jsonb, field_parts jsonb, provenance jsonb, created_at timestamptz, changed_at timestamptz)),
+     groups as (
+       select array_agg(tid order by tid) as tids, array_agg(name order by tid) as names, language_code from x group by language_code),
      keys as (
-       select u.tid, u.stem_key
-         from (select array_agg(tid order by tid) as tids, polyterm_stem_keys(?, language_code, array_agg(name order by tid)) as stem_keys
-                 from x group by language_code) g
-         cross join unnest(g.tids, g.stem_keys) as u(tid, stem_key))
-     insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id, stem_key, stem_words)
+       select u.tid, u.stem_key, u.lemma_key, u.citation_key
+         from (select g.tids, polyterm_stem_keys(?, g.language_code, g.names) as stem_keys, l.lemma_keys,
+                      case when l.lemma_keys is not null then polyterm_lemma_keys(?, g.language_code, g.names, true) end as citation_keys
+                 from groups g cross join lateral (select polyterm_lemma_keys(?, g.language_code, g.names) as lemma_keys) l) k
+         cross join unnest(k.tids, k.stem_keys, k.lemma_keys, k.citation_keys) as u(tid, stem_key, lemma_key, citation_key))
+     insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id, stem_key, stem_words, lemma_key, citation_key)
      select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?,
-            k.stem_key, case when k.stem_key = '' then 0 else 1 + length(k.stem_key) - length(replace(k.stem_key, ' ', '')) end
+            k.stem_key, case when k.stem_key = '' then 0 else 1 + length(k.stem_key) - length(replace(k.stem_key, ' ', '')) end,
+            k.lemma_key, k.citation_key
        from x join keys k on k.tid = x.tid
       order by x.tid
      returning id, tid`,
-    [JSON.stringify(rows), ctx.dictionaryId, ctx.clientId, ctx.dictionaryId, actor, actor],
+    [
+      JSON.stringify(rows),
+      ctx.dictionaryId,
+      ctx.dictionaryId,
+      ctx.dictionaryId,
+      ctx.clientId,
+      ctx.dictionaryId,
+      actor,
+      actor,
+    ],
   );
   return new Map(inserted.map((row) => [row.tid, row.id]));
 }
