@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ELISIONS } from '../../src/modules/stemming/elisions.js';
 import { wordTokens } from '../../src/modules/stemming/text-tokens.js';
 import type { Server } from '../concepts/concept-helpers.js';
+import { importTbx } from '../search/dataset-loader.js';
 import { startEngineServer } from '../search/search-helpers.js';
 import { concept, decorate, type MatchBody, type Termbase, termbase } from './decoration-helpers.js';
 
@@ -197,5 +198,83 @@ describe('term recognition', () => {
     ]);
     // Where Hunspell knows neither form ("flipann"), the shared key is all there is: both stay.
     expect(await withHomonyms('Smelltu á flipann')).toEqual([['flipann', 'flipar', 'flipi']]);
+  });
+  // Icelandic Term Bank (hugbunadur.tbx) concepts: leit (search, the noun), Leita (Find: the command,
+  // the verb), Net (Network), Netið (the Internet: net with its article), imported as TBX.
+  const ICELANDIC_TBX = `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="is"><martifHeader><fileDesc><sourceDesc><p>test</p></sourceDesc></fileDesc></martifHeader>
+<text><body>${[
+    ['leit', 'search'],
+    ['Leita', 'Find'],
+    ['Net', 'Network'],
+    ['Netið', 'Internet'],
+    ['sendandi', 'sender'],
+  ]
+    .map(
+      ([is, en], i) =>
+        `<termEntry id="e${i}"><langSet xml:lang="is"><tig><term>${is}</term></tig></langSet><langSet xml:lang="en"><tig><term>${en}</term></tig></langSet></termEntry>`,
+    )
+    .join('\n')}
+</body></text></martif>`;
+
+  it('keeps lemma and citation keys with each term, and ranks a definite-form label with its word', async () => {
+    const imported = await importTbx(server.base, base.tenantAdmin.token ?? '', ICELANDIC_TBX, 'leit-net');
+    const em = server.t.orm.em.fork();
+    // Stored by the row trigger (concepts made over REST) and by the import's batch path: the same as
+    // polyterm_lemma_keys computes now; null where no lexicon stems the language.
+    const keysOf = async (dictionaryId: number) =>
+      Object.fromEntries(
+        (
+          await em.execute<{ name: string; lemma: string | null; citation: string | null; fresh: boolean }[]>(
+            `select name, lemma_key as lemma, citation_key as citation,
+                    lemma_key is not distinct from (polyterm_lemma_keys(dictionary_id, language_code, array[name]))[1]
+                    and citation_key is not distinct from (polyterm_lemma_keys(dictionary_id, language_code, array[name], true))[1] as fresh
+               from terms where dictionary_id = ? and not deleted`,
+            [dictionaryId],
+          )
+        ).map((row) => [row.name, [row.lemma, row.citation, row.fresh]]),
+      );
+    const own = await keysOf(base.dictionary.id);
+    expect([own['sendandi'], own['harður diskur'], own['committee']]).toEqual([
+      ['senda', 'sendandi', true],
+      ['hardur diskur', 'hardur diskur', true],
+      [null, null, true],
+    ]);
+    const fromTbx = await keysOf(imported.dictionaryId);
+    // Netið cites its word, net, as Net does. Leita keeps its own citation (Hunspell reads "leita" as
+    // the genitive plural of the noun leit: the verb is none of its flagged stems).
+    expect([fromTbx['Netið'], fromTbx['Net'], fromTbx['Leita'], fromTbx['leit']]).toEqual([
+      ['net', 'net', true],
+      ['net', 'net', true],
+      ['leit', 'leita', true],
+      ['leit', 'leit', true],
+    ]);
+
+    const ranked = async (text: string) =>
+      (
+        await decorate(base.admin, {
+          sourceLang: 'isl',
+          dictionaryIds: [imported.dictionaryId],
+          segments: [{ text }],
+        })
+      ).segments[0]!.matches.map((m) => [m.text, ...[m.term, ...m.homonyms.map((h) => h.term)].sort()]);
+    // "Leitin" and "leitinni" are the noun leit with its article, no form of the verb Leita.
+    expect(await ranked('Leitin skilaði engu. Síurnar í leitinni.')).toEqual([
+      ['Leitin', 'leit'],
+      ['leitinni', 'leit'],
+    ]);
+    // "netsins" (of the net) is a form of both labels of the noun net: both concepts, one level.
+    expect(await ranked('Ekkert laust diskrými er á diskum netsins.')).toEqual([['netsins', 'Net', 'Netið']]);
+
+    // A settings change rebuilds the lemma keys with the stem keys (a protected word keeps its form).
+    const put = (protectedWords: string[]) =>
+      base.admin.put<{ result?: number }>(`/dictionaries/${imported.dictionaryId}/stemming`, {
+        langCode: 'isl',
+        protectedWords,
+      });
+    expect((await put(['sendandi'])).status).toBe(200);
+    expect((await keysOf(imported.dictionaryId))['sendandi']).toEqual(['sendandi', 'sendandi', true]);
+    expect((await put([])).status).toBe(200);
+    expect((await keysOf(imported.dictionaryId))['sendandi']).toEqual(['senda', 'sendandi', true]);
   });
 });

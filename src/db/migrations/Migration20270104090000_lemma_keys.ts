@@ -11,7 +11,7 @@ import { Migration } from '@mikro-orm/migrations';
  * stemmed match is as good as another. The dictionary's overrides and protected words apply as in
  * polyterm_stem_keys. Nothing is stored: decoration asks for the text's words and for the terms it found.
  */
-const LEMMA_KEYS = `create or replace function polyterm_lemma_keys(p_dictionary int, p_language text, p_texts text[],
+export const LEMMA_KEYS = `create or replace function polyterm_lemma_keys(p_dictionary int, p_language text, p_texts text[],
     p_citation boolean default false)
   returns text[] language plpgsql stable parallel safe as $$
   declare

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { LEMMA_KEYS as PREVIOUS_LEMMA_KEYS } from './Migration20270104090000_lemma_keys.js';
 
 /**
  * Two costs of the Hunspell lemma (issue 38, docs/decoration.md "Lemma keys"), both for term check with an
@@ -19,7 +20,70 @@ import { Migration } from '@mikro-orm/migrations';
  *    undoing one of its rules gives a stem with that rule's flag whose ending meets the condition.
  *    A lexicon loaded later (loadLexicon) gets its forms with `lexiconFormsSql`; until it does, the
  *    function undoes the rules as before.
+ * 3. A term's citation key reads a word written in its definite form as the word itself: *Netið* (the
+ *    Internet; net + the article -ið) cites `net` as *Net* (Network) does, so "netsins" (of the net)
+ *    finds both at one level, as two concepts named by forms of one noun, instead of *Net* alone. Only
+ *    the definite article (the lexicon's article suffixes right after the lemma): a participle
+ *    (*sendandi*, of senda), a plural (*gagnaskrár*) or another word class keeps its own citation.
  */
+const LEMMA_KEYS = `create or replace function polyterm_lemma_keys(p_dictionary int, p_language text, p_texts text[],
+    p_citation boolean default false)
+  returns text[] language plpgsql stable parallel safe as $$
+  declare
+    v_algorithm text;
+    v_protected text[] := '{}';
+    v_overrides jsonb := '{}';
+    v_lexicon text;
+    v_articles text[];
+    v_lower text;
+    v_lemma text;
+    v_result text[] := '{}';
+    v_text text;
+    v_word text;
+    v_folded text;
+    v_key text;
+  begin
+    select s.algorithm, s.protected_words, s.overrides into v_algorithm, v_protected, v_overrides
+      from public.stemming_settings s
+     where s.dictionary_id = p_dictionary and s.language_code = lower(p_language);
+    if not found then
+      v_protected := '{}';
+      v_overrides := '{}';
+    end if;
+    if v_algorithm is null then
+      select l.algorithm into v_algorithm from public.stemming_languages l where l.code = lower(p_language);
+    end if;
+    select l.algorithm, l.article_suffixes into v_lexicon, v_articles
+      from public.stemming_lexicons l where l.algorithm = v_algorithm;
+    if v_lexicon is null then
+      return null;
+    end if;
+    foreach v_text in array coalesce(p_texts, '{}') loop
+      v_key := null;
+      foreach v_word in array regexp_split_to_array(coalesce(v_text, ''), '[[:space:][:punct:]]+') loop
+        continue when v_word = '';
+        v_folded := public.polyterm_fold(v_word);
+        if v_overrides ? v_folded then
+          v_word := v_overrides ->> v_folded;
+          v_folded := public.polyterm_fold(v_word);
+        end if;
+        if not (v_folded = any(v_protected)) then
+          v_lower := public.polyterm_lower(v_word);
+          v_lemma := public.polyterm_hunspell_lemma(v_lexicon, v_lower);
+          if not p_citation then
+            v_folded := public.polyterm_fold(coalesce(v_lemma, v_word));
+          elsif v_lemma is not null and v_lemma <> v_lower
+                and exists (select 1 from unnest(v_articles) a where v_lower = v_lemma || a) then
+            -- A label written in its definite form (Netið: net + the article -ið) cites its word.
+            v_folded := public.polyterm_fold(v_lemma);
+          end if;
+        end if;
+        v_key := case when v_key is null then v_folded else v_key || ' ' || v_folded end;
+      end loop;
+      v_result := v_result || coalesce(v_key, '');
+    end loop;
+    return v_result;
+  end $$;`;
 const TRIGGER_FUNCTION = `create or replace function polyterm_terms_stem_key() returns trigger language plpgsql as $$
   begin
     new.stem_key := public.polyterm_stem_key(new.dictionary_id, new.language_code, new.name);
@@ -104,6 +168,7 @@ export class Migration20270106090000 extends Migration {
     // The one lexicon so far (Migration20261230140000_isl).
     this.addSql(lexiconFormsSql('icelandic'));
     this.addSql(LEMMA_FUNCTION);
+    this.addSql(LEMMA_KEYS);
     this.addSql(
       `alter table "terms" add column "lemma_key" text collate "C" null, add column "citation_key" text collate "C" null;`,
     );
@@ -112,6 +177,7 @@ export class Migration20270106090000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    this.addSql(PREVIOUS_LEMMA_KEYS);
     this.addSql(PREVIOUS_LEMMA_FUNCTION);
     this.addSql('drop table if exists "stemming_hunspell_forms";');
     this.addSql(PREVIOUS_TRIGGER_FUNCTION);
