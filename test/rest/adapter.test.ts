@@ -255,6 +255,14 @@ describe('REST adapter', () => {
       const viaAdapter = await post('/api/v4/direct?entry-id=1', payload);
       expect(viaCaller.statusCode, payload).toBe(status);
       expect(viaCaller.headers['content-type']).toBe('application/json; charset=utf-8');
+      if (payload.includes('"x"')) {
+        // trpc-to-openapi coerces strings (path and query values are strings): "x" is NaN there. Its
+        // coercion stays inside its calls (rest-coercion.ts): the direct path reads the JSON as it is.
+        expect(viaAdapter.statusCode).toBe(status);
+        expect(JSON.parse(viaCaller.body).message).toContain('expected number, received string');
+        expect(JSON.parse(viaAdapter.body).message).toContain('expected number, received NaN');
+        continue;
+      }
       expect(JSON.parse(viaCaller.body), payload).toEqual(JSON.parse(viaAdapter.body));
     }
     const internal = JSON.parse((await post('/api/v4/direct', '{"count": 99}')).body);
