@@ -2,16 +2,15 @@ import { Migration } from '@mikro-orm/migrations';
 import { LEMMA_KEYS as PREVIOUS_LEMMA_KEYS } from './Migration20270104090000_lemma_keys.js';
 
 /**
- * Two costs of the Hunspell lemma (issue 38, docs/decoration.md "Lemma keys"), both for term check with an
- * Icelandic target, which went from 557 to 968 ms at p50 when lemma ranking came in.
+ * Lemma keys, faster and stored (issue 38, docs/decoration.md "Lemma keys"): term check with an
+ * Icelandic target went from 557 to 968 ms at p50 when the lemma ranking came in, each Hunspell lemma
+ * costing about a millisecond of PostgreSQL CPU, for the text's words and per matched term.
  *
- * 1. Terms keep their lemma keys (issue 38, docs/decoration.md "Lemma keys"): `terms.lemma_key` and
- * `terms.citation_key` (polyterm_lemma_keys of the name: its words' Hunspell lemmas, and its words as
- * written, folded) beside `stem_key`, set by the same row trigger and by the imports' batch path, null
- * where no lexicon stems the term's language. Decoration and term check read them with the matched
- * terms instead of computing them per request (each Hunspell lemma costs about a millisecond of
- * PostgreSQL CPU: term check with an Icelandic target went from 557 to 968 ms at p50 when they were
- * computed per request). A settings change rebuilds them with the stem keys (stemming.service.ts).
+ * 1. Terms keep their lemma keys: `terms.lemma_key` and `terms.citation_key` (polyterm_lemma_keys of
+ *    the name: its words' Hunspell lemmas, and its words as written, folded) beside `stem_key`, set by
+ *    the same row trigger and by the imports' batch path, null where no lexicon stems the term's
+ *    language. Decoration and term check read them with the matched terms instead of computing them
+ *    per request. A settings change rebuilds them with the stem keys (stemming.service.ts).
  * 2. `polyterm_hunspell_lemma` reads a full-form table, `stemming_hunspell_forms`: every form a suffix
  *    rule makes of a flagged stem (its condition met), with the least such stem, built once from the
  *    stems and rules (205,805 forms of 7,871 Icelandic stems; 90,640 distinct). One index probe per
