@@ -49,7 +49,7 @@ export const DESCRIPTIONS = {
   'GET /assignments/{assignmentId}':
     'The assignment with its progress. Anyone who sees the project (managers, assignees, readers of all its dictionaries); 404 for others and across tenants.',
   'PUT /assignments/{assignmentId}':
-    'Changes the assignee, instructions or due date (a new due date re-arms the overdue e-mail), or re-opens (OPEN) or cancels (CANCELLED) it; version required, 409 when stale. Managers only (coordinators, administrators of every dictionary of the project): 403 for those who only see the project, 404 for those who do not (and across tenants).',
+    'Changes the type (not of a DONE one: 409), the assignee, instructions or due date (a new due date re-arms the overdue e-mail), or re-opens (OPEN) or cancels (CANCELLED) it; version required, 409 when stale. Managers only (coordinators, administrators of every dictionary of the project): 403 for those who only see the project, 404 for those who do not (and across tenants).',
   'DELETE /assignments/{assignmentId}':
     'Deletes the assignment. Answers 204. Managers only (coordinators, administrators of every dictionary of the project): 403 for those who only see the project, 404 for those who do not (and across tenants).',
   'POST /assignments/{assignmentId}/complete':

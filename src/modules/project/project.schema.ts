@@ -315,7 +315,7 @@ export const AssignmentSchema = z.object({
       ),
     })
     .nullable()
-    .describe('what completing fired, per dictionary: the bulk transition’s result (or its job)'),
+    .describe('what completing fired, per dictionary: the bulk transition’s result (one transaction)'),
   created: AuditInfoSchema,
   progress: ProgressSchema,
 });
@@ -337,6 +337,7 @@ export type AssignmentCreateInput = z.infer<typeof AssignmentCreateInputSchema>;
 export const AssignmentPatchInputSchema = z.object({
   assignmentId: id(),
   version: z.number().int().optional().describe('required; stale: 409'),
+  type: z.enum(AssignmentTypes).optional().describe('a DONE assignment keeps its type (409)'),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
   dueAt: dateInput().nullable().optional(),
