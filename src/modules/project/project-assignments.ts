@@ -5,6 +5,7 @@
  * workflow's rules (who may fire, votes, conditions, required fields) decide what moves.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withStatementTimeout } from '../../db/timeouts.js';
 import { type AuditUsers, auditInfo } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
@@ -353,22 +354,25 @@ export async function completeAssignment(
       steps.push({ dictionaryId, run });
     }
   }
-  await scope.em.transactional(async (em) => {
-    const dictionaries: unknown[] = [];
-    for (const step of steps) {
-      dictionaries.push(
-        'run' in step
-          ? { dictionaryId: step.dictionaryId, result: await step.run(em) }
-          : { dictionaryId: step.dictionaryId, note: step.note },
-      );
-    }
-    const [updated] = await em.execute<{ id: number }[]>(
-      `update project_assignments set status = 'DONE', completed_at = now(), completed_by_id = ?, result = ?::jsonb,
+  // The moves run in the request, bounded as the bulk transition's job would be.
+  await withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () =>
+    scope.em.transactional(async (em) => {
+      const dictionaries: unknown[] = [];
+      for (const step of steps) {
+        dictionaries.push(
+          'run' in step
+            ? { dictionaryId: step.dictionaryId, result: await step.run(em) }
+            : { dictionaryId: step.dictionaryId, note: step.note },
+        );
+      }
+      const [updated] = await em.execute<{ id: number }[]>(
+        `update project_assignments set status = 'DONE', completed_at = now(), completed_by_id = ?, result = ?::jsonb,
          version = version + 1 where id = ? and version = ? and status = 'OPEN' returning id`,
-      [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
-    );
-    if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
-  });
+        [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
+      );
+      if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
+    }),
+  );
   return getAssignment(scope, input.assignmentId);
 }
 
