@@ -163,15 +163,26 @@ async function main() {
         assigneeUserId: me,
       },
     );
-    const completed = await api<{ result: { dictionaries: { result?: { moved: number } }[] } }>(
-      'POST',
-      `/assignments/${drafting.body.id}/complete`,
-      { version: drafting.body.version },
-    );
+    type Completed = {
+      jobTaskId?: number;
+      result: { dictionaries: { result?: { moved: number } }[] } | null;
+    };
+    const started = performance.now();
+    const answered = await api<Completed>('POST', `/assignments/${drafting.body.id}/complete`, {
+      version: drafting.body.version,
+    });
+    // Past the async threshold the answer names the job; the assignment is DONE when it ends.
+    for (let job = answered.body.jobTaskId; job !== undefined; ) {
+      const { body } = await api<{ status: string }>('GET', `/jobs/${job}`);
+      if (body.status !== 'RUNNING') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const completedMs = performance.now() - started;
+    const completed = await api<Completed>('GET', `/assignments/${drafting.body.id}`);
     line(
-      `complete a drafting assignment (${completed.body.result.dictionaries[0]?.result?.moved} entries submitted)`,
-      completed.ms,
-      10_000,
+      `complete a drafting assignment (${completed.body.result?.dictionaries[0]?.result?.moved} entries submitted${answered.body.jobTaskId ? ', as a job' : ''})`,
+      completedMs,
+      20_000,
     );
   } finally {
     await db.end().catch(() => {});

@@ -3,21 +3,22 @@
  * dictionary's bulk transition is checked before anything moves, and the moves commit together. Here the
  * second dictionary's workflow lets only its administrators submit: a coordinator who may submit in the
  * first is refused (403) and the first dictionary's entries stay where they were; someone who
- * administers both completes it and both move.
+ * administers both completes it and both move, in one job whose end turns the assignment DONE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dictionaryAdminRole } from '../../src/modules/role/role.service.js';
 import { defaultDefinition } from '../../src/modules/workflow/workflow-definition.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin, type RestClient } from '../helpers/rest.js';
-import { createDictionary, expectError, loggedInUser } from '../helpers/structure.js';
+import { createDictionary, expectError, loggedInUser, waitForJob } from '../helpers/structure.js';
 import { enableWorkflow, entryOf, states, workflowWorld } from '../workflow/workflow-helpers.js';
 
 let t: TestApp;
 let sysadmin: RestClient;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Every job answers at once: completing answers the assignment still OPEN with its job.
+  t = await buildTestApp({ ASYNC_THRESHOLD_MS: '0' });
   sysadmin = await loginSysadmin(t.app);
 });
 afterAll(() => t.close());
@@ -26,6 +27,7 @@ interface Assignment {
   id: number;
   version: number;
   status: string;
+  jobTaskId?: number;
   result: { transition: string; dictionaries: { dictionaryId: number; result?: { moved: number } }[] } | null;
 }
 
@@ -94,10 +96,15 @@ describe('completing an assignment across dictionaries', () => {
       assigneeUserId: lead.id,
     });
     expect(reassigned.status, reassigned.text).toBe(200);
-    const completed = await lead.rest.post<Assignment>(`/assignments/${assignment.body.id}/complete`, {
+    const answered = await lead.rest.post<Assignment>(`/assignments/${assignment.body.id}/complete`, {
       version: reassigned.body.version,
     });
-    expect(completed.status, completed.text).toBe(200);
+    expect(answered.status, answered.text).toBe(200);
+    expect(answered.body).toMatchObject({ status: 'OPEN', jobTaskId: expect.any(Number) });
+    expect((await waitForJob(lead.rest, answered.body.jobTaskId!)).status).toBe('DONE');
+    const completed = await lead.rest.get<Assignment>(`/assignments/${assignment.body.id}`);
+    expect(completed.body.status).toBe('DONE');
+    expect(completed.body.jobTaskId).toBeUndefined();
     expect(completed.body.result).toEqual({
       transition: 'submit',
       dictionaries: [

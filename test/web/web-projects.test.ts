@@ -6,7 +6,8 @@
  * English revision to itself that it changes into a translator's validation (type, assignee, due date,
  * instructions); the translator finds it
  * in the task inbox, works through its entries with "Next entry" and completes it, which approves them
- * through the workflow; the coordinator sees the progress. Every screen is axe-clean at 1440 and 390 px
+ * through the workflow; a German validation follows; the coordinator sees the progress and exports the
+ * approved entries of both languages. Every screen is axe-clean at 1440 and 390 px
  * and does not scroll sideways. One server and one browser; the steps run in order.
  */
 import { readFile } from 'node:fs/promises';
@@ -326,14 +327,33 @@ describe('projects', { timeout: 180_000 }, () => {
       .getByText('Approved')
       .first()
       .waitFor();
+
+    // German next: its terms came with the candidates; a second validation approves them.
+    await select(coordinator, 'Type').selectOption('VALIDATION');
+    await select(coordinator, 'Language').selectOption({ label: 'German' });
+    await select(coordinator, 'User').selectOption({ label: people.translator });
+    await coordinator.getByRole('button', { name: 'Create assignment' }).click();
+    await coordinator.getByText('Assignment created.').waitFor();
+    await poll(() => coordinator.locator('table.assignments tbody tr').count()).toBe(2);
+    await translator.goto(`${web.base}/inbox`);
+    const german = translator.locator('.my-assignments tbody tr', { hasText: projectName });
+    await poll(() => german.count()).toBe(1);
+    await german.getByRole('link', { name: 'Validation' }).click();
+    await translator.getByRole('heading', { name: 'Validation: German' }).waitFor();
+    await translator.getByRole('button', { name: 'Complete the assignment' }).click();
+    await translator.getByText(/^Assignment completed: approve moved 3 entries/).waitFor();
+    await coordinator.reload();
+    const germanRow = coordinator.locator('.project-page table').first().locator('tr', { hasText: 'German' });
+    await poll(() => germanRow.locator('td').allTextContents()).toEqual(['3', '3', '3', '100%']);
     await checkBothWidths(coordinator, 'project page', 'project');
     // The project's entries as TBX.
     await coordinator.getByRole('button', { name: `Export the entries of ${dictionaryName} as TBX` }).click();
     const link = coordinator.getByRole('link', { name: /^Download / });
     const [download] = await Promise.all([coordinator.waitForEvent('download'), link.click()]);
     const tbx = await readFile((await download.path())!, 'utf8');
-    // The approved English terms (the German ones are still unpublished drafts).
+    // The approved terms of both languages.
     expect(tbx).toContain('<term>term base</term>');
+    expect(tbx).toContain('<term>Termdatenbank</term>');
     expect(tbx).not.toContain('widget');
   });
 });

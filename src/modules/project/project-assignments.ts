@@ -5,11 +5,11 @@
  * workflow's rules (who may fire, votes, conditions, required fields) decide what moves.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { withStatementTimeout } from '../../db/timeouts.js';
 import { type AuditUsers, auditInfo } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
+import { runAsJob } from '../jobs/job-runner.js';
 import { User } from '../user/user.entity.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
 import { prepareBulkTransition } from '../workflow/workflow-bulk-transition.js';
@@ -311,7 +311,7 @@ async function isAssignee(scope: Scope, row: AssignmentRow) {
  * Completes an assignment: the project's transition for its type fires on the assignment's entries of
  * each dictionary through the workflow's bulk transition, as the caller. Every dictionary's checks run
  * first (403 when the transition does not name the caller, 400 when a workflow lacks it), then all the
- * moves and the assignment's DONE in one transaction: a refusal anywhere moves nothing anywhere.
+ * moves and the assignment's DONE in one transaction (a job): a refusal anywhere moves nothing anywhere.
  */
 export async function completeAssignment(
   scope: Scope,
@@ -354,26 +354,33 @@ export async function completeAssignment(
       steps.push({ dictionaryId, run });
     }
   }
-  // The moves run in the request, bounded as the bulk transition's job would be.
-  await withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () =>
-    scope.em.transactional(async (em) => {
+  const finish = (em: EntityManager) =>
+    em.transactional(async (tx) => {
       const dictionaries: unknown[] = [];
       for (const step of steps) {
         dictionaries.push(
           'run' in step
-            ? { dictionaryId: step.dictionaryId, result: await step.run(em) }
+            ? { dictionaryId: step.dictionaryId, result: await step.run(tx) }
             : { dictionaryId: step.dictionaryId, note: step.note },
         );
       }
-      const [updated] = await em.execute<{ id: number }[]>(
+      const [updated] = await tx.execute<{ id: number }[]>(
         `update project_assignments set status = 'DONE', completed_at = now(), completed_by_id = ?, result = ?::jsonb,
          version = version + 1 where id = ? and version = ? and status = 'OPEN' returning id`,
         [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
       );
       if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
-    }),
-  );
-  return getAssignment(scope, input.assignmentId);
+      return true;
+    });
+  if (!steps.some((step) => 'run' in step)) {
+    await finish(scope.em);
+    return getAssignment(scope, input.assignmentId);
+  }
+  // Many entries take a while: as a job, the caller waits up to the async threshold, then gets the
+  // assignment still OPEN with the job's id; the moves and DONE commit together when it ends.
+  const outcome = await runAsJob(scope, 'projects.complete-assignment', (em) => finish(em));
+  const dto = await getAssignment(scope, input.assignmentId);
+  return outcome.finished ? dto : { ...dto, jobTaskId: outcome.body.jobTaskId };
 }
 
 /** The units of an assignment in concept order, those still to do first when `done=false`. */

@@ -112,6 +112,12 @@ export const AssignmentRef = builder.objectRef<AssignmentDto>('ProjectAssignment
       resolve: (a) => a.result,
     }),
     progress: t.field({ type: ProgressRef, resolve: (a) => a.progress }),
+    jobTaskId: t.int({
+      nullable: true,
+      description:
+        'completing only: the job still moving the entries (the assignment turns DONE when it ends)',
+      resolve: (a) => a.jobTaskId ?? null,
+    }),
     entries: t.field({
       type: [AssignmentEntryRef],
       description: 'its entries in concept order; done: false gives what is left ("next entry" first)',

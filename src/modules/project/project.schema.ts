@@ -315,9 +315,16 @@ export const AssignmentSchema = z.object({
       ),
     })
     .nullable()
-    .describe('what completing fired, per dictionary: the bulk transition’s result (one transaction)'),
+    .describe('what completing fired, per dictionary: the bulk transition’s result (all in one transaction)'),
   created: AuditInfoSchema,
   progress: ProgressSchema,
+  jobTaskId: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'completing only: the moves still run as this job (past the async threshold); the assignment turns DONE when it ends (GET /jobs/{id})',
+    ),
 });
 export type AssignmentDto = z.infer<typeof AssignmentSchema>;
 
