@@ -228,8 +228,8 @@ describe('projects', { timeout: 180_000 }, () => {
     await edit.getByLabel('Instructions').fill('English first, German after the review.');
     // The workflow transitions its assignments fire, chosen among the workflow's.
     const fired = edit.getByRole('group', { name: 'Workflow transitions completing an assignment fires' });
-    expect(await fired.getByLabel('Validation').inputValue()).toBe('approve');
     await fired.getByLabel('Drafting').selectOption({ label: 'Submit for review' });
+    expect(await fired.getByLabel('Validation').inputValue()).toBe('approve');
     await checkBothWidths(coordinator, 'project details edited');
     await edit.getByRole('button', { name: 'Save' }).click();
     const details = coordinator.locator('dl.fields');

@@ -52,7 +52,7 @@ export function ProjectPage({ id }: { id: number }) {
   const [editing, setEditing] = useState(false);
   const [changing, setChanging] = useState<Assignment | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
-  const transitionNames = useTransitionNames(project.data?.dictionaryIds ?? []);
+  const transitionNames = useTransitionNames(project.data?.dictionaryIds ?? []).names;
 
   if (project.error) return <p role="alert">{project.error.message}</p>;
   if (!project.data) return <p role="status">{t('common:loading')}</p>;

@@ -17,13 +17,14 @@ export function TransitionChoices(props: {
   onChange: (value: Transitions) => void;
 }) {
   const { t } = useTranslation('project');
-  const names = useTransitionNames(props.dictionaryIds);
+  const { names, loaded } = useTransitionNames(props.dictionaryIds);
   const set = (type: AssignmentType, key: string) => props.onChange({ ...props.value, [type]: key || null });
   return (
     <fieldset className="transitions">
       <legend>{t('form.transitions')}</legend>
       <p className="hint">{t('form.transitionsHint')}</p>
-      <div className="form-grid">
+      {!loaded && <p role="status">{t('common:loading')}</p>}
+      <div className="form-grid" hidden={!loaded}>
         {ASSIGNMENT_TYPES.map((type) => {
           const current = props.value[type] ?? '';
           if (names.size === 0) {

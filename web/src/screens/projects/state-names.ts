@@ -3,8 +3,8 @@ import { useLoaded } from '../../data';
 
 type Workflow = Awaited<ReturnType<typeof trpc.workflows.list.query>>['content'][number];
 
-/** The enabled workflows the caller may see (none where the caller may not list them). */
-export function useEnabledWorkflows(): Workflow[] {
+/** The enabled workflows the caller may see (none where the caller may not list them; undefined: loading). */
+export function useEnabledWorkflows(): Workflow[] | undefined {
   const workflows = useLoaded(
     () =>
       trpc.workflows.list
@@ -13,7 +13,7 @@ export function useEnabledWorkflows(): Workflow[] {
         .catch(() => []),
     'enabled workflows',
   );
-  return workflows.data ?? [];
+  return workflows.data;
 }
 
 /**
@@ -23,7 +23,7 @@ export function useEnabledWorkflows(): Workflow[] {
 export function useStateNames() {
   const workflows = useEnabledWorkflows();
   const names = new Map<string, string>();
-  for (const w of workflows) {
+  for (const w of workflows ?? []) {
     for (const state of w.definition?.states ?? []) {
       names.set(`${w.dictionaryId} ${state.key}`, state.name);
       if (!names.has(` ${state.key}`)) names.set(` ${state.key}`, state.name);
@@ -33,15 +33,18 @@ export function useStateNames() {
     names.get(`${dictionaryId ?? ''} ${key}`) ?? names.get(` ${key}`) ?? key;
 }
 
-/** The transitions of the enabled workflows of some dictionaries, by key (the first name met). */
-export function useTransitionNames(dictionaryIds: readonly number[]): Map<string, string> {
+/**
+ * The transitions of the enabled workflows of some dictionaries, by key (the first name met); `loaded`
+ * false while the workflows are asked for.
+ */
+export function useTransitionNames(dictionaryIds: readonly number[]) {
   const workflows = useEnabledWorkflows();
   const names = new Map<string, string>();
-  for (const w of workflows) {
+  for (const w of workflows ?? []) {
     if (!dictionaryIds.includes(w.dictionaryId ?? -1)) continue;
     for (const transition of w.definition?.transitions ?? []) {
       if (!names.has(transition.key)) names.set(transition.key, transition.name);
     }
   }
-  return names;
+  return { names, loaded: workflows !== undefined };
 }
