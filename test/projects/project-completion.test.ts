@@ -71,12 +71,19 @@ describe('completing an assignment across dictionaries', () => {
       conceptIds: [first.id, other.body.id],
     });
     expect(added.body.added, added.text).toBe(2);
-    const assignment = await coordinator.rest.post<Assignment>(`${project}/assignments`, {
-      type: 'DRAFTING',
+    // Made as a revision, changed into a drafting (PUT changes the type of an open assignment).
+    const made = await coordinator.rest.post<Assignment>(`${project}/assignments`, {
+      type: 'REVISION',
       languageCode: 'eng',
       assigneeUserId: coordinator.id,
     });
-    expect(assignment.status, assignment.text).toBe(201);
+    expect(made.status, made.text).toBe(201);
+    const assignment = await coordinator.rest.put<Assignment & { type: string }>(
+      `/assignments/${made.body.id}`,
+      { version: made.body.version, type: 'DRAFTING' },
+    );
+    expect(assignment.status, assignment.text).toBe(200);
+    expect(assignment.body.type).toBe('DRAFTING');
 
     // The first dictionary would let the coordinator submit; the second refuses: nothing moves.
     expectError(
@@ -114,5 +121,13 @@ describe('completing an assignment across dictionaries', () => {
     });
     expect(entryOf(await states(w.admin, first.id), 'eng').state).toBe('inReview');
     expect(entryOf(await states(w.admin, other.body.id), 'eng').state).toBe('inReview');
+    // What a DONE assignment fired follows from its type: it keeps it.
+    expectError(
+      await coordinator.rest.put(`/assignments/${assignment.body.id}`, {
+        version: completed.body.version,
+        type: 'VALIDATION',
+      }),
+      409,
+    );
   });
 });
