@@ -7,7 +7,8 @@
  * A fresh database on BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), a server
  * in a child process on a real socket. Concepts with an English term each are written by SQL under an
  * enabled workflow; then, over REST: candidates added as JSON and imported from a TBX file, the concepts
- * added to a project by ids, two assignments, and the progress, statistics and "next entries" read.
+ * added to a project by ids, two assignments, and the progress, statistics and "next entries" read; last,
+ * a drafting assignment completed (every English entry submitted in one transaction).
  */
 import pg from 'pg';
 import { createBenchDatabase } from './bench-database.js';
@@ -146,6 +147,43 @@ async function main() {
       2_000,
     );
     line(`my assignments, median of ${READS}`, await times('/assignments'), 2_000);
+
+    // Completing fires "submit" on every English entry in one transaction (no job to follow).
+    const { body: current } = await api<{ version: number }>('GET', `/projects/${project.id}`);
+    await api('PUT', `/projects/partial/${project.id}`, {
+      version: current.version,
+      transitions: { DRAFTING: 'submit', VALIDATION: 'approve' },
+    });
+    const drafting = await api<{ id: number; version: number }>(
+      'POST',
+      `/projects/${project.id}/assignments`,
+      {
+        type: 'DRAFTING',
+        languageCode: 'eng',
+        assigneeUserId: me,
+      },
+    );
+    type Completed = {
+      jobTaskId?: number;
+      result: { dictionaries: { result?: { moved: number } }[] } | null;
+    };
+    const started = performance.now();
+    const answered = await api<Completed>('POST', `/assignments/${drafting.body.id}/complete`, {
+      version: drafting.body.version,
+    });
+    // Past the async threshold the answer names the job; the assignment is DONE when it ends.
+    for (let job = answered.body.jobTaskId; job !== undefined; ) {
+      const { body } = await api<{ status: string }>('GET', `/jobs/${job}`);
+      if (body.status !== 'RUNNING') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const completedMs = performance.now() - started;
+    const completed = await api<Completed>('GET', `/assignments/${drafting.body.id}`);
+    line(
+      `complete a drafting assignment (${completed.body.result?.dictionaries[0]?.result?.moved} entries submitted${answered.body.jobTaskId ? ', as a job' : ''})`,
+      completedMs,
+      20_000,
+    );
   } finally {
     await db.end().catch(() => {});
     await stopServers();

@@ -238,7 +238,13 @@ describe('GraphQL and tRPC', () => {
     const { dictAdmin, outsider, assignee } = w.callers;
     const read = `query ($id: Int!) { project(id: $id) { id name status entryCount
       assignments { id type progress { total done } entries(done: false) { conceptId } }
-      entries { conceptId states } candidates { id terms { term } duplicates { conceptId } } } }`;
+      entries { conceptId states { languageCode state category } }
+      candidates { id terms { term } duplicates { conceptId } created { id time } decided { id } }
+      progress { projectId entries candidates { open merged promoted rejected }
+        languages { languageCode total approved withTerms }
+        assignments { id progress { total done byCategory { category count } } } }
+      statistics { projectId byState { languageCode state category count }
+        byAssignee { userId groupId assignments total done } burndown { day total remaining } } } }`;
     const answer = await graphql(dictAdmin, read, { id: w.id });
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.project).toMatchObject({
@@ -253,8 +259,37 @@ describe('GraphQL and tRPC', () => {
           entries: [{ conceptId: w.conceptId }],
         },
       ],
-      candidates: [{ terms: [{ term: 'guard' }], duplicates: [] }],
+      candidates: [
+        { terms: [{ term: 'guard' }], duplicates: [], created: { time: expect.any(Number) }, decided: null },
+      ],
     });
+    // Progress and statistics are typed objects, the REST answers field for field.
+    const project = answer.data?.project as Record<string, unknown>;
+    const rest = async (path: string) => (await dictAdmin.get<Record<string, unknown>>(path)).body;
+    const progress = await rest(`/projects/${w.id}/progress`);
+    const candidates = progress.candidates as Record<string, number>;
+    expect(project.progress).toEqual({
+      projectId: w.id,
+      entries: progress.entries,
+      candidates: {
+        open: candidates.OPEN,
+        merged: candidates.MERGED,
+        promoted: candidates.PROMOTED,
+        rejected: candidates.REJECTED,
+      },
+      languages: progress.languages,
+      assignments: [
+        {
+          id: w.assignmentId,
+          progress: { total: 1, done: 0, byCategory: [{ category: expect.any(String), count: 1 }] },
+        },
+      ],
+    });
+    const statistics = await rest(`/projects/${w.id}/statistics`);
+    expect(project.statistics).toEqual(statistics);
+    expect((project.entries as { states: unknown }[])[0]!.states).toEqual(
+      ((await rest(`/projects/${w.id}/entries`)).content as { states: unknown }[])[0]!.states,
+    );
     const hidden = await graphql(outsider, read, { id: w.id });
     expect(hidden.errors?.[0]?.extensions.code).toBe('NOT_FOUND');
 
@@ -278,17 +313,18 @@ describe('GraphQL and tRPC', () => {
       { id: w.id },
     );
     expect(mutation.errors?.[0]?.extensions.code).toBe('BAD_REQUEST');
-    const mine = await graphql(assignee, `{ myAssignments { id completed } }`);
+    const mine = await graphql(assignee, `{ myAssignments { id completed { id time } } }`);
     expect(mine.data?.myAssignments).toEqual([{ id: w.assignmentId, completed: null }]);
     const done = await graphql(
       assignee,
-      `mutation ($id: Int!) { completeProjectAssignment(id: $id, version: 1) { status result } }`,
+      `mutation ($id: Int!) { completeProjectAssignment(id: $id, version: 1) { status result completed { id } } }`,
       { id: w.assignmentId },
     );
     expect(done.errors).toBeUndefined();
     expect(done.data?.completeProjectAssignment).toEqual({
       status: 'DONE',
       result: { transition: null, dictionaries: [] },
+      completed: { id: expect.any(Number) },
     });
 
     const trpc = (caller: RestClient) =>

@@ -2,9 +2,12 @@
  * Projects in the web application (issue 40, docs/projects.md, docs/ui.md "Projects"), in Debian's
  * Chromium: a coordinator (administrator of the dictionary, no other role) creates a project, imports
  * candidate terms from a small TBX file and types one in, merges one into its likely duplicate, comments
- * on and promotes two, rejects two, and assigns the English validation to a translator; the translator finds it
+ * on and promotes two, rejects two, chooses the workflow transitions assignments fire, and assigns an
+ * English revision to itself that it changes into a translator's validation (type, assignee, due date,
+ * instructions); the translator finds it
  * in the task inbox, works through its entries with "Next entry" and completes it, which approves them
- * through the workflow; the coordinator sees the progress. Every screen is axe-clean at 1440 and 390 px
+ * through the workflow; a German validation follows; the coordinator sees the progress and exports the
+ * approved entries of both languages. Every screen is axe-clean at 1440 and 390 px
  * and does not scroll sideways. One server and one browser; the steps run in order.
  */
 import { readFile } from 'node:fs/promises';
@@ -223,27 +226,46 @@ describe('projects', { timeout: 180_000 }, () => {
     await coordinator.getByRole('button', { name: 'Edit details' }).click();
     const edit = coordinator.getByRole('form', { name: 'Edit the project' });
     await edit.getByLabel('Instructions').fill('English first, German after the review.');
+    // The workflow transitions its assignments fire, chosen among the workflow's.
+    const fired = edit.getByRole('group', { name: 'Workflow transitions completing an assignment fires' });
+    await fired.getByLabel('Drafting').selectOption({ label: 'Submit for review' });
+    expect(await fired.getByLabel('Validation').inputValue()).toBe('approve');
+    await checkBothWidths(coordinator, 'project details edited');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await coordinator.locator('dl.fields').getByText('English first, German after the review.').waitFor();
-    await select(coordinator, 'Type').selectOption('VALIDATION');
+    const details = coordinator.locator('dl.fields');
+    await details.getByText('English first, German after the review.').waitFor();
+    await details.getByText('Drafting: Submit for review; Validation: Approve').waitFor();
+    // A revision by the coordinator first, then changed into the translator's validation.
+    await select(coordinator, 'Type').selectOption('REVISION');
     await select(coordinator, 'Language').selectOption({ label: 'English' });
-    await select(coordinator, 'User').selectOption({ label: people.translator });
-    await coordinator.getByLabel('Due', { exact: true }).fill('2031-03-15');
-    await coordinator
-      .getByRole('form', { name: 'New assignment' })
-      .getByLabel('Instructions')
-      .fill('Check each English term against the style guide.');
+    await select(coordinator, 'User').selectOption({ label: people.coordinator });
+    await coordinator.getByLabel('Due', { exact: true }).fill('2031-03-01');
     await coordinator.getByRole('button', { name: 'Create assignment' }).click();
     await coordinator.getByText('Assignment created.').waitFor();
     const row = coordinator.locator('table.assignments tbody tr');
     await poll(() => row.count()).toBe(1);
-    expect(await row.locator('td').allTextContents()).toEqual([
+    await row
+      .getByRole('button', { name: `Edit the assignment Revision, English, ${people.coordinator}` })
+      .click();
+    const change = coordinator.getByRole('form', { name: 'Edit the assignment' });
+    await change.waitFor();
+    expect(await coordinator.getByRole('form', { name: 'New assignment' }).count()).toBe(0);
+    await select(coordinator, 'Type').selectOption('VALIDATION');
+    await select(coordinator, 'User').selectOption({ label: people.translator });
+    await change.getByLabel('Due', { exact: true }).fill('2031-03-15');
+    await change.getByLabel('Instructions').fill('Check each English term against the style guide.');
+    await checkBothWidths(coordinator, 'assignment changed on the project page');
+    await change.getByRole('button', { name: 'Save the assignment' }).click();
+    await coordinator.getByText('Assignment saved.').waitFor();
+    await coordinator.getByRole('form', { name: 'New assignment' }).waitFor();
+    await poll(() => row.locator('td').allTextContents()).toEqual([
       'Validation',
       'English',
       people.translator,
-      expect.stringContaining('2031'),
+      expect.stringContaining('Mar 15, 2031'),
       'Open',
       expect.stringMatching(/^0 of 3/),
+      'Edit',
     ]);
     // The first assignment started the project.
     await poll(() => coordinator.locator('h1 .badge').first().textContent()).toBe('Ongoing');
@@ -296,19 +318,42 @@ describe('projects', { timeout: 180_000 }, () => {
     const english = coordinator.locator('.project-page table').first().locator('tr', { hasText: 'English' });
     await poll(() => english.locator('td').allTextContents()).toEqual(['3', '3', '3', '100%']);
     await poll(() => coordinator.locator('table.assignments tbody tr td').nth(4).textContent()).toBe('Done');
+    // A DONE assignment is no longer changed.
+    expect(
+      await coordinator.locator('table.assignments').getByRole('button', { name: /^Edit/ }).count(),
+    ).toBe(0);
     await coordinator
       .getByRole('table', { name: 'Entries by language and state' })
       .getByText('Approved')
       .first()
       .waitFor();
+
+    // German next: its terms came with the candidates; a second validation approves them.
+    await select(coordinator, 'Type').selectOption('VALIDATION');
+    await select(coordinator, 'Language').selectOption({ label: 'German' });
+    await select(coordinator, 'User').selectOption({ label: people.translator });
+    await coordinator.getByRole('button', { name: 'Create assignment' }).click();
+    await coordinator.getByText('Assignment created.').waitFor();
+    await poll(() => coordinator.locator('table.assignments tbody tr').count()).toBe(2);
+    await translator.goto(`${web.base}/inbox`);
+    const german = translator.locator('.my-assignments tbody tr', { hasText: projectName });
+    await poll(() => german.count()).toBe(1);
+    await german.getByRole('link', { name: 'Validation' }).click();
+    await translator.getByRole('heading', { name: 'Validation: German' }).waitFor();
+    await translator.getByRole('button', { name: 'Complete the assignment' }).click();
+    await translator.getByText(/^Assignment completed: approve moved 3 entries/).waitFor();
+    await coordinator.reload();
+    const germanRow = coordinator.locator('.project-page table').first().locator('tr', { hasText: 'German' });
+    await poll(() => germanRow.locator('td').allTextContents()).toEqual(['3', '3', '3', '100%']);
     await checkBothWidths(coordinator, 'project page', 'project');
     // The project's entries as TBX.
     await coordinator.getByRole('button', { name: `Export the entries of ${dictionaryName} as TBX` }).click();
     const link = coordinator.getByRole('link', { name: /^Download / });
     const [download] = await Promise.all([coordinator.waitForEvent('download'), link.click()]);
     const tbx = await readFile((await download.path())!, 'utf8');
-    // The approved English terms (the German ones are still unpublished drafts).
+    // The approved terms of both languages.
     expect(tbx).toContain('<term>term base</term>');
+    expect(tbx).toContain('<term>Termdatenbank</term>');
     expect(tbx).not.toContain('widget');
   });
 });

@@ -9,9 +9,10 @@ import { type AuditUsers, auditInfo } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
+import { runAsJob } from '../jobs/job-runner.js';
 import { User } from '../user/user.entity.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
-import { bulkTransition } from '../workflow/workflow-bulk-transition.js';
+import { prepareBulkTransition } from '../workflow/workflow-bulk-transition.js';
 import type {
   AssignmentCreateInput,
   AssignmentDto,
@@ -263,13 +264,19 @@ export async function patchAssignment(scope: Scope, input: AssignmentPatchInput)
     const dueAt =
       input.dueAt === undefined ? row.due_at : input.dueAt === null ? null : new Date(input.dueAt);
     const status = input.status ?? row.status;
+    const type = input.type ?? row.type;
+    // What a DONE assignment fired follows from its type: it stays.
+    if (type !== row.type && row.status === 'DONE') {
+      throw new AppError('CONFLICT', 'A DONE assignment keeps its type');
+    }
     await em.execute(
-      `update project_assignments set assignee_user_id = ?, assignee_group_id = ?, instructions = ?, due_at = ?, status = ?,
+      `update project_assignments set type = ?, assignee_user_id = ?, assignee_group_id = ?, instructions = ?, due_at = ?, status = ?,
          overdue_notified_at = case when due_at is distinct from ? then null else overdue_notified_at end,
          completed_at = case when ? = 'OPEN' then null else completed_at end,
          completed_by_id = case when ? = 'OPEN' then null else completed_by_id end,
          version = version + 1 where id = ?`,
       [
+        type,
         userId,
         groupId,
         input.instructions === undefined ? row.instructions : input.instructions,
@@ -302,8 +309,9 @@ async function isAssignee(scope: Scope, row: AssignmentRow) {
 
 /**
  * Completes an assignment: the project's transition for its type fires on the assignment's entries of
- * each dictionary through the workflow's bulk transition (403 when the transition does not name the
- * caller, and the assignment stays open); then the assignment is DONE with what moved.
+ * each dictionary through the workflow's bulk transition, as the caller. Every dictionary's checks run
+ * first (403 when the transition does not name the caller, 400 when a workflow lacks it), then all the
+ * moves and the assignment's DONE in one transaction (a job): a refusal anywhere moves nothing anywhere.
  */
 export async function completeAssignment(
   scope: Scope,
@@ -318,42 +326,61 @@ export async function completeAssignment(
   if (project.status !== 'ONGOING')
     throw new AppError('CONFLICT', `A ${project.status} project takes no completion`);
   const transition = project.transitions[row.type] ?? null;
-  const dictionaries: unknown[] = [];
+  type Step =
+    | { dictionaryId: number; note: string }
+    | { dictionaryId: number; run: Awaited<ReturnType<typeof prepareBulkTransition>> };
+  const steps: Step[] = [];
   if (transition) {
+    const entries = await scope.em.execute<{ dictionary_id: number; concept_ids: number[] }[]>(
+      `select dictionary_id, array_agg(concept_id order by concept_id) as concept_ids
+         from project_entries where project_id = ? group by dictionary_id`,
+      [project.id],
+    );
+    const byDictionary = new Map(entries.map((entry) => [entry.dictionary_id, entry.concept_ids]));
     for (const dictionaryId of project.dictionary_ids) {
-      const conceptIds = (
-        await scope.em.execute<{ concept_id: number }[]>(
-          'select concept_id from project_entries where project_id = ? and dictionary_id = ? order by concept_id',
-          [project.id, dictionaryId],
-        )
-      ).map((entry) => entry.concept_id);
-      if (conceptIds.length === 0) continue;
+      const conceptIds = byDictionary.get(dictionaryId);
+      if (!conceptIds?.length) continue;
       if (!(await enabledWorkflow(scope.em, dictionaryId))) {
-        dictionaries.push({ dictionaryId, note: 'no workflow is enabled for this dictionary' });
+        steps.push({ dictionaryId, note: 'no workflow is enabled for this dictionary' });
         continue;
       }
-      const languages = row.language_code ? [row.language_code] : [undefined];
-      for (const languageCode of languages) {
-        const outcome = await bulkTransition(scope, {
-          dictionaryId,
-          transition,
-          conceptIds,
-          ...(languageCode ? { languageCode } : {}),
-          ...(input.comment ? { comment: input.comment } : {}),
-        });
-        dictionaries.push({ dictionaryId, ...outcome.body });
-      }
+      const run = await prepareBulkTransition(scope, {
+        dictionaryId,
+        transition,
+        conceptIds,
+        ...(row.language_code ? { languageCode: row.language_code } : {}),
+        ...(input.comment ? { comment: input.comment } : {}),
+      });
+      steps.push({ dictionaryId, run });
     }
   }
-  await scope.em.transactional(async (em) => {
-    const [updated] = await em.execute<{ id: number }[]>(
-      `update project_assignments set status = 'DONE', completed_at = now(), completed_by_id = ?, result = ?::jsonb,
+  const finish = (em: EntityManager) =>
+    em.transactional(async (tx) => {
+      const dictionaries: unknown[] = [];
+      for (const step of steps) {
+        dictionaries.push(
+          'run' in step
+            ? { dictionaryId: step.dictionaryId, result: await step.run(tx) }
+            : { dictionaryId: step.dictionaryId, note: step.note },
+        );
+      }
+      const [updated] = await tx.execute<{ id: number }[]>(
+        `update project_assignments set status = 'DONE', completed_at = now(), completed_by_id = ?, result = ?::jsonb,
          version = version + 1 where id = ? and version = ? and status = 'OPEN' returning id`,
-      [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
-    );
-    if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
-  });
-  return getAssignment(scope, input.assignmentId);
+        [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
+      );
+      if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
+      return true;
+    });
+  if (!steps.some((step) => 'run' in step)) {
+    await finish(scope.em);
+    return getAssignment(scope, input.assignmentId);
+  }
+  // Many entries take a while: as a job, the caller waits up to the async threshold, then gets the
+  // assignment still OPEN with the job's id; the moves and DONE commit together when it ends.
+  const outcome = await runAsJob(scope, 'projects.complete-assignment', (em) => finish(em));
+  const dto = await getAssignment(scope, input.assignmentId);
+  return outcome.finished ? dto : { ...dto, jobTaskId: outcome.body.jobTaskId };
 }
 
 /** The units of an assignment in concept order, those still to do first when `done=false`. */

@@ -26,7 +26,10 @@ const CandidateInputRef = builder.inputType('ProjectCandidateInput', {
 });
 const AssignmentInputRef = builder.inputType('ProjectAssignmentInput', {
   fields: (t) => ({
-    type: t.string({ description: 'required on create: DRAFTING, TRANSLATION, REVISION or VALIDATION' }),
+    type: t.string({
+      description:
+        'required on create (on update: changes it): DRAFTING, TRANSLATION, REVISION or VALIDATION',
+    }),
     languageCode: t.string(),
     assigneeUserId: t.int(),
     assigneeGroupId: t.int(),
@@ -155,7 +158,7 @@ builder.mutationFields((t) => ({
     args: { id: int(t), version: int(t), input: t.arg({ type: AssignmentInputRef, required: true }) },
     resolve: (_, { id, version, input }, context) =>
       context.api.projects.patchAssignment(
-        clean({ ...input, type: undefined, languageCode: undefined, assignmentId: id, version }) as never,
+        clean({ ...input, languageCode: undefined, assignmentId: id, version }) as never,
       ),
   }),
   deleteProjectAssignment: t.boolean({

@@ -6,6 +6,7 @@
 import DataLoader from 'dataloader';
 import type { z } from 'zod';
 import { builder, defined, type GraphQLContext } from '../../graphql/builder.js';
+import { AuditInfoRef } from '../../graphql/common.graphql.js';
 import { pageCost, unsizedListCost } from '../../graphql/cost.js';
 import { ConceptRef } from '../concept/graphql/refs.js';
 import { domainCall } from '../concept/graphql/request-state.js';
@@ -15,9 +16,18 @@ import type {
   ConceptProjectSchema,
   ProjectDto,
   ProjectEntrySchema,
+  ProjectProgressSchema,
 } from './project.schema.js';
 import { assignmentsOfProjects } from './project-assignments.js';
 import { conceptProjectsMany } from './project-entries.js';
+import {
+  CandidateCountsRef,
+  CategoryCountRef,
+  categoryCounts,
+  EntryStateRef,
+  LanguageProgressRef,
+  StatisticsRef,
+} from './project-stats.graphql.js';
 
 type ProjectShape = Partial<ProjectDto> & { id: number };
 type EntryShape = z.infer<typeof ProjectEntrySchema>;
@@ -47,9 +57,9 @@ const ProgressRef = builder.objectRef<AssignmentDto['progress']>('ProjectAssignm
     total: t.exposeInt('total'),
     done: t.exposeInt('done'),
     byCategory: t.field({
-      type: 'JSON',
-      description: 'state category → entries',
-      resolve: (p) => p.byCategory,
+      type: [CategoryCountRef],
+      description: 'entries per workflow state category',
+      resolve: (p) => categoryCounts(p.byCategory),
     }),
   }),
 });
@@ -90,9 +100,9 @@ export const AssignmentRef = builder.objectRef<AssignmentDto>('ProjectAssignment
     overdue: t.exposeBoolean('overdue'),
     status: t.exposeString('status', { description: 'OPEN, DONE or CANCELLED' }),
     completed: t.field({
-      type: 'JSON',
+      type: AuditInfoRef,
       nullable: true,
-      description: 'who and when (AuditInfo)',
+      description: 'who completed it and when',
       resolve: (a) => a.completed,
     }),
     result: t.field({
@@ -102,6 +112,12 @@ export const AssignmentRef = builder.objectRef<AssignmentDto>('ProjectAssignment
       resolve: (a) => a.result,
     }),
     progress: t.field({ type: ProgressRef, resolve: (a) => a.progress }),
+    jobTaskId: t.int({
+      nullable: true,
+      description:
+        'completing only: the job still moving the entries (the assignment turns DONE when it ends)',
+      resolve: (a) => a.jobTaskId ?? null,
+    }),
     entries: t.field({
       type: [AssignmentEntryRef],
       description: 'its entries in concept order; done: false gives what is left ("next entry" first)',
@@ -119,6 +135,19 @@ export const AssignmentRef = builder.objectRef<AssignmentDto>('ProjectAssignment
     }),
   }),
 });
+
+const ProjectProgressRef = builder
+  .objectRef<z.infer<typeof ProjectProgressSchema>>('ProjectProgress')
+  .implement({
+    description: 'GET /projects/{id}/progress: computed from the workflow states on each read',
+    fields: (t) => ({
+      projectId: t.exposeInt('projectId'),
+      entries: t.exposeInt('entries'),
+      candidates: t.field({ type: CandidateCountsRef, resolve: (p) => p.candidates }),
+      languages: t.field({ type: [LanguageProgressRef], resolve: (p) => p.languages }),
+      assignments: t.field({ type: [AssignmentRef], resolve: (p) => p.assignments }),
+    }),
+  });
 
 const CandidateTermRef = builder.objectRef<CandidateDto['terms'][number]>('ProjectCandidateTerm').implement({
   fields: (t) => ({ languageCode: t.exposeString('languageCode'), term: t.exposeString('term') }),
@@ -164,9 +193,9 @@ export const CandidateRef = builder.objectRef<CandidateDto>('ProjectCandidate').
     source: t.exposeString('source', { nullable: true }),
     status: t.exposeString('status', { description: 'OPEN, MERGED, PROMOTED or REJECTED' }),
     conceptId: t.exposeInt('conceptId', { nullable: true }),
-    created: t.field({ type: 'JSON', resolve: (c) => c.created }),
+    created: t.field({ type: AuditInfoRef, resolve: (c) => c.created }),
     decided: t.field({
-      type: 'JSON',
+      type: AuditInfoRef,
       nullable: true,
       description: 'who decided and when',
       resolve: (c) => c.decided,
@@ -190,8 +219,8 @@ const EntryRef = builder.objectRef<EntryShape>('ProjectEntry').implement({
     addedById: t.exposeInt('addedById', { nullable: true }),
     languages: t.exposeStringList('languages'),
     states: t.field({
-      type: 'JSON',
-      description: '[{languageCode, state, category}]',
+      type: [EntryStateRef],
+      description: 'workflow state per governed entry in the project languages',
       resolve: (e) => e.states,
     }),
   }),
@@ -270,13 +299,13 @@ export const ProjectRef = builder.objectRef<ProjectShape>('Project').implement({
           ).content,
       }),
       progress: t.field({
-        type: 'JSON',
+        type: ProjectProgressRef,
         description: 'GET /projects/{id}/progress',
         complexity: 5,
         resolve: (p, _, context) => context.api.projects.progress({ id: p.id }),
       }),
       statistics: t.field({
-        type: 'JSON',
+        type: StatisticsRef,
         description: 'GET /projects/{id}/statistics',
         complexity: 5,
         resolve: (p, _, context) => context.api.projects.statistics({ id: p.id }),

@@ -295,7 +295,7 @@ export const projectRouter = router({
   patchAssignment: at(
     'PUT',
     '/assignments/{assignmentId}',
-    'Change an assignment (assignee, instructions, due date; re-open or cancel); managers only',
+    'Change an assignment (type, assignee, instructions, due date; re-open or cancel); managers only',
     DESCRIPTIONS['PUT /assignments/{assignmentId}'],
   )
     .input(AssignmentPatchInputSchema)

@@ -315,9 +315,16 @@ export const AssignmentSchema = z.object({
       ),
     })
     .nullable()
-    .describe('what completing fired, per dictionary: the bulk transition’s result (or its job)'),
+    .describe('what completing fired, per dictionary: the bulk transition’s result (all in one transaction)'),
   created: AuditInfoSchema,
   progress: ProgressSchema,
+  jobTaskId: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'completing only: the moves still run as this job (past the async threshold); the assignment turns DONE when it ends (GET /jobs/{id})',
+    ),
 });
 export type AssignmentDto = z.infer<typeof AssignmentSchema>;
 
@@ -337,6 +344,7 @@ export type AssignmentCreateInput = z.infer<typeof AssignmentCreateInputSchema>;
 export const AssignmentPatchInputSchema = z.object({
   assignmentId: id(),
   version: z.number().int().optional().describe('required; stale: 409'),
+  type: z.enum(AssignmentTypes).optional().describe('a DONE assignment keeps its type (409)'),
   ...assignee,
   instructions: text(20_000).nullable().optional(),
   dueAt: dateInput().nullable().optional(),

@@ -45,6 +45,20 @@ export type BulkTransitionInput = z.infer<typeof BulkTransitionInputSchema>;
 
 /** Checks what can be checked at once, then runs the moves as a job; the result is the number moved. */
 export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
+  const run = await prepareBulkTransition(scope, input);
+  return runAsJob(scope, 'workflows.bulk-transition', run, { answerWhenLate: true });
+}
+
+/**
+ * The checks of a bulk transition (403 when the transition does not name the caller, 400 for an unknown
+ * transition or a missing comment), made before anything moves; the answer runs the moves in the
+ * EntityManager given. Completing a project's assignment checks every dictionary first, then runs them
+ * all in one transaction (project-assignments.ts).
+ */
+export async function prepareBulkTransition(
+  scope: Scope,
+  input: BulkTransitionInput,
+): Promise<(em: EntityManager, progress?: (done: number) => Promise<void>) => Promise<BulkTransitionResult>> {
   if (scope.actor.guest) throw new AppError('FORBIDDEN', 'Guests cannot move entries through a workflow');
   const dictionary = await readableDictionary(scope, input.dictionaryId);
   const workflow = await enabledWorkflow(scope.em, dictionary.id);
@@ -60,60 +74,55 @@ export async function bulkTransition(scope: Scope, input: BulkTransitionInput) {
   if (!named) throw new AppError('FORBIDDEN', `You may not fire ${transition.key}`);
   const sections = [...(await readableSectionIds(scope, [dictionary.id]))];
   const notifies = transition.actions.some((action) => action.type !== 'SET_FIELD');
-  return runAsJob(
-    scope,
-    'workflows.bulk-transition',
-    async (em, progress) => {
-      await materializeAll(em, workflow, input.conceptIds);
-      const result: BulkTransitionResult = { moved: 0, waiting: 0, skippedCount: 0, skipped: [] };
-      const skip = (skipped: readonly SkippedEntry[]) => {
-        result.skippedCount += skipped.length;
-        result.skipped.push(...skipped.slice(0, MAX_LISTED - result.skipped.length));
-      };
-      let after = '0';
-      for (;;) {
-        const batch = await em.transactional(async (tx) => {
-          const entries = await candidates(tx, workflow, transition, input, sections, languages, after);
-          const { passing, skipped } = await passingEntries(tx, transition, entries);
-          let moving = passing;
-          if (transition.votes) {
-            const votes = await castVotes(tx, workflow, transition, passing, {
-              userId: scope.actor.userId,
-              comment: input.comment ?? null,
-            });
-            moving = votes.decided;
-            result.waiting += votes.waiting.length;
-            skipped.push(...votes.repeated.map((entry) => skippedEntry(entry, 'you voted on it already')));
-          }
-          const people = notifies ? await entryPeople(tx, moving) : new Map();
-          // SET_FIELD first: its changes (old and new values) go into the moves' history items.
-          const fields = await setFields(tx, transition, moving);
-          await moveEntries(
-            tx,
-            workflow,
-            moving,
-            {
-              to: transition.to,
-              transition: transition.key,
-              comment: input.comment ?? null,
-              userId: scope.actor.userId,
-            },
-            fields.changes,
-          );
-          await refreshSnapshots(tx, transition, moving, fields.termIds);
-          await assignAndNotify(scope, tx, workflow, transition, moving, people, input.comment ?? null);
-          return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: moving.length, skipped };
-        });
-        result.moved += batch.moved;
-        skip(batch.skipped);
-        await progress(result.moved);
-        if (batch.count < BATCH || batch.last === null) break;
-        after = batch.last;
-      }
-      return result;
-    },
-    { answerWhenLate: true },
-  );
+  return async (em, progress) => {
+    await materializeAll(em, workflow, input.conceptIds);
+    const result: BulkTransitionResult = { moved: 0, waiting: 0, skippedCount: 0, skipped: [] };
+    const skip = (skipped: readonly SkippedEntry[]) => {
+      result.skippedCount += skipped.length;
+      result.skipped.push(...skipped.slice(0, MAX_LISTED - result.skipped.length));
+    };
+    let after = '0';
+    for (;;) {
+      const batch = await em.transactional(async (tx) => {
+        const entries = await candidates(tx, workflow, transition, input, sections, languages, after);
+        const { passing, skipped } = await passingEntries(tx, transition, entries);
+        let moving = passing;
+        if (transition.votes) {
+          const votes = await castVotes(tx, workflow, transition, passing, {
+            userId: scope.actor.userId,
+            comment: input.comment ?? null,
+          });
+          moving = votes.decided;
+          result.waiting += votes.waiting.length;
+          skipped.push(...votes.repeated.map((entry) => skippedEntry(entry, 'you voted on it already')));
+        }
+        const people = notifies ? await entryPeople(tx, moving) : new Map();
+        // SET_FIELD first: its changes (old and new values) go into the moves' history items.
+        const fields = await setFields(tx, transition, moving);
+        await moveEntries(
+          tx,
+          workflow,
+          moving,
+          {
+            to: transition.to,
+            transition: transition.key,
+            comment: input.comment ?? null,
+            userId: scope.actor.userId,
+          },
+          fields.changes,
+        );
+        await refreshSnapshots(tx, transition, moving, fields.termIds);
+        await assignAndNotify(scope, tx, workflow, transition, moving, people, input.comment ?? null);
+        return { last: entries.at(-1)?.id ?? null, count: entries.length, moved: moving.length, skipped };
+      });
+      result.moved += batch.moved;
+      skip(batch.skipped);
+      await progress?.(result.moved);
+      if (batch.count < BATCH || batch.last === null) break;
+      after = batch.last;
+    }
+    return result;
+  };
 }
 
 async function materializeAll(

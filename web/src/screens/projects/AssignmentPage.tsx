@@ -96,6 +96,7 @@ export function AssignmentPage({ id }: { id: number }) {
           comment: comment.trim() || undefined,
         }),
       (result) => {
+        if (result.jobTaskId) return t('work.completing', { id: result.jobTaskId });
         const fired = (result.result ?? {}) as Result;
         const sum = (key: 'moved' | 'waiting' | 'skippedCount') =>
           (fired.dictionaries ?? []).reduce((total, d) => total + (d[key] ?? d.result?.[key] ?? 0), 0);

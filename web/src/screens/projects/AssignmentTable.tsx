@@ -20,7 +20,7 @@ export function useAssigneeLabel(people: People | undefined) {
 /**
  * Assignments with their progress: type (a link to the assignment), language, assignee, due date with
  * overdue marked in words (not by colour alone), status, and done of total. `showProject` adds the
- * project's name (the inbox's "my assignments").
+ * project's name (the inbox's "my assignments"); `onEdit` (managers) a button per assignment not DONE.
  */
 export function AssignmentTable(props: {
   assignments: Assignment[];
@@ -28,9 +28,12 @@ export function AssignmentTable(props: {
   languageNames: Map<string, string>;
   showProject?: boolean;
   caption?: string;
+  onEdit?: (assignment: Assignment) => void;
 }) {
   const { t } = useTranslation('project');
   const assignee = useAssigneeLabel(props.people);
+  const language = (code: string | null) =>
+    code ? (props.languageNames.get(code) ?? code) : t('allLanguages');
   if (props.assignments.length === 0) return <p>{t('assignment.none')}</p>;
   return (
     <TableScroll label={props.caption ?? t('page.assignments')}>
@@ -45,6 +48,11 @@ export function AssignmentTable(props: {
             <th scope="col">{t('assignment.due')}</th>
             <th scope="col">{t('assignment.status')}</th>
             <th scope="col">{t('assignment.progress')}</th>
+            {props.onEdit && (
+              <th scope="col">
+                <span className="visually-hidden">{t('assignment.change')}</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -56,11 +64,7 @@ export function AssignmentTable(props: {
                 </a>
               </td>
               {props.showProject && <td>{a.projectName}</td>}
-              <td>
-                {a.languageCode
-                  ? (props.languageNames.get(a.languageCode) ?? a.languageCode)
-                  : t('allLanguages')}
-              </td>
+              <td>{language(a.languageCode)}</td>
               {!props.showProject && <td>{assignee(a)}</td>}
               <td>
                 {a.dueAt ? formatDate(a.dueAt, { dateStyle: 'medium' }) : ''}
@@ -76,6 +80,23 @@ export function AssignmentTable(props: {
                 </span>{' '}
                 <Bar value={percent(a.progress.done, a.progress.total)} />
               </td>
+              {props.onEdit && (
+                <td>
+                  {a.status !== 'DONE' && (
+                    <button
+                      type="button"
+                      aria-label={t('assignment.editOne', {
+                        type: t(`type.${a.type}`),
+                        language: language(a.languageCode),
+                        assignee: assignee(a),
+                      })}
+                      onClick={() => props.onEdit?.(a)}
+                    >
+                      {t('assignment.edit')}
+                    </button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

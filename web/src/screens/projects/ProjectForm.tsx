@@ -6,21 +6,15 @@ import { CheckList, dictionaryOptions, ErrorMessage, languageOptions } from '../
 import { languagesOf, loadDictionaries, useLoaded } from '../../data';
 import { navigate } from '../../routes';
 import { getSession } from '../../session';
-import { dayEnd, loadPeople, type Project } from './project-data';
+import { dayEnd, dayOf, loadPeople, type Project } from './project-data';
 import { projectHref } from './project-routes';
-
-/** A due date in ms as a date input's value (the local day). */
-function dayOf(ms: number | null | undefined): string {
-  if (!ms) return '';
-  const date = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
-}
+import { TransitionChoices, type Transitions } from './TransitionChoices';
 
 /**
  * A new project (DRAFT), or a project's details changed (`project`, its managers): its name, dictionaries
  * (those the caller administers: the server asks for administration of every one), languages (none
- * chosen: every language of its dictionaries), coordinators, due date and instructions. Coordinators are
+ * chosen: every language of its dictionaries), coordinators, due date, instructions and the workflow
+ * transition completing each type of assignment fires. Coordinators are
  * picked from the client's users where the caller may list them, else typed as ids.
  */
 export function ProjectForm({ project, onSaved }: { project?: Project; onSaved?: () => void }) {
@@ -36,6 +30,9 @@ export function ProjectForm({ project, onSaved }: { project?: Project; onSaved?:
   const [coordinatorIds, setCoordinatorIds] = useState((project?.coordinatorIds ?? []).join(', '));
   const [due, setDue] = useState(dayOf(project?.dueAt));
   const [instructions, setInstructions] = useState(project?.instructions ?? '');
+  const [transitions, setTransitions] = useState<Transitions>(
+    project?.transitions ?? { VALIDATION: 'approve' },
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const heading = useId();
@@ -67,6 +64,7 @@ export function ProjectForm({ project, onSaved }: { project?: Project; onSaved?:
         coordinatorIds: users ? coordinators.map(Number) : typed.length ? typed : me ? [me] : [],
         dueAt: dayEnd(due),
         instructions: instructions || null,
+        transitions,
       };
       if (project) {
         await trpc.projects.patch.mutate({ ...body, id: project.id, version: project.version });
@@ -142,6 +140,9 @@ export function ProjectForm({ project, onSaved }: { project?: Project; onSaved?:
         {t('form.instructions')}
         <textarea value={instructions} onChange={(e) => setInstructions(e.target.value)} />
       </label>
+      {chosen.length > 0 && (
+        <TransitionChoices dictionaryIds={chosen.map(Number)} value={transitions} onChange={setTransitions} />
+      )}
       <ErrorMessage text={error} />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy || chosen.length === 0}>

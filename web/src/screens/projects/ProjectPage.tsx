@@ -12,6 +12,8 @@ import { ExportEntries } from './ExportEntries';
 import { ProjectForm } from './ProjectForm';
 import { ProjectStatistics } from './ProjectStatistics';
 import {
+  ASSIGNMENT_TYPES,
+  type Assignment,
   groupName,
   loadPeople,
   PROJECT_STATUSES,
@@ -21,6 +23,7 @@ import {
   STATUS_MOVES,
   userName,
 } from './project-data';
+import { useTransitionNames } from './state-names';
 import { TableScroll } from './TableScroll';
 
 /** The state a status badge shows, its class from the status (projects.css colours them). */
@@ -47,6 +50,9 @@ export function ProjectPage({ id }: { id: number }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const [editing, setEditing] = useState(false);
+  const [changing, setChanging] = useState<Assignment | null>(null);
+  const [changed, setChanged] = useState<string | null>(null);
+  const transitionNames = useTransitionNames(project.data?.dictionaryIds ?? []).names;
 
   if (project.error) return <p role="alert">{project.error.message}</p>;
   if (!project.data) return <p role="status">{t('common:loading')}</p>;
@@ -137,6 +143,15 @@ export function ProjectPage({ id }: { id: number }) {
               <dd className="prewrap">{data.instructions}</dd>
             </>
           )}
+          <dt>{t('page.transitions')}</dt>
+          <dd>
+            {ASSIGNMENT_TYPES.flatMap((type) => {
+              const key = data.transitions?.[type];
+              return key
+                ? [t('page.fires', { type: t(`type.${type}`), transition: transitionNames.get(key) ?? key })]
+                : [];
+            }).join('; ') || t('page.none')}
+          </dd>
         </dl>
         {manageable && (
           <div className="actions">
@@ -213,14 +228,38 @@ export function ProjectPage({ id }: { id: number }) {
             assignments={progress.data.assignments}
             people={people.data}
             languageNames={languageNames}
+            {...(manageable
+              ? {
+                  onEdit: (a: Assignment) => {
+                    setChanged(null);
+                    setChanging(a);
+                  },
+                }
+              : {})}
           />
         )}
-        {manageable && open && (
+        {changed && <p role="status">{changed}</p>}
+        {manageable && changing && (
+          <AssignmentForm
+            key={changing.id}
+            projectId={id}
+            languages={[]}
+            people={people.data}
+            assignment={changing}
+            onCancel={() => setChanging(null)}
+            onSaved={() => {
+              setChanging(null);
+              setChanged(t('assignment.saved'));
+              reload();
+            }}
+          />
+        )}
+        {manageable && open && !changing && (
           <AssignmentForm
             projectId={id}
             languages={languages.map((code) => ({ code, name: languageNames.get(code) ?? code }))}
             people={people.data}
-            onCreated={reload}
+            onSaved={reload}
           />
         )}
       </section>

@@ -13,6 +13,7 @@ export type Statistics = Awaited<ReturnType<typeof trpc.projects.statistics.quer
 export const PROJECT_STATUSES = ['DRAFT', 'ONGOING', 'DONE', 'SUSPENDED', 'ABANDONED'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 export const ASSIGNMENT_TYPES = ['DRAFTING', 'TRANSLATION', 'REVISION', 'VALIDATION'] as const;
+export type AssignmentType = (typeof ASSIGNMENT_TYPES)[number];
 export const PROJECT_SORTS = ['name', 'status', 'dueAt', 'created', 'changed'] as const;
 
 /** The explicit moves of a project's status (docs/projects.md, "Status"); the server refuses others. */
@@ -56,6 +57,14 @@ export function userName(people: People | undefined, id: number | null | undefin
 
 export function groupName(people: People | undefined, id: number | null | undefined): string | undefined {
   return people?.groups.find((g) => g.id === id)?.name ?? undefined;
+}
+
+/** A due date in ms as a date input's value (the local day). */
+export function dayOf(ms: number | null | undefined): string {
+  if (!ms) return '';
+  const date = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
 
 /** A date input's value (local day) as the end of that day in ms; '' as null. */
