@@ -5,9 +5,11 @@
  * CONCEPT_IMPORT) use its areas, and every named reader uses an area open to readers. Everyone else,
  * guests and other clients included: 404, as if the area did not exist.
  */
+
 import { AppError, notFound } from '../../shared/errors.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions } from '../access/access.service.js';
+import { sql } from '../tbx/tbx-import-context.js';
 
 /** The caller's standing in one live dictionary of the acting client. */
 export interface DictionaryStanding {
@@ -20,7 +22,8 @@ export interface DictionaryStanding {
 const cache = new WeakMap<Scope, Promise<Map<number, DictionaryStanding>>>();
 
 async function load(scope: Scope): Promise<Map<number, DictionaryStanding>> {
-  const rows = await scope.em.execute<{ id: number }[]>(
+  const rows = await sql<{ id: number }[]>(
+    scope.em,
     'select id from dictionaries where client_id = ? and not deleted order by id',
     [scope.actor.clientId],
   );
@@ -73,7 +76,8 @@ export async function usableArea(
   id: number,
   review = false,
 ): Promise<{ area: AreaRow; standing: DictionaryStanding }> {
-  const [area] = await scope.em.execute<AreaRow[]>(
+  const [area] = await sql<AreaRow[]>(
+    scope.em,
     `select a.id, a.client_id, a.dictionary_id, a.name, a.open_to_readers, a.version
        from staging_areas a where a.id = ? and a.client_id = ? and not a.deleted`,
     [id, scope.actor.clientId],

@@ -2,9 +2,11 @@
  * Staging areas of a dictionary (docs/staging.md): its administrators create, change and delete them;
  * those who may use one see it, in lists and in user data. Counts come with each area in the same query.
  */
+
 import { AppError, notFound, staleVersion } from '../../shared/errors.js';
 import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
+import { sql } from '../tbx/tbx-import-context.js';
 import type {
   StagingAreaCreateInput,
   StagingAreaDto,
@@ -72,7 +74,8 @@ function areaDto(row: AreaListRow, review: boolean): StagingAreaDto {
 /** Areas by id, in the order given (the caller checked they may see them). */
 export async function areasByIds(scope: Scope, ids: readonly number[]): Promise<StagingAreaDto[]> {
   if (ids.length === 0) return [];
-  const rows = await scope.em.execute<AreaListRow[]>(
+  const rows = await sql<AreaListRow[]>(
+    scope.em,
     `${AREA_SELECT} where a.id = any(?::int[]) and a.client_id = ?`,
     [ids, scope.actor.clientId],
   );
@@ -110,11 +113,13 @@ export async function listAreas(scope: Scope, input: StagingAreaListInput) {
     input.dictionaryId,
     ...(input.name ? [likePrefix(input.name.toLowerCase())] : []),
   ];
-  const [count] = await scope.em.execute<{ n: number }[]>(
+  const [count] = await sql<{ n: number }[]>(
+    scope.em,
     `select count(*)::int as n from staging_areas a where ${where}`,
     params,
   );
-  const rows = await scope.em.execute<AreaListRow[]>(
+  const rows = await sql<AreaListRow[]>(
+    scope.em,
     `${AREA_SELECT} where ${where} order by ${sort.property} ${sort.direction}, a.id limit ? offset ?`,
     [...params, request.size, request.offset],
   );
@@ -138,7 +143,8 @@ export async function createArea(scope: Scope, input: StagingAreaCreateInput): P
   }
   let id: number;
   try {
-    const [row] = await scope.em.execute<{ id: number }[]>(
+    const [row] = await sql<{ id: number }[]>(
+      scope.em,
       `insert into staging_areas (client_id, dictionary_id, name, description, open_to_readers, created_by_id, changed_by_id)
        values (?, ?, ?, ?, ?, ?, ?) returning id`,
       [
@@ -175,7 +181,8 @@ export async function updateArea(scope: Scope, input: StagingAreaUpdateInput): P
   change('description', input.description);
   change('open_to_readers', input.openToReaders);
   try {
-    const updated = await scope.em.execute<{ id: number }[]>(
+    const updated = await sql<{ id: number }[]>(
+      scope.em,
       `update staging_areas set ${[...sets, 'version = version + 1', 'changed_at = now()', 'changed_by_id = ?'].join(', ')}
         where id = ? and version = ? returning id`,
       [...params, scope.actor.userId, area.id, input.version],
@@ -192,7 +199,8 @@ export async function updateArea(scope: Scope, input: StagingAreaUpdateInput): P
 /** Soft-deletes an area (administrators); its entries are hidden with it. */
 export async function deleteArea(scope: Scope, id: number): Promise<void> {
   const { area } = await usableArea(scope, id, true);
-  await scope.em.execute(
+  await sql(
+    scope.em,
     `update staging_areas set deleted = true, deleted_at = now(), deleted_by_id = ?, version = version + 1
       where id = ? and not deleted`,
     [scope.actor.userId, area.id],
@@ -205,9 +213,8 @@ export async function userStagingAreas(
 ): Promise<{ id: number; name: string; dictionaryId: number }[]> {
   const reach = await stagingReach(scope);
   if (reach.size === 0) return [];
-  const rows = await scope.em.execute<
-    { id: number; name: string; dictionary_id: number; open_to_readers: boolean }[]
-  >(
+  const rows = await sql<{ id: number; name: string; dictionary_id: number; open_to_readers: boolean }[]>(
+    scope.em,
     `select a.id, a.name, a.dictionary_id, a.open_to_readers from staging_areas a
       where a.client_id = ? and not a.deleted and a.dictionary_id = any(?::int[])
       order by a.dictionary_id, lower(a.name), a.id`,

@@ -10,7 +10,7 @@ import { Concept } from '../concept/concept.entity.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import type { ConceptSnapshot, HistoryChange } from '../history/history.types.js';
 import { diffSnapshots } from '../history/history-recorder.js';
-import { ImportContext } from '../tbx/tbx-import-context.js';
+import { ImportContext, sql } from '../tbx/tbx-import-context.js';
 import { mergePreview, mergeTargets, type TbxMergeMode } from '../tbx/tbx-import-merge.js';
 import { type PlannedConcept, planEntry } from '../tbx/tbx-import-plan.js';
 import { ImportStructure } from '../tbx/tbx-import-structure.js';
@@ -23,7 +23,8 @@ const ALL_ROWS = { tenant: false, notDeleted: false } as const;
 /** A throw-away planning context for one dictionary and merge mode. */
 export async function planner(scope: Scope, dictionaryId: number, merge: TbxMergeMode) {
   const em: EntityManager = scope.em.fork();
-  const [section] = await em.execute<{ id: number }[]>(
+  const [section] = await sql<{ id: number }[]>(
+    em,
     'select id from sections where dictionary_id = ? and not deleted order by sort_index, id limit 1',
     [dictionaryId],
   );
@@ -118,7 +119,8 @@ async function named(
 ): Promise<StagingChange[]> {
   const oids = [...new Set(changes.flatMap((change) => (change.fieldOid ? [change.fieldOid] : [])))];
   const rows = oids.length
-    ? await em.execute<{ oid: string; name: string }[]>(
+    ? await sql<{ oid: string; name: string }[]>(
+        em,
         'select oid, name from fields where dictionary_id = ? and oid = any(?::text[])',
         [dictionaryId, oids],
       )

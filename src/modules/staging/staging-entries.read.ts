@@ -4,9 +4,11 @@
  * other users of it see the entries they made. Names, the latest decision and counts come in the same
  * query as the rows (no query per entry).
  */
+
 import { notFound } from '../../shared/errors.js';
 import { pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
+import { sql } from '../tbx/tbx-import-context.js';
 import type {
   DecisionListInput,
   StagedEntryDetail,
@@ -166,11 +168,13 @@ export async function listEntries(scope: Scope, input: StagedEntryListInput) {
   const filter = filterSql(input);
   const where = [...visible.where, ...filter.where].join(' and ');
   const params = [...visible.params, ...filter.params];
-  const [count] = await scope.em.execute<{ n: number }[]>(
+  const [count] = await sql<{ n: number }[]>(
+    scope.em,
     `select count(*)::int as n from staged_entries s where ${where}`,
     params,
   );
-  const rows = await scope.em.execute<EntryRow[]>(
+  const rows = await sql<EntryRow[]>(
+    scope.em,
     `${ENTRY_SELECT} where ${where} order by ${sort.property} ${sort.direction}, s.id ${sort.direction} limit ? offset ?`,
     [...params, request.size, request.offset],
   );
@@ -184,7 +188,7 @@ export async function listEntries(scope: Scope, input: StagedEntryListInput) {
 
 /** An entry the caller may see, with its area and the caller's standing there; 404 otherwise. */
 export async function visibleEntry(scope: Scope, id: number) {
-  const [row] = await scope.em.execute<EntryRow[]>(`${ENTRY_SELECT} where s.id = ? and s.client_id = ?`, [
+  const [row] = await sql<EntryRow[]>(scope.em, `${ENTRY_SELECT} where s.id = ? and s.client_id = ?`, [
     id,
     scope.actor.clientId,
   ]);
@@ -198,7 +202,8 @@ export async function visibleEntry(scope: Scope, id: number) {
 
 /** Staged entries by id that the caller may see (GraphQL's loader), in the order given. */
 export async function entriesByIds(scope: Scope, ids: readonly number[]): Promise<(StagedEntryDto | null)[]> {
-  const rows = await scope.em.execute<EntryRow[]>(
+  const rows = await sql<EntryRow[]>(
+    scope.em,
     `${ENTRY_SELECT} where s.id = any(?::int[]) and s.client_id = ?`,
     [[...ids], scope.actor.clientId],
   );
@@ -251,7 +256,8 @@ const decisionDto = (row: DecisionRow): StagingDecisionDto => ({
 /** One entry with the concept it would change, the difference, and its decisions (oldest first). */
 export async function getEntry(scope: Scope, id: number): Promise<StagedEntryDetail> {
   const { row, standing } = await visibleEntry(scope, id);
-  const decisions = await scope.em.execute<DecisionRow[]>(
+  const decisions = await sql<DecisionRow[]>(
+    scope.em,
     `${DECISION_SELECT} where x.staged_entry_id = ? order by x.decided_at, x.id`,
     [row.id],
   );
@@ -273,11 +279,13 @@ export async function listDecisions(scope: Scope, input: DecisionListInput) {
     where.push('x.decided_by_id = ?');
     params.push(input['user-id']);
   }
-  const [count] = await scope.em.execute<{ n: number }[]>(
+  const [count] = await sql<{ n: number }[]>(
+    scope.em,
     `select count(*)::int as n from staging_decisions x where ${where.join(' and ')}`,
     params,
   );
-  const rows = await scope.em.execute<DecisionRow[]>(
+  const rows = await sql<DecisionRow[]>(
+    scope.em,
     `${DECISION_SELECT} where ${where.join(' and ')} order by x.decided_at desc, x.id desc limit ? offset ?`,
     [...params, request.size, request.offset],
   );

@@ -4,9 +4,11 @@
  * entry that is no longer PENDING is 409 (bulk calls count it as skipped). Accepting goes through the
  * import's run (staging-accept.ts).
  */
+
 import { AppError, notFound, staleVersion } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { readableConcept } from '../concept/concept-access.js';
+import { sql } from '../tbx/tbx-import-context.js';
 import type { TbxMergeMode } from '../tbx/tbx-import-merge.js';
 import type { TbxEntry } from '../tbx/tbx-model.js';
 import type {
@@ -97,7 +99,8 @@ export async function updateEntry(scope: Scope, input: StagedEntryUpdateInput): 
   const { plan, target } = await planned(scope, area, entry, merge);
   const facts = entryFacts(plan);
   await scope.em.transactional(async (em) => {
-    const updated = await em.execute<{ id: number }[]>(
+    const updated = await sql<{ id: number }[]>(
+      em,
       `update staged_entries set entry = ?::jsonb, merge = ?, target_concept_id = ?, label = ?,
          languages = ?::text[], terms_text = ?, comment = case when ? then ? else comment end, entry_id = ?,
          version = version + 1, changed_at = now()
@@ -117,7 +120,8 @@ export async function updateEntry(scope: Scope, input: StagedEntryUpdateInput): 
       ],
     );
     if (updated.length === 0) throw staleVersion('Staged entry');
-    await em.execute(
+    await sql(
+      em,
       `insert into staging_decisions (client_id, staging_area_id, staged_entry_id, decision, merge, decided_by_id)
        values (?, ?, ?, 'EDITED', ?, ?)`,
       [scope.actor.clientId, area.id, row.id, merge, scope.actor.userId],
@@ -129,14 +133,16 @@ export async function updateEntry(scope: Scope, input: StagedEntryUpdateInput): 
 /** Marks PENDING entries REJECTED with their decisions, in the caller's transaction; answers those rejected. */
 async function rejectIds(scope: Scope, area: AreaRow, ids: readonly number[], reason: string | null) {
   return scope.em.transactional(async (em) => {
-    const rejected = await em.execute<{ id: number }[]>(
+    const rejected = await sql<{ id: number }[]>(
+      em,
       `update staged_entries set status = 'REJECTED', decided_at = now(), decided_by_id = ?,
          version = version + 1, changed_at = now()
        where id = any(?::int[]) and staging_area_id = ? and status = 'PENDING' returning id`,
       [scope.actor.userId, [...ids], area.id],
     );
     if (rejected.length) {
-      await em.execute(
+      await sql(
+        em,
         `insert into staging_decisions (client_id, staging_area_id, staged_entry_id, decision, reason, decided_by_id)
          select ?, ?, x, 'REJECTED', ?, ? from unnest(?::int[]) as x order by x`,
         [scope.actor.clientId, area.id, reason, scope.actor.userId, rejected.map((r) => r.id)],
@@ -161,7 +167,8 @@ async function bulkIds(scope: Scope, area: AreaRow, input: Pick<BulkRejectInput,
   }
   if (input.ids) return { ids: [...new Set(input.ids)], named: new Set(input.ids).size };
   const filter = filterSql({ ...input.filter, status: 'PENDING' });
-  const rows = await scope.em.execute<{ id: number }[]>(
+  const rows = await sql<{ id: number }[]>(
+    scope.em,
     `select s.id from staged_entries s where s.staging_area_id = ? and s.client_id = ?
         ${filter.where.map((w) => `and ${w}`).join(' ')} order by s.created_at, s.id`,
     [area.id, scope.actor.clientId, ...filter.params],
@@ -179,7 +186,8 @@ export async function rejectEntries(scope: Scope, input: BulkRejectInput): Promi
 
 /** Locks and reads PENDING entries of the area among ids (in the transaction of `em`). */
 async function lockPending(em: Scope['em'], area: AreaRow, ids: readonly number[]) {
-  return em.execute<(PendingRow & { version: number })[]>(
+  return sql<(PendingRow & { version: number })[]>(
+    em,
     `select id, status, merge, entry, version from staged_entries
       where id = any(?::int[]) and staging_area_id = ? and status = 'PENDING' order by id for update`,
     [[...ids], area.id],
