@@ -1,8 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { namesOf } from '../../components/concept-text';
 import type { Dictionary } from '../../data';
-import type { StagedContent, StagedValue } from './staging-data';
+import { languageName, languageOf, type StagedContent, type StagedValue } from './staging-data';
 
 /**
  * The form of a staged entry in the import's entry model (docs/staging.md): concept values, languages
@@ -19,7 +18,6 @@ export function EntryEditor(props: {
 }) {
   const { t } = useTranslation('staging');
   const { content, dictionary, onChange } = props;
-  const names = namesOf(dictionary);
   const listId = useId();
   const languages = (dictionary?.languages ?? []).filter((l) => !l.deleted);
   const fieldNames = [
@@ -27,7 +25,9 @@ export function EntryEditor(props: {
   ];
   const setSection = (index: number, section: StagedContent['languages'][number]) =>
     onChange({ ...content, languages: content.languages.map((s, k) => (k === index ? section : s)) });
-  const unused = languages.find((l) => !content.languages.some((s) => s.lang === l.code));
+  const unused = languages.find(
+    (l) => !content.languages.some((s) => languageOf(dictionary, s.lang)?.code === l.code),
+  );
 
   return (
     <fieldset className="entry-editor stack">
@@ -44,7 +44,8 @@ export function EntryEditor(props: {
         onChange={(values) => onChange({ ...content, values })}
       />
       {content.languages.map((section, index) => {
-        const language = names.language(section.lang);
+        const language = languageName(dictionary, section.lang);
+        const known = languageOf(dictionary, section.lang)?.code;
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: sections have no identity but order
           <fieldset key={index} className="card stack">
@@ -52,12 +53,10 @@ export function EntryEditor(props: {
             <label>
               {t('editor.language')}
               <select
-                value={section.lang}
+                value={known ?? section.lang}
                 onChange={(e) => setSection(index, { ...section, lang: e.target.value })}
               >
-                {!languages.some((l) => l.code === section.lang) && (
-                  <option value={section.lang}>{section.lang}</option>
-                )}
+                {!known && <option value={section.lang}>{section.lang}</option>}
                 {languages.map((l) => (
                   <option key={l.code} value={l.code}>
                     {l.name}

@@ -96,7 +96,7 @@ export function EntryReview({ id }: { id: number }) {
       {pending && !editing && (data.mayReview || data.mayEdit) && (
         <Decide detail={data} states={states} onEdit={() => setEditing(true)} onDecided={decided} />
       )}
-      <Decisions detail={data} />
+      <Decisions detail={data} states={states} />
     </article>
   );
 }
@@ -244,7 +244,10 @@ function EditEntry(props: {
         id: detail.id,
         version: detail.version,
         entry: cleanContent(content),
-        conceptId: Number(conceptId) || null,
+        // Sent only when changed: naming no concept makes the entry a new concept (merge NONE).
+        ...(conceptId === (detail.targetConceptId ? String(detail.targetConceptId) : '')
+          ? {}
+          : { conceptId: Number(conceptId) || null }),
         comment: comment.trim() || null,
       });
       props.onSaved();
@@ -292,7 +295,13 @@ function EditEntry(props: {
 }
 
 /** Every decision on the entry, oldest first: who, when, what, why, and the concept written. */
-function Decisions({ detail }: { detail: StagedEntryDetail }) {
+function Decisions({
+  detail,
+  states,
+}: {
+  detail: StagedEntryDetail;
+  states?: { key: string; name: string }[];
+}) {
   const { t } = useTranslation('staging');
   if (detail.decisions.length === 0) return null;
   return (
@@ -314,7 +323,14 @@ function Decisions({ detail }: { detail: StagedEntryDetail }) {
               </>
             )}
             {decision.workflowState && (
-              <span> · {t('decisions.state', { state: decision.workflowState })}</span>
+              <span>
+                {' '}
+                ·{' '}
+                {t('decisions.state', {
+                  state:
+                    states?.find((s) => s.key === decision.workflowState)?.name ?? decision.workflowState,
+                })}
+              </span>
             )}
             {decision.reason && <p className="prewrap">{decision.reason}</p>}
           </li>

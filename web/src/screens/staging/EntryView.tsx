@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { namesOf } from '../../components/concept-text';
 import type { Dictionary } from '../../data';
-import type { StagedContent, StagedValue } from './staging-data';
+import { languageName, type StagedContent, type StagedValue } from './staging-data';
 
 /** Values as a definition list: category (a TBX data category or a field's name), then its value. */
 function Values({ values }: { values: StagedValue[] }) {
@@ -25,7 +24,6 @@ function Values({ values }: { values: StagedValue[] }) {
 /** A staged entry read-only: its concept values, then each language with its values and terms. */
 export function EntryView({ content, dictionary }: { content: StagedContent; dictionary?: Dictionary }) {
   const { t } = useTranslation('staging');
-  const names = namesOf(dictionary);
   return (
     <div className="staged-entry">
       {content.id && <p className="hint">{t('entry.fileId', { id: content.id })}</p>}
@@ -35,9 +33,9 @@ export function EntryView({ content, dictionary }: { content: StagedContent; dic
           // biome-ignore lint/suspicious/noArrayIndexKey: a language may come twice in a file
           key={`${section.lang} ${index}`}
           className="staged-language"
-          aria-label={names.language(section.lang)}
+          aria-label={languageName(dictionary, section.lang)}
         >
-          <h3>{names.language(section.lang)}</h3>
+          <h3>{languageName(dictionary, section.lang)}</h3>
           <Values values={section.values} />
           <ul className="staged-terms">
             {section.terms.map((term, k) => (

@@ -85,3 +85,21 @@ export function cleanContent(content: StagedContent): StagedContent {
 /** Whether the entry holds a term (the server refuses a suggestion without one). */
 export const hasTerm = (content: StagedContent) =>
   content.languages.some((section) => section.terms.some((term) => term.term.trim() !== ''));
+
+/**
+ * The dictionary's language a staged language tag stands for: by code (`eng`), by its two-letter code
+ * (`en`, as TBX files write it) or by the tag's primary part (`en-US`); undefined when none does.
+ */
+export function languageOf(dictionary: Dictionary | undefined, lang: string) {
+  const tag = lang.toLowerCase();
+  const primary = tag.split(/[-_]/)[0];
+  const languages = dictionary?.languages ?? [];
+  return (
+    languages.find((l) => l.code.toLowerCase() === tag || l.code2?.toLowerCase() === tag) ??
+    languages.find((l) => l.code.toLowerCase() === primary || l.code2?.toLowerCase() === primary)
+  );
+}
+
+/** A staged language tag by the dictionary's name for it (the tag itself where it names none). */
+export const languageName = (dictionary: Dictionary | undefined, lang: string) =>
+  languageOf(dictionary, lang)?.name ?? lang;
