@@ -71,6 +71,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}',
         tags,
         summary: 'One staging area with its counts',
+        description:
+          'With counts of PENDING, ACCEPTED and REJECTED entries and mayReview. 404 for those who may not use it.',
         errorResponses: [401, 404],
       },
     })
@@ -85,6 +87,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}',
         tags,
         summary: "Rename, describe or open a staging area to readers (the dictionary's administrators)",
+        description:
+          'Send the version read (stale: 409); a name another live area of the dictionary has is 409.',
         errorResponses: E(403, 404, 409),
       },
     })
@@ -99,6 +103,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}',
         tags,
         summary: "Delete a staging area with its entries (the dictionary's administrators)",
+        description:
+          'Soft deletion: the area and its entries disappear from every list; decisions stay recorded.',
         errorResponses: [401, 403, 404],
       },
       successStatus: 204,
@@ -130,6 +136,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}/entries',
         tags,
         summary: 'Suggest a new concept, or a change to one (conceptId), for review',
+        description:
+          "The entry is the import's entry model (docs/staging.md). With conceptId it merges into that concept (ENTRY_ID); otherwise by merge (default TERM). Users of the area only.",
         errorResponses: E(404),
       },
       successStatus: 201,
@@ -160,6 +168,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}/entries/reject',
         tags,
         summary: 'Reject many entries (reviewers): ids or filter',
+        description:
+          'Entries that are not PENDING are counted in skipped. Each rejection is a decision with the reason.',
         errorResponses: E(403, 404),
       },
     })
@@ -174,6 +184,8 @@ export const stagingRouter = router({
         path: '/staging-areas/{id}/decisions',
         tags,
         summary: "A page of an area's decisions, newest first (reviewers)",
+        description:
+          'Filters decision (ACCEPTED, REJECTED, EDITED) and user-id. Who, when, what: reason, concept written, workflow state, merge.',
         errorResponses: E(403, 404),
       },
     })
@@ -188,6 +200,8 @@ export const stagingRouter = router({
         path: '/staged-entries/{id}',
         tags,
         summary: 'One staged entry beside the concept it would change, with the difference and decisions',
+        description:
+          "diff lists what accepting now would change (the import merge's planning against the concept as it is); target is that concept's id, version and terms.",
         errorResponses: [401, 404],
       },
     })
@@ -202,6 +216,8 @@ export const stagingRouter = router({
         path: '/staged-entries/{id}',
         tags,
         summary: 'Edit a PENDING entry (reviewers; its author): content, comment, target concept',
+        description:
+          'Send the version read (stale: 409). conceptId null makes it a new concept. Recorded as an EDITED decision.',
         errorResponses: E(403, 404, 409),
       },
     })
@@ -232,6 +248,7 @@ export const stagingRouter = router({
         path: '/staged-entries/{id}/reject',
         tags,
         summary: 'Reject an entry (reviewers; its author withdraws it)',
+        description: 'Optional reason; an entry no longer PENDING is 409.',
         errorResponses: E(403, 404, 409),
       },
     })
