@@ -51,7 +51,13 @@ export function AreaEntries({ id, query }: { id: number; query: URLSearchParams 
     area.reload();
   };
 
-  if (area.error) return <p role="alert">{area.error.message}</p>;
+  if (area.error)
+    return (
+      <>
+        <h1>{t('areas.title')}</h1>
+        <p role="alert">{area.error.message}</p>
+      </>
+    );
   if (!area.data) return <p role="status">{t('common:loading')}</p>;
   const entries = list.data?.content ?? [];
   const reviewer = area.data.mayReview;

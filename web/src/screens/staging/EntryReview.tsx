@@ -28,7 +28,13 @@ export function EntryReview({ id }: { id: number }) {
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (entry.error) return <p role="alert">{entry.error.message}</p>;
+  if (entry.error)
+    return (
+      <>
+        <h1>{t('entry.staged')}</h1>
+        <p role="alert">{entry.error.message}</p>
+      </>
+    );
   if (!entry.data) return <p role="status">{t('common:loading')}</p>;
   const data = entry.data;
   const dictionary = dictionaries.data?.find((d) => d.id === data.dictionaryId);
