@@ -150,12 +150,19 @@ beforeAll(async () => {
       assigneeUserId: ids.users,
     })
   ).id;
-  // A staging area with a suggested change of the seeded concept (staging: the pages of STAGING_PAGES).
+  // A staging area open to the dictionary's readers with the terminologist's suggested change of the
+  // seeded concept: both pages open for the system administrator (a reviewer) and for its suggester
+  // (staging: the pages of STAGING_PAGES).
   ids.staging = (
-    await api.staging.createArea.mutate({ dictionaryId: ids.dictionaries, name: 'Incoming' })
+    await api.staging.createArea.mutate({
+      dictionaryId: ids.dictionaries,
+      name: 'Incoming',
+      openToReaders: true,
+    })
   ).id;
+  const { api: suggester } = await apiSession(web.base, terminologist.username, password);
   ids.entries = (
-    await api.staging.suggest.mutate({
+    await suggester.staging.suggest.mutate({
       id: ids.staging,
       conceptId,
       entry: {
