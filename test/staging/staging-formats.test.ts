@@ -93,3 +93,44 @@ ex:c1 a skos:Concept ; skos:inScheme ex:s ; skos:prefLabel "mountain"@en , "Berg
     expect(await termCount(dictionary.id)).toBe(6);
   });
 });
+
+describe('volume', () => {
+  it('stages 1,000 TBX entries and accepts them in one bulk call (prints the rates)', async () => {
+    const { admin } = await newTenant(t, sysadmin);
+    const dictionary = await createDictionary(admin, { languages: [{ code: 'eng' }, { code: 'deu' }] });
+    const area = await createArea(admin, dictionary.id);
+    const count = 1000;
+    const body = Array.from(
+      { length: count },
+      (_, i) =>
+        `<termEntry id="v${i}"><descrip type="definition">Definition ${i}</descrip><langSet xml:lang="en"><tig><term>word ${i}</term></tig></langSet><langSet xml:lang="de"><tig><term>Wort ${i}</term></tig></langSet></termEntry>`,
+    ).join('\n');
+    const file = `<?xml version="1.0" encoding="UTF-8"?>
+<martif type="TBX" xml:lang="en"><martifHeader><fileDesc><sourceDesc><p>volume</p></sourceDesc></fileDesc></martifHeader><text><body>
+${body}
+</body></text></martif>`;
+    const staging = performance.now();
+    await upload(admin, '/dictionaries/import-tbx', file, 'volume.tbx', {
+      'staging-area-id': String(area.id),
+    });
+    const staged = performance.now() - staging;
+    const listing = performance.now();
+    const page = await admin.get<{ totalElements: number }>(
+      `/staging-areas/${area.id}/entries?size=200&text=word%209`,
+    );
+    const listed = performance.now() - listing;
+    expect(page.body.totalElements).toBe(111);
+    const accepting = performance.now();
+    const accepted = await admin.post<{ accepted: number }>(`/staging-areas/${area.id}/entries/accept`, {
+      filter: { status: 'PENDING' },
+    });
+    const accept = performance.now() - accepting;
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body.accepted).toBe(count);
+    expect(await termCount(dictionary.id)).toBe(2 * count);
+    const rate = (ms: number) => Math.round((count / ms) * 1000);
+    console.log(
+      `staging ${count} entries: staged in ${Math.round(staged)} ms (${rate(staged)}/s), filtered page in ${Math.round(listed)} ms, bulk accept in ${Math.round(accept)} ms (${rate(accept)}/s)`,
+    );
+  }, 120_000);
+});
