@@ -45,6 +45,8 @@ export function AreaEntries({ id, query }: { id: number; query: URLSearchParams 
   const states = useWorkflowStates(area.data?.dictionaryId);
   const [selected, setSelected] = useState<number[]>([]);
   const [typed, setTyped] = useState(text ?? '');
+  // The last bulk decision's outcome: kept above the list, which may be empty after it.
+  const [outcome, setOutcome] = useState<{ message: string; problems: string[] } | null>(null);
   const reload = () => {
     setSelected([]);
     list.reload();
@@ -154,9 +156,24 @@ export function AreaEntries({ id, query }: { id: number; query: URLSearchParams 
             matching={list.data.totalElements}
             filter={filter}
             states={states}
-            onDone={reload}
+            onDone={(message, problems) => {
+              setOutcome({ message, problems });
+              reload();
+            }}
           />
         )}
+      {outcome && (
+        <div className="bulk-outcome">
+          <p role="status">{outcome.message}</p>
+          {outcome.problems.length > 0 && (
+            <ul className="error">
+              {outcome.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       {entries.length > 0 && (
         <>
           <TableScroll label={t('area.entries')}>
@@ -277,7 +294,7 @@ function BulkDecision(props: {
   matching: number;
   filter: Record<string, string | undefined>;
   states: { key: string; name: string }[] | undefined;
-  onDone: () => void;
+  onDone: (message: string, problems: string[]) => void;
 }) {
   const { t } = useTranslation('staging');
   const [scope, setScope] = useState<'selected' | 'all'>('selected');
@@ -285,8 +302,6 @@ function BulkDecision(props: {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<string | null>(null);
-  const [problems, setProblems] = useState<string[]>([]);
   const { areaId, selected } = props;
   const chosen = scope === 'selected' ? selected.length : props.matching;
   const target = () =>
@@ -297,8 +312,6 @@ function BulkDecision(props: {
   async function run(accept: boolean) {
     setBusy(true);
     setError(null);
-    setResult(null);
-    setProblems([]);
     try {
       if (accept) {
         const answer = await trpc.staging.acceptEntries.mutate({
@@ -306,27 +319,27 @@ function BulkDecision(props: {
           ...target(),
           ...acceptInput(choice),
         });
-        setResult(
+        props.onDone(
           t('bulk.accepted', {
             accepted: formatNumber(answer.accepted),
             skipped: formatNumber(answer.skipped),
           }),
+          answer.errors.map((e) => e.message),
         );
-        setProblems(answer.errors.map((e) => e.message));
       } else {
         const answer = await trpc.staging.rejectEntries.mutate({
           id: areaId,
           ...target(),
           reason: reason.trim() || undefined,
         });
-        setResult(
+        props.onDone(
           t('bulk.rejected', {
             rejected: formatNumber(answer.rejected),
             skipped: formatNumber(answer.skipped),
           }),
+          [],
         );
       }
-      props.onDone();
     } catch (caught) {
       setError(problemOf(caught).message);
     } finally {
@@ -379,14 +392,6 @@ function BulkDecision(props: {
         </button>
       </div>
       <ErrorMessage text={error} />
-      {result && <p role="status">{result}</p>}
-      {problems.length > 0 && (
-        <ul className="error">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
     </fieldset>
   );
 }
