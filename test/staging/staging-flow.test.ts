@@ -224,6 +224,33 @@ describe('review of a TBX import', () => {
   });
 });
 
+describe('decisions race', () => {
+  it('two accepts and a reject of one entry at once: one decision wins, the others get 409', async () => {
+    const w = await world();
+    const area = await createArea(w.admin, w.dictionary.id);
+    const made = await w.admin.post<EntryBody>(`/staging-areas/${area.id}/entries`, {
+      entry: { languages: [{ lang: 'eng', terms: [{ term: 'race' }] }] },
+    });
+    const answers = await Promise.all([
+      w.admin.post(`/staged-entries/${made.body.id}/accept`, {}),
+      w.reviewer.rest.post(`/staged-entries/${made.body.id}/accept`, {}),
+      w.reviewer.rest.post(`/staged-entries/${made.body.id}/reject`, {}),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    // Whichever decision won, the dictionary agrees with it.
+    const acceptedWon = answers[2]!.status === 409;
+    expect((await termsOf(w.dictionary.id)).filter((r) => r.name === 'race')).toHaveLength(
+      acceptedWon ? 1 : 0,
+    );
+    const decided = await rows<{ n: number }>(
+      t,
+      'select count(*)::int as n from staging_decisions where staged_entry_id = ?',
+      [made.body.id],
+    );
+    expect(decided[0]!.n).toBe(1);
+  });
+});
+
 describe('suggestions and workflow', () => {
   it('a suggestion for an existing concept merges into it, in the workflow state chosen', async () => {
     const w = await world();

@@ -29,6 +29,9 @@ import { entriesByIds, filterSql, visibleEntry } from './staging-entries.read.js
 import { entryFromContent } from './staging-entry-model.js';
 import { entryFacts, insertStaged } from './staging-intake.js';
 
+/** PENDING entries one bulk accept by filter takes (oldest first), to keep one request's transaction bounded. */
+export const BULK_ACCEPT_MAX = 5000;
+
 /** The entry id that merges into a concept by ENTRY_ID: its oid, else the id an export writes. */
 async function conceptRef(scope: Scope, dictionaryId: number, conceptId: number): Promise<string> {
   const { concept } = await readableConcept(scope, conceptId);
@@ -161,7 +164,12 @@ export async function rejectEntry(scope: Scope, input: RejectInput): Promise<Sta
 }
 
 /** The PENDING entries a bulk call names (ids, or the list's filters). */
-async function bulkIds(scope: Scope, area: AreaRow, input: Pick<BulkRejectInput, 'ids' | 'filter'>) {
+async function bulkIds(
+  scope: Scope,
+  area: AreaRow,
+  input: Pick<BulkRejectInput, 'ids' | 'filter'>,
+  limit: number | null = null,
+) {
   if ((input.ids === undefined) === (input.filter === undefined)) {
     throw new AppError('BAD_REQUEST', 'Give either ids or filter');
   }
@@ -170,7 +178,8 @@ async function bulkIds(scope: Scope, area: AreaRow, input: Pick<BulkRejectInput,
   const rows = await sql<{ id: number }[]>(
     scope.em,
     `select s.id from staged_entries s where s.staging_area_id = ? and s.client_id = ?
-        ${filter.where.map((w) => `and ${w}`).join(' ')} order by s.created_at, s.id`,
+        ${filter.where.map((w) => `and ${w}`).join(' ')} order by s.created_at, s.id
+        ${limit === null ? '' : `limit ${limit}`}`,
     [area.id, scope.actor.clientId, ...filter.params],
   );
   return { ids: rows.map((row) => row.id), named: rows.length };
@@ -211,7 +220,8 @@ export async function acceptEntry(scope: Scope, input: AcceptInput) {
 /** Accepts many entries in one transaction (reviewers); those not PENDING are skipped. */
 export async function acceptEntries(scope: Scope, input: BulkAcceptInput): Promise<AcceptResult> {
   const { area } = await usableArea(scope, input.id, true);
-  const { ids, named } = await bulkIds(scope, area, input);
+  // A request's statements are bounded in time: a filter takes the oldest BULK_ACCEPT_MAX; call again for more.
+  const { ids, named } = await bulkIds(scope, area, input, BULK_ACCEPT_MAX);
   const result = await scope.em.transactional(async (em) => {
     const locked = await lockPending(em, area, ids);
     return acceptRows(scope, em, area, locked, input);
