@@ -22,7 +22,7 @@ let dictionaryId: number;
 let diskConceptId: number;
 let areaId: number;
 const areaName = 'Supplier glossary';
-const people = { reviewer: '', password: '' };
+const people = { reviewer: '', reader: '', password: '' };
 
 const supplierTbx = `<?xml version="1.0" encoding="UTF-8"?>
 <tbx type="TBX-Basic" style="dca" xml:lang="en" xmlns="urn:iso:std:iso:30042:ed-2">
@@ -70,6 +70,13 @@ beforeAll(async () => {
     password: people.password,
     confirmPassword: people.password,
     roles: [`DICTIONARY_ADMIN@${dictionary.oid ?? dictionary.id}`],
+  } as Parameters<typeof api.users.create.mutate>[0]);
+  people.reader = `reader${suffix}`;
+  await api.users.create.mutate({
+    format: 'ID',
+    username: people.reader,
+    password: people.password,
+    confirmPassword: people.password,
   } as Parameters<typeof api.users.create.mutate>[0]);
   reviewer = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
 }, 240_000);
@@ -283,5 +290,33 @@ describe('staging areas', { timeout: 180_000 }, () => {
     await reviewer.getByText('The long form is common.').waitFor();
     const added = reviewer.locator('.change-list > li').filter({ hasText: 'hard disk' });
     expect(await added.locator('.change-kind').textContent()).toContain('Added');
+  });
+
+  it('a reader suggests on a phone where the area is open to readers, and withdraws it', async () => {
+    const area = await api.staging.getArea.query({ id: areaId });
+    await api.staging.updateArea.mutate({ id: areaId, version: area.version, openToReaders: true });
+    const reader = await openPage(browser, { viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    await reader.goto(`${web.base}/concepts/${diskConceptId}`);
+    await signIn(reader, people.reader, people.password);
+    await reader.getByRole('button', { name: 'Suggest a change' }).click();
+    const form = reader.getByRole('form', { name: 'Suggestion' });
+    // The concept's terms are in review, which readers do not see: the reader starts a language afresh.
+    await form.getByRole('button', { name: 'Add a language' }).click();
+    await form.getByLabel('Term (English)').last().fill('fixed disk');
+    await form.getByRole('button', { name: 'Send the suggestion' }).click();
+    await reader.getByText(`Suggestion sent to ${areaName}.`).waitFor();
+    await reader.getByRole('link', { name: 'Open it' }).click();
+    await reader.getByRole('heading', { name: 'What accepting changes' }).waitFor();
+    // Its suggester edits or withdraws it; accepting is the reviewers'.
+    await reader.getByRole('button', { name: 'Edit the entry' }).waitFor();
+    expect(await reader.getByRole('button', { name: 'Accept into the dictionary' }).count()).toBe(0);
+    await checkBothWidths(reader, 'own suggestion on a phone');
+    await reader.getByRole('button', { name: 'Withdraw' }).click();
+    await reader.getByText('Rejected.').waitFor();
+    // The area lists only the reader's own entries.
+    await reader.getByRole('link', { name: 'Back to the staging area' }).click();
+    await select(reader, 'Status').selectOption('ALL');
+    await reader.getByText('1 entry.').waitFor();
+    await reader.context().close();
   });
 });
