@@ -304,6 +304,25 @@ describe('suggestions and workflow', () => {
     expect(decision[0]!.workflow_state).toBe('ok');
   });
 
+  it('one bulk accept takes entries of different merge modes (a suggestion on a concept and a new entry)', async () => {
+    const w = await world();
+    const area = await createArea(w.admin, w.dictionary.id);
+    const change = await w.admin.post<EntryBody>(`/staging-areas/${area.id}/entries`, {
+      conceptId: w.existingId,
+      entry: { languages: [{ lang: 'deu', terms: [{ term: 'Platte' }] }] },
+    });
+    const fresh = await w.admin.post<EntryBody>(`/staging-areas/${area.id}/entries`, {
+      entry: { languages: [{ lang: 'eng', terms: [{ term: 'floppy' }] }] },
+    });
+    expect([change.body.merge, fresh.body.merge]).toEqual(['ENTRY_ID', 'TERM']);
+    const done = await w.admin.post<{ accepted: number }>(`/staging-areas/${area.id}/entries/accept`, {
+      filter: {},
+    });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.accepted).toBe(2);
+    expect((await termsOf(w.dictionary.id)).map((r) => r.name).sort()).toEqual(['Platte', 'disk', 'floppy']);
+  });
+
   it('without a workflow a workflowState is 400 and a suggestion without terms is 400', async () => {
     const w = await world();
     const area = await createArea(w.admin, w.dictionary.id);
