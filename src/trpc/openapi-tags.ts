@@ -37,6 +37,11 @@ export const openApiTags = [
     description: 'Feedback of readers on dictionaries, concepts and terms; answers; the attachment',
   },
   {
+    name: 'staging',
+    description:
+      'Staging areas: imported entries and suggestions waiting for review; diff, accept, edit, reject, decisions',
+  },
+  {
     name: 'attachments',
     description:
       'Files and images in ATTACHMENT fields of concepts and terms: upload, list, download, thumbnails',

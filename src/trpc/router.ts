@@ -30,6 +30,7 @@ import { searchSettingsRouter } from '../modules/search-settings/search-settings
 import { sectionRouter } from '../modules/section/section.router.js';
 import { skosRouter } from '../modules/skos/skos.router.js';
 import { spreadsheetRouter } from '../modules/spreadsheet/spreadsheet.router.js';
+import { stagingRouter } from '../modules/staging/staging.router.js'; // staging
 import { statisticsRouter } from '../modules/statistics/statistics.router.js';
 import { stemmingRouter } from '../modules/stemming/stemming.router.js';
 import { syncSettingsRouter } from '../modules/sync-settings/sync-settings.router.js';
@@ -73,6 +74,7 @@ export const appRouter = router({
   displayConcepts: displayConceptRouter,
   comments: commentRouter,
   feedback: feedbackRouter, // feedback
+  staging: stagingRouter, // staging
   attachments: attachmentRouter,
   history: historyRouter,
   tbx: tbxRouter,

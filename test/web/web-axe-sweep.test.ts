@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_APP_PAGES } from '../../src/modules/web-app/web-app.routes.js';
 import type { AdminPageRoute } from '../../web/src/screens/admin/admin-page.js';
 import { PROJECT_PAGES } from '../../web/src/screens/projects/project-routes.js';
+import { STAGING_PAGES } from '../../web/src/screens/staging/staging-routes.js';
 import { uniqueSuffix } from '../factories/tenant.js';
 import { closeWebSuite, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { apiSession, openPage, signIn } from './session.js';
@@ -149,7 +150,28 @@ beforeAll(async () => {
       assigneeUserId: ids.users,
     })
   ).id;
-  screens = [...appScreens(), ...PROJECT_PAGES, ...(await adminScreens())];
+  // A staging area open to the dictionary's readers with the terminologist's suggested change of the
+  // seeded concept: both pages open for the system administrator (a reviewer) and for its suggester
+  // (staging: the pages of STAGING_PAGES).
+  ids.staging = (
+    await api.staging.createArea.mutate({
+      dictionaryId: ids.dictionaries,
+      name: 'Incoming',
+      openToReaders: true,
+    })
+  ).id;
+  const { api: suggester } = await apiSession(web.base, terminologist.username, password);
+  ids.entries = (
+    await suggester.staging.suggest.mutate({
+      id: ids.staging,
+      conceptId,
+      entry: {
+        languages: [{ lang: 'en', terms: [{ term: 'translation memory' }, { term: 'TM' }] }],
+      } as Parameters<typeof api.staging.suggest.mutate>[0]['entry'],
+      comment: 'The abbreviation is common.',
+    })
+  ).id;
+  screens = [...appScreens(), ...PROJECT_PAGES, ...STAGING_PAGES, ...(await adminScreens())];
   // Every page the server answers is among them (a new WEB_APP_PAGES entry needs a screen here); `/`
   // is the search, the Screen switch's default.
   for (const served of WEB_APP_PAGES) {

@@ -19,6 +19,7 @@ const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 const InboxScreen = lazy(() => import('./screens/InboxScreen'));
 const WorkflowsScreen = lazy(() => import('./screens/WorkflowsScreen')); // workflow-editor
 const ProjectsScreen = lazy(() => import('./screens/projects/ProjectsScreen')); // projects
+const StagingScreen = lazy(() => import('./screens/staging/StagingScreen')); // staging
 const AdminScreen = lazy(() => import('./screens/admin/AdminScreen')); // administration
 
 function useSession() {
@@ -46,6 +47,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/workflows') return <WorkflowsScreen query={query} />; // workflow-editor
   if (path === '/projects' || path.startsWith('/projects/'))
     return <ProjectsScreen path={path} query={query} />; // projects
+  if (path === '/staging' || path.startsWith('/staging/')) return <StagingScreen path={path} query={query} />; // staging
   if (path === '/admin' || path.startsWith('/admin/')) return <AdminScreen path={path} query={query} />;
   return <SearchScreen query={query} />;
 }

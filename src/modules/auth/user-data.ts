@@ -5,6 +5,7 @@ import { dictionaryPermissions } from '../access/access.service.js';
 import { Client } from '../client/client.entity.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
+import { userStagingAreas } from '../staging/staging-areas.service.js';
 import { User, UserClient } from '../user/user.entity.js';
 import { UserOutputSchema } from '../user/user.schema.js';
 import { getUser } from '../user/user.service.js';
@@ -24,7 +25,9 @@ export const UserDataSchema = z.object({
   roles: z.array(z.string()),
   selectedTermNames: z.array(z.string()),
   settings: z.record(z.string(), z.unknown()),
-  stagingAreas: z.array(NamedSchema),
+  stagingAreas: z
+    .array(NamedSchema.extend({ dictionaryId: z.number().int() }))
+    .describe('staging areas the user may use (docs/staging.md)'),
   user: UserOutputSchema,
 });
 export type UserData = z.infer<typeof UserDataSchema>;
@@ -76,7 +79,7 @@ export async function userData(scope: Scope): Promise<UserData> {
     roles: [...scope.actor.roles],
     selectedTermNames: [],
     settings: {},
-    stagingAreas: [],
+    stagingAreas: await userStagingAreas(scope),
     user: await getUser(scope, scope.actor.userId, 'FULL', false),
   };
 }

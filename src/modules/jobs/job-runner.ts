@@ -29,7 +29,7 @@ export interface JobOptions {
 export async function runAsJob(
   scope: Scope,
   type: string,
-  work: (em: EntityManager, progress: JobProgress) => Promise<JobResult>,
+  work: (em: EntityManager, progress: JobProgress, jobId: number) => Promise<JobResult>,
   options: JobOptions = {},
 ): Promise<AsyncOutcome> {
   const jobEm = scope.em.fork();
@@ -56,7 +56,7 @@ export async function runAsJob(
     options.answerWhenLate ? (pace) => outlivesThreshold(pace, threshold) && answerLate() : undefined,
   );
   const done = withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () =>
-    work(jobEm.fork(), progress),
+    work(jobEm.fork(), progress, job.id),
   ).then(
     async (result) => {
       // A job is done when its changes are searchable (or waiting in the outbox, if the index is down).

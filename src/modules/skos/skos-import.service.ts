@@ -38,6 +38,8 @@ export interface SkosImportOptions {
   sectionOid?: string;
   /** The status of skos:hiddenLabel terms. */
   hidden: 'FORBIDDEN' | 'DEPRECATED';
+  /** The entries wait in this staging area instead of being written (docs/staging.md). */
+  stagingAreaId?: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function importSkos(
     scan: { header: { dialect: 'TBX_V3_DCA', sourceLang: null, title: vocabulary.title } },
     fileName: upload.fileName ?? 'SKOS import',
     merge: options.merge,
+    format: 'SKOS',
     upload,
     open: async (ctx) => ({
       items: vocabulary.concepts,

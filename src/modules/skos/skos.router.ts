@@ -31,6 +31,12 @@ export const SkosImportInputSchema = z.object({
       'ENTRY_ID: the same concept IRI updates; TERM: the same label in the same language; NONE: always new',
     ),
   'section-oid': z.string().min(1).max(64).optional().describe("new concepts' section (default: the first)"),
+  'staging-area-id': z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('the entries wait in this staging area for review instead of being written (docs/staging.md)'),
   hidden: z
     .enum(['FORBIDDEN', 'DEPRECATED'])
     .default('FORBIDDEN')
@@ -88,6 +94,7 @@ export const skosRouter = router({
         name: input.name,
         merge: input.merge,
         sectionOid: input['section-oid'],
+        stagingAreaId: input['staging-area-id'],
         hidden: input.hidden,
       });
       return outcome.body;

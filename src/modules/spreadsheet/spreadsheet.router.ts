@@ -81,6 +81,7 @@ export const spreadsheetRouter = router({
         name: input.name,
         merge: input.merge,
         sectionOid: input['section-oid'],
+        stagingAreaId: input['staging-area-id'],
         spreadsheet: input.mapping,
       });
       return outcome.body;

@@ -34,6 +34,11 @@ const placeArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0
   name: t.arg.string({ required: false, description: "a new dictionary's name" }),
   merge: t.arg.string({ required: false, description: 'ENTRY_ID (default), TERM or NONE' }),
   sectionOid: t.arg.string({ required: false, description: "new concepts' section (default: the first)" }),
+  stagingAreaId: t.arg.int({
+    required: false,
+    description:
+      'the entries wait in this staging area for review instead of being written (docs/staging.md)',
+  }),
 });
 
 const place = (args: {
@@ -41,12 +46,14 @@ const place = (args: {
   name?: string | null;
   merge?: string | null;
   sectionOid?: string | null;
+  stagingAreaId?: number | null;
 }) =>
   defined({
     'dictionary-id': args.dictionaryId ?? undefined,
     name: args.name ?? undefined,
     merge: (args.merge ?? 'ENTRY_ID') as 'ENTRY_ID',
     'section-oid': args.sectionOid ?? undefined,
+    'staging-area-id': args.stagingAreaId ?? undefined,
   });
 
 builder.mutationFields((t) => ({

@@ -36,6 +36,49 @@ const termKey = (term: { languageCode: string; name: string }) => `${term.langua
 const sameVariant = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? null) === (b ?? null);
 
+/** A stored term a planned one updates when no oid decides: the same text in the same language tag. */
+const sameTerm = (term: TermSnapshot, wanted: PlannedTerm) =>
+  term.name === wanted.name &&
+  term.languageCode === wanted.languageCode &&
+  sameVariant(term.regionCode, wanted.regionCode) &&
+  sameVariant(term.scriptCode, wanted.scriptCode);
+
+/**
+ * What merging an entry would leave of a concept, written nowhere: terms matched as mergeConcepts
+ * matches them (oid, then text in language), values replaced, domains and language values merged.
+ * Terms it would add get negative ids. The staging review shows its difference (staging-diff.ts);
+ * read-only workflow entries, which the merge leaves alone, are not judged here.
+ */
+export function mergePreview(
+  before: ConceptSnapshot,
+  planned: PlannedConcept,
+  termOids: ReadonlyMap<number, string | null>,
+): ConceptSnapshot {
+  const terms = before.terms.map((term) => ({ ...term }));
+  const claimed = new Set<number>();
+  const added: TermSnapshot[] = [];
+  for (const wanted of planned.terms) {
+    const byOid = wanted.oid
+      ? terms.find((term) => !claimed.has(term.id) && termOids.get(term.id) === wanted.oid)
+      : undefined;
+    const match = byOid ?? terms.find((term) => !claimed.has(term.id) && sameTerm(term, wanted));
+    const next = {
+      name: wanted.name,
+      languageCode: wanted.languageCode,
+      regionCode: wanted.regionCode,
+      scriptCode: wanted.scriptCode,
+    };
+    if (!match) {
+      added.push({ id: -(added.length + 1), tid: 0, ...next, fieldMap: wanted.fieldMap });
+      continue;
+    }
+    claimed.add(match.id);
+    Object.assign(match, next, { fieldMap: { ...match.fieldMap, ...wanted.fieldMap } });
+  }
+  const after = afterMerge(before, planned, terms);
+  return { ...after, terms: [...after.terms, ...added] };
+}
+
 /** What an entry merges by: a later entry of the same batch with one of its keys waits for the next batch. */
 export function mergeKeys(merge: TbxMergeMode, planned: PlannedConcept): string[] {
   if (merge === 'ENTRY_ID') return planned.entryId ? [`entry:${planned.entryId}`] : [];
@@ -212,16 +255,7 @@ export async function mergeConcepts(ctx: ImportContext, updates: ReadonlyMap<num
       const byOid = wanted.oid
         ? termRows.find((row) => !row.deleted && !claimed.has(row.id) && row.oid === wanted.oid)
         : undefined;
-      const match =
-        byOid ??
-        terms.find(
-          (term) =>
-            !claimed.has(term.id) &&
-            term.name === wanted.name &&
-            term.languageCode === wanted.languageCode &&
-            sameVariant(term.regionCode, wanted.regionCode) &&
-            sameVariant(term.scriptCode, wanted.scriptCode),
-        );
+      const match = byOid ?? terms.find((term) => !claimed.has(term.id) && sameTerm(term, wanted));
       const target = match ? terms.find((term) => term.id === match.id) : undefined;
       if (!target) {
         const locked = lockedTerm(wanted.languageCode, 0);

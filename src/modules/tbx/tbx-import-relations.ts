@@ -5,8 +5,15 @@
 import { allocateSerials } from '../concept/concept-serials.js';
 import { type ImportContext, MAX_ERRORS, sql } from './tbx-import-context.js';
 
-/** Creates the temporary tables writeRelations reads (dropped at the commit). */
+/**
+ * Creates the temporary tables writeRelations reads (dropped at the commit). A staging area's accept runs
+ * several imports in one transaction (one per merge mode), so the tables of an earlier run go first.
+ */
 export async function prepareRelations(ctx: ImportContext) {
+  await sql(
+    ctx.em,
+    'drop table if exists pg_temp.tbx_xrefs, pg_temp.tbx_history, pg_temp.tbx_relations, pg_temp.tbx_new_relations',
+  );
   // Cross-references wait here for the end of the file; the history items of this import are listed
   // so that relations made at the end appear in their snapshots.
   await sql(

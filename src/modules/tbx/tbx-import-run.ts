@@ -11,6 +11,7 @@ import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runne
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
+import { stageEntries } from '../staging/staging-intake.js';
 import { ImportContext, sql } from './tbx-import-context.js';
 import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
 import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
@@ -38,6 +39,8 @@ export interface ImportSource<T> {
   /** Runs once the dictionary's structure is loaded, before the first entry (fields a file defines). */
   prepare?(structure: ImportStructure): void | Promise<void>;
   entryOf(item: T): TbxEntry;
+  /** Told each entry's plan before it is written (accepting staged entries sets their workflow state). */
+  adjust?(planned: PlannedConcept, item: T): void;
   /** Told each item's concept once its batch is written. */
   written?(item: T, planned: PlannedConcept): void;
   /** Runs after the last batch, in the transaction (relations). */
@@ -51,6 +54,8 @@ export interface ImportJob<T> {
   scan: Pick<FileScan, 'header'>;
   fileName: string | null;
   merge: TbxMergeMode;
+  /** What the file is (TBX, MULTITERM, SPREADSHEET, SKOS): staged entries say where they came from. */
+  format: string;
   /** Removed when the job ends. */
   upload: { discard(): Promise<void> };
   /** Called in the transaction, once the dictionary is there: the source to import. */
@@ -59,7 +64,7 @@ export interface ImportJob<T> {
 
 /** Runs an import as a job in one transaction; refusals are the caller's, before this is called. */
 export function runImportJob<T>(scope: Scope, job: ImportJob<T>): Promise<AsyncOutcome> {
-  return runAsJob(scope, job.type, async (em, progress) => {
+  return runAsJob(scope, job.type, async (em, progress, jobId) => {
     // A new dictionary is invisible to every search until the commit: its terms are indexed as the
     // import goes (search/early-indexer.ts), not by the outbox afterwards.
     const direct = job.target.kind === 'new' ? searchRuntimeOf(em).directIndex : null;
@@ -73,7 +78,18 @@ export function runImportJob<T>(scope: Scope, job: ImportJob<T>): Promise<AsyncO
           early.dictionaryId = ctx.dictionaryId;
           ctx.earlyIndexer = early.indexer;
         }
-        return importEntries(ctx, await job.open(ctx), progress);
+        const source = await job.open(ctx);
+        // Into a staging area: the entries wait for review there; the dictionary is left as it is.
+        if (job.target.kind === 'existing' && job.target.stagingAreaId !== undefined) {
+          const area = {
+            areaId: job.target.stagingAreaId,
+            format: job.format,
+            fileName: job.fileName,
+            jobId,
+          };
+          return stageEntries(ctx, source, progress, area);
+        }
+        return importEntries(ctx, source, progress);
       });
       await direct?.refresh();
       return summary;
@@ -92,7 +108,7 @@ export function runImportJob<T>(scope: Scope, job: ImportJob<T>): Promise<AsyncO
  * The import inside its job's transaction: each entry planned and written in batches; the source's
  * own end (relations), statistics and search lists once all are in.
  */
-async function importEntries<T>(
+export async function importEntries<T>(
   ctx: ImportContext,
   source: ImportSource<T>,
   progress: JobProgress,
@@ -124,6 +140,7 @@ async function importEntries<T>(
   };
   for await (const item of source.items) {
     const planned = planEntry(ctx, structure, source.entryOf(item));
+    source.adjust?.(planned, item);
     // An entry that would merge into one still waiting in this batch waits for that one to be written.
     const keys = mergeKeys(ctx.merge, planned);
     if (keys.some((key) => pendingKeys.has(key))) await flush();

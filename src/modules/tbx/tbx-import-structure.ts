@@ -117,6 +117,11 @@ export class ImportStructure {
     }
   }
 
+  /** Names of the fields planning made, by oid (the staging review names them before they exist). */
+  madeFieldNames(): Map<string, string> {
+    return new Map(this.pendingFields.flatMap((f) => (f.entity ? [[f.oid, f.entity.name] as const] : [])));
+  }
+
   /** The INCREMENTAL fields, whose values are unique in the dictionary. */
   incrementalFields(): ImportField[] {
     return [...new Set(this.fieldsByName.values())].filter((f) => f.rules.fieldType === 'INCREMENTAL');

@@ -14,6 +14,7 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { Section } from '../section/section.entity.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
 import { SheetFormatError, sheetShape } from '../spreadsheet/sheet-reader.js';
+import { usableArea } from '../staging/staging-access.js';
 import type { TbxImportOptions } from './tbx-import.service.js';
 import { type ImportPlace, NO_TENANT } from './tbx-import-context.js';
 import { usesNordicCodes } from './tbx-languages.js';
@@ -22,7 +23,14 @@ import { TbxFormatError } from './tbx-reader.js';
 import { FORMAT_NAMES, readTermbaseFile, type TermbaseSource, termbaseFormat } from './termbase-file.js';
 
 export type ImportTarget =
-  | { kind: 'existing'; dictionaryId: number; sectionId: number; importableSectionIds: Set<number> }
+  | {
+      kind: 'existing';
+      dictionaryId: number;
+      sectionId: number;
+      importableSectionIds: Set<number>;
+      /** The entries go to this staging area for review instead of into the dictionary. */
+      stagingAreaId?: number;
+    }
   | { kind: 'new'; name: string | null };
 
 /** What the first pass found: the header, the counts, and whether the language tags are the Nordic banks' codes. */
@@ -35,6 +43,22 @@ export interface FileScan extends TermbaseSource {
 
 /** Where the file goes, checked before the job starts: an existing dictionary's section, or a new dictionary. */
 export async function importTarget(scope: Scope, options: TbxImportOptions): Promise<ImportTarget> {
+  if (options.stagingAreaId !== undefined) {
+    // The area's dictionary, which the caller must be able to use (404 otherwise); importing needs what any import needs.
+    const { area } = await usableArea(scope, options.stagingAreaId);
+    if (options.dictionaryId !== undefined && options.dictionaryId !== area.dictionary_id) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `staging-area-id ${area.id} belongs to dictionary ${area.dictionary_id}, not ${options.dictionaryId}`,
+      );
+    }
+    const target = await importTarget(scope, {
+      ...options,
+      stagingAreaId: undefined,
+      dictionaryId: area.dictionary_id,
+    });
+    return target.kind === 'existing' ? { ...target, stagingAreaId: area.id } : target;
+  }
   if (options.dictionaryId === undefined) {
     if (!isClientAdmin(scope.actor)) {
       throw new AppError('FORBIDDEN', 'Only administrators import into a new dictionary');

@@ -43,6 +43,8 @@ export interface TbxImportOptions {
   statusMapping?: PartialStatusMapping;
   /** MultiTerm XML: where its fields go (multiterm/mtf-field-mapping.ts). */
   fieldMapping?: MtfFieldMapping;
+  /** The entries wait in this staging area instead of being written (docs/staging.md). */
+  stagingAreaId?: number;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function importTbx(
     scan,
     fileName: upload.fileName,
     merge: options.merge,
+    format: options.spreadsheet ? 'SPREADSHEET' : scan.multiterm ? 'MULTITERM' : 'TBX',
     upload,
     open: async (ctx) => {
       ctx.statusMapping = await importMapping(ctx, target, options.statusMapping);

@@ -41,8 +41,9 @@ export function takeOriginalId(values: TbxValue[], id: string | null): string | 
   return text.trim() || null;
 }
 
-/** Creates the table of the file's ids that are not stored as oids (dropped at the commit). */
+/** Creates the table of the file's ids that are not stored as oids (dropped at the commit; see prepareRelations). */
 export async function prepareFileIds(ctx: ImportContext) {
+  await sql(ctx.em, 'drop table if exists pg_temp.tbx_file_ids');
   await sql(
     ctx.em,
     'create temporary table tbx_file_ids (file_id text not null, concept_id int not null) on commit drop',

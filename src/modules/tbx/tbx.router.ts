@@ -33,6 +33,12 @@ export const TbxImportInputSchema = z.object({
     .default('ENTRY_ID')
     .describe('ENTRY_ID: same entry id updates; TERM: same term in the same language; NONE: always new'),
   'section-oid': z.string().min(1).max(64).optional().describe("new concepts' section (default: the first)"),
+  'staging-area-id': z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('the entries wait in this staging area for review instead of being written (docs/staging.md)'),
   'status-mapping': StatusMappingSchema.optional().describe(
     "administrative status -> term status for this import, over the dictionary's mapping (a new dictionary keeps it as its own)",
   ),
@@ -128,6 +134,7 @@ export const tbxRouter = router({
         name: input.name,
         merge: input.merge,
         sectionOid: input['section-oid'],
+        stagingAreaId: input['staging-area-id'],
         statusMapping: input['status-mapping'],
         fieldMapping: input['field-mapping'],
       });

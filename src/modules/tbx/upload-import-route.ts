@@ -55,6 +55,12 @@ export const TARGET_MEMBERS: UploadMember[] = [
     schema: { type: 'string' },
     description: "new concepts' section (default: the first)",
   },
+  {
+    name: 'staging-area-id',
+    schema: { type: 'integer' },
+    description:
+      'the entries wait in this staging area for review instead of being written (docs/staging.md)',
+  },
 ];
 
 /** The members an upload brought, and how to read them. */
@@ -234,6 +240,7 @@ export function targetOf(received: ReceivedUpload) {
     name: received.param('name'),
     merge: (received.param('merge')?.toUpperCase() ?? 'ENTRY_ID') as (typeof TbxMergeModes)[number],
     'section-oid': received.param('section-oid') || undefined,
+    'staging-area-id': optionalNumber(received.param('staging-area-id')),
   };
 }
 

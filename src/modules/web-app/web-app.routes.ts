@@ -29,6 +29,8 @@ export const WEB_APP_PAGES = [
   '/workflows', // workflow-editor
   '/projects', // projects (web/src/screens/projects)
   '/projects/*',
+  '/staging', // staging areas (web/src/screens/staging)
+  '/staging/*',
   '/admin', // administration (web/src/screens/admin)
   '/admin/*',
 ] as const;

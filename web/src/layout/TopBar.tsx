@@ -25,6 +25,7 @@ export const MENU_LINKS: MenuLink[] = [
   { href: '/tbx', label: 'menu.tbx', signedInOnly: true },
   { href: '/inbox', label: 'menu.tasks', signedInOnly: true },
   { href: '/projects', label: 'menu.projects', signedInOnly: true, section: true }, // projects
+  { href: '/staging', label: 'menu.staging', signedInOnly: true, section: true }, // staging
   { href: '/workflows', label: 'menu.workflows', signedInOnly: true }, // workflow-editor
   { href: '/check', label: 'menu.check' },
   { href: '/preferences', label: 'menu.preferences' },

@@ -25,6 +25,7 @@ import { DraftOffer, isOwnLockElsewhere, OwnLockNote } from '../work/EditNotes';
 import { useEditKeeping } from '../work/edit-keeping';
 import { announceTakeOver, useTakeOverSignal } from '../work/lock-signal';
 import { AssignmentBar, ConceptProjects } from './projects/ConceptProjects';
+import SuggestChange from './staging/SuggestChange';
 
 const LOCK_RENEW_MS = 4 * 60 * 1000;
 
@@ -283,6 +284,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
         </div>
       )}
       {!draft && <SendFeedback subject={{ concept: { id, title, terms: data.terms ?? [] } }} />}
+      {!draft && !guest && <SuggestChange concept={data} dictionary={dictionary} />}
       {!draft && (
         <WorkflowPanel
           concept={data}

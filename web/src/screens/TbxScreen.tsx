@@ -16,6 +16,7 @@ import { formatNumber } from '../i18n';
 import { idList, navigate, onLinkClick, withQuery } from '../routes';
 import { fileNameOf } from '../work/file-name';
 import { UploadingNote } from '../work/UploadingNote';
+import { type StagingTarget, useStagingTargets } from './staging/staging-targets';
 import { type FieldTarget, MultiTermMapping, mayBeMultiTerm } from './tbx/MultiTermMapping';
 import {
   isSpreadsheet,
@@ -77,9 +78,10 @@ type Job = {
 
 /** Upload, then follow the job (GET /jobs/{id}) until it is done; the bar shows processed of total. */
 /** `onImported`: the screen's list of dictionaries is read again (an import may have created one). */
-function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; onImported: () => void }) {
+function ImportForm(props: { dictionaries: Dictionary[]; onImported: () => void; initialTarget?: string }) {
+  const { dictionaries, onImported } = props;
   const { t } = useTranslation('tbx');
-  const [target, setTarget] = useState<string>('new');
+  const [target, setTarget] = useState<string>(props.initialTarget ?? 'new');
   const [name, setName] = useState('');
   const [merge, setMerge] = useState('ENTRY_ID');
   const [statuses, setStatuses] = useState<StatusChoice>({});
@@ -88,6 +90,8 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const sending = useRef(false);
   const [sendingShown, setSendingShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The staging area the last import went into (its result says "staged", with a link to review).
+  const [stagedIn, setStagedIn] = useState<StagingTarget | null>(null);
   // A spreadsheet goes through the mapping step (tbx/SpreadsheetMapping.tsx); TBX and MultiTerm do not.
   const [file, setFile] = useState<File | null>(null);
   const [mapping, setMapping] = useState<SheetMapping | null>(null);
@@ -100,15 +104,24 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
   const [fieldMapping, setFieldMapping] = useState<FieldTarget[] | null>(null);
   const onFieldMapping = useCallback((next: FieldTarget[] | null) => setFieldMapping(next), []);
   const targets = useImportTargets(dictionaries);
+  // Staging areas of the dictionaries the caller may import into: the entries wait there for review.
+  const areas = useStagingTargets(targets?.existing.map((entry) => entry.dictionary.id));
   const targetOptions = targets
     ? [
         ...(targets.newDictionary ? [{ value: 'new', label: t('import.newDictionary') }] : []),
         ...dictionaryOptions(targets.existing.map((entry) => entry.dictionary)),
+        ...areas.map((area) => ({
+          value: `area:${area.id}`,
+          label: t('import.intoArea', { area: area.name, dictionary: area.dictionaryName }),
+        })),
       ]
     : [];
   // The choice may name what the caller may not import into (the default is a new dictionary).
   const into = targetOptions.some((option) => option.value === target) ? target : targetOptions[0]?.value;
-  const existing = targets?.existing.find((entry) => String(entry.dictionary.id) === into);
+  const area = areas.find((a) => `area:${a.id}` === into);
+  const existing = targets?.existing.find(
+    (entry) => String(entry.dictionary.id) === into || entry.dictionary.id === area?.dictionaryId,
+  );
   const section = existing?.sectionOid;
   const languages = into === 'new' ? undefined : existing?.dictionary.languages;
 
@@ -145,6 +158,7 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
     setSendingShown(true);
     setError(null);
     setJob(null);
+    setStagedIn(area ?? null);
     const form = new FormData(event.currentTarget);
     const body = new FormData();
     body.set('file', form.get('file') as Blob);
@@ -154,7 +168,14 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
       if (definition) body.set('definition', definition);
     }
     const params = {
-      ...(into === 'new' ? { name } : { 'dictionary-id': into, 'section-oid': section, merge }),
+      ...(into === 'new'
+        ? { name }
+        : {
+            'dictionary-id': existing?.dictionary.id,
+            'section-oid': section,
+            merge,
+            'staging-area-id': area?.id,
+          }),
       // Administrative statuses are a TBX matter; a spreadsheet's statuses come as its cells say, SKOS
       // labels' as their kind.
       ...(sheet || skos ? {} : { 'status-mapping': statusMappingParam(statuses) }),
@@ -290,6 +311,15 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
                 : t('import.running', { processed: formatNumber(job.processed) }))}
             {job.status === 'FAILED' && t('import.failed', { reason: job.message ?? t('import.noReason') })}
             {job.status === 'DONE' &&
+              stagedIn &&
+              t('import.staged', {
+                entries: formatNumber(job.summary?.concepts ?? 0),
+                existing: formatNumber(job.summary?.updated ?? 0),
+                area: stagedIn.name,
+                errors: formatNumber(job.summary?.errorCount ?? 0),
+              })}
+            {job.status === 'DONE' &&
+              !stagedIn &&
               t('import.done', {
                 concepts: formatNumber(job.summary?.concepts ?? 0),
                 terms: formatNumber(job.summary?.terms ?? 0),
@@ -298,7 +328,12 @@ function ImportForm({ dictionaries, onImported }: { dictionaries: Dictionary[]; 
                 errors: formatNumber(job.summary?.errorCount ?? 0),
               })}
           </p>
-          {job.status === 'DONE' && job.summary?.dictionaryId !== undefined && (
+          {job.status === 'DONE' && stagedIn && (
+            <a href={`/staging/${stagedIn.id}`} onClick={onLinkClick}>
+              {t('import.reviewStaged', { area: stagedIn.name })}
+            </a>
+          )}
+          {job.status === 'DONE' && !stagedIn && job.summary?.dictionaryId !== undefined && (
             <a href={withQuery('/search', { d: job.summary.dictionaryId })} onClick={onLinkClick}>
               {t('import.searchImported')}
             </a>
@@ -469,7 +504,12 @@ export default function TbxScreen({ query }: { query: URLSearchParams }) {
   return (
     <div className="stack">
       <h1>{t('title')}</h1>
-      <ImportForm dictionaries={dictionaries.data} onImported={dictionaries.reload} />
+      <ImportForm
+        dictionaries={dictionaries.data}
+        onImported={dictionaries.reload}
+        // /tbx?area=<id>: "Import into this area" from a staging area's page
+        initialTarget={query.get('area') ? `area:${query.get('area')}` : undefined}
+      />
       {exportable.length > 0 ? (
         <ExportForm key={chosen?.id ?? 0} dictionaries={exportable} chosen={chosen} />
       ) : (
