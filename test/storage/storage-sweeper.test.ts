@@ -4,6 +4,7 @@
  * and incomplete blobs; it keeps files on live and soft-deleted concepts, files only history names (undo
  * brings them back afterwards), feedback files, and everything younger than the grace period.
  */
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBlobStore } from '../../src/modules/storage/pg-blob-store.js';
@@ -60,11 +61,9 @@ async function ageAllBut(young: string[]) {
     `update storage_blobs set created_at = now() - interval '2 days' where key::text not in (?)`,
     [young],
   );
-  await rows(
-    t,
-    `update attachments set created_at = now() - interval '2 days' where key::text not in (?)`,
-    [young],
-  );
+  await rows(t, `update attachments set created_at = now() - interval '2 days' where key::text not in (?)`, [
+    young,
+  ]);
 }
 
 beforeAll(async () => {
@@ -116,7 +115,7 @@ describe('the storage sweeper', () => {
       [sent.body.id],
     )) as [{ attachment_key: string }];
     const store = new PgBlobStore(t.orm.em.fork());
-    const loose = await store.put([Buffer.from('nobody names me')], { maxBytes: 1000 });
+    const loose = await store.put(Readable.from([Buffer.from('nobody names me')]), { maxBytes: 1000 });
     const [{ key: incomplete }] = (await rows<{ key: string }>(
       t,
       `insert into storage_blobs (key, size, sha256, content_type, complete)
