@@ -258,7 +258,7 @@ describe('TBX with files', () => {
       zip.addBuffer(name.includes(image.body.key) ? Buffer.alloc(MAX + 1_000, 3) : content, name);
     }
     zip.end();
-    const bundle = Buffer.concat(await zip.outputStream.toArray());
+    const bundle = Buffer.concat(await Readable.from(zip.outputStream).toArray());
     const name = `Oversized ${uniqueSuffix()}`;
     const before = await blobCount();
     const imported = await admin.upload(`/dictionaries/import-tbx?name=${encodeURIComponent(name)}`, {
