@@ -25,17 +25,22 @@ export async function unreadableFeedbackIds(
   const { em, actor } = scope;
   const only = onlyId === undefined ? '' : ' and f.id = ?';
   const base = [actor.clientId, [...dictionaryIds], ...(onlyId === undefined ? [] : [onlyId])];
-  const pairs = await em.execute<{ section_id: number; owner_id: number | null }[]>(
-    `select distinct c.section_id, c.created_by_id as owner_id
-       from feedback f join concepts c on c.id = f.concept_id
+  const all = await em.execute<{ section_id: number; owner_id: number | null; gone: boolean }[]>(
+    `select distinct c.section_id, c.created_by_id as owner_id, s.deleted as gone
+       from feedback f join concepts c on c.id = f.concept_id join sections s on s.id = c.section_id
       where f.client_id = ? and f.dictionary_id in (?) and f.concept_id is not null${only}`,
     base,
   );
+  // A deleted section reads as nothing (conceptAccessFor would answer 404 for it).
+  const pairs = all.filter((pair) => !pair.gone);
   const access = await conceptAccessFor(
     scope,
     pairs.map((pair) => ({ sectionId: pair.section_id, ownerId: pair.owner_id })),
   );
-  const closed = pairs.filter((_, index) => !access[index]!.readable);
+  const closed = [
+    ...all.filter((pair) => pair.gone),
+    ...pairs.filter((_, index) => !access[index]!.readable),
+  ];
   if (closed.length > 0) {
     const rows = await em.execute<{ id: number }[]>(
       `select f.id from feedback f join concepts c on c.id = f.concept_id
