@@ -18,6 +18,7 @@ import { searchSettingPaths, searchSettingRoute } from './modules/search-setting
 import { skosPaths, skosRoutes } from './modules/skos/skos.rest.js';
 import { spreadsheetPaths, spreadsheetRoutes } from './modules/spreadsheet/spreadsheet.rest.js';
 import { ApiRequestCounter } from './modules/statistics/api-request-counter.js';
+import { StorageSweeper } from './modules/storage/storage-sweeper.js';
 import { registerHealthRoutes } from './modules/system/health.routes.js';
 import { featuresScriptPaths, featuresScriptRoute } from './modules/system/system.rest.js';
 import { tbxPaths, tbxRoutes } from './modules/tbx/tbx.rest.js';
@@ -173,6 +174,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const workflowSweeper = new WorkflowSweeper(deps.orm, config, app.log);
   app.addHook('onReady', async () => workflowSweeper.start());
   app.addHook('onClose', () => workflowSweeper.close());
+  // Files nothing names any more, after a grace period (docs/attachments.md "Unreferenced files").
+  const storageSweeper = new StorageSweeper(deps.orm, config, app.log);
+  app.addHook('onReady', async () => storageSweeper.start());
+  app.addHook('onClose', () => storageSweeper.close());
   const search = createSearchRuntime(deps.orm, config, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);

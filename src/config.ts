@@ -111,6 +111,10 @@ export const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(10 * 1024 * 1024),
+  /** Hours an unreferenced file is kept before the storage sweeper deletes it (docs/attachments.md). */
+  STORAGE_ORPHAN_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  /** Minutes between rounds of the storage sweeper; 0 turns the timer off (a round can still be run). */
+  STORAGE_SWEEP_MINUTES: z.coerce.number().int().min(0).default(60),
   ALWAYS_WILDCARD: booleanFromEnv.default(false),
   MULTIVALUED_SEPARATOR: z.string().min(1).default('|'),
   /** ms epoch of the build; the Docker image sets it, otherwise the server's start time is reported. */

@@ -1,7 +1,8 @@
 /**
  * Feedback in Chromium (docs/feedback.md): a reader sends feedback on a term from the concept view on a
  * phone, with a file; the dictionary's administrator finds it in the administration list, opens it,
- * answers and closes it; a guest of a client that allows it sends feedback on the dictionary from the
+ * answers and closes it (each row a card on a phone, the message readable); the reader reads the answer
+ * under My feedback; a guest of a client that allows it sends feedback on the dictionary from the
  * search screen. axe finds nothing serious at 390 px and at 1440 px; nothing scrolls sideways.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -57,8 +58,13 @@ beforeAll(async () => {
 
 afterAll(() => closeWebSuite(browser, web));
 
-async function signedIn(path: string, width: number, who: 'reader' | 'admin'): Promise<Page> {
-  const page = await openPage(browser, { viewport: { width, height: 900 }, locale: 'en-US' });
+async function signedIn(
+  path: string,
+  width: number,
+  who: 'reader' | 'admin',
+  locale = 'en-US',
+): Promise<Page> {
+  const page = await openPage(browser, { viewport: { width, height: 900 }, locale });
   const [username, password] =
     who === 'reader' ? [reader.username, reader.password] : ['chief', adminPassword];
   await signInToClient(page, `${web.base}${path}`, loginName, username, password);
@@ -106,6 +112,11 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
       await table.getByRole('row', { name: /The term “valve”/ }).waitFor();
       await expectAccessible(page, `/admin/feedback at ${width}px`);
       await noSidewaysScroll(page, width);
+      // Every cell, the message included, is on the screen: on a phone each row is a card.
+      const message = table.getByRole('cell', { name: /Should be “valve seat”\?/ });
+      const box = (await message.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(await message.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
       await screenshot(page, width === 390 ? 'admin-feedback-phone' : 'admin-feedback');
       await table.getByRole('link').first().click();
       await page.getByRole('heading', { name: /Feedback on The term “valve”/ }).waitFor();
@@ -127,6 +138,41 @@ describe('feedback in the web application', { timeout: 180_000 }, () => {
     expect(await sql('select status from feedback where client_id = ?', [clientId])).toEqual([
       { status: 'CLOSED' },
     ]);
+  });
+
+  it('the reader finds the answer under My feedback, from the menu, at 1440 px in English and 390 px in German', async () => {
+    const page = await signedIn('/search', 1440, 'reader');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My feedback' }).click();
+    await page.getByRole('heading', { name: 'My feedback', level: 1 }).waitFor();
+    const card = page.getByRole('article', { name: 'The term “valve”' });
+    await card.getByText('Should be “valve seat”?').waitFor();
+    await card.getByText('Closed', { exact: true }).waitFor();
+    await card
+      .getByRole('region', { name: 'Answers about The term “valve”' })
+      .getByText('Yes, renamed.')
+      .waitFor();
+    await card.getByText('With the file shot.png').waitFor();
+    await expectAccessible(page, '/feedback at 1440px');
+    await noSidewaysScroll(page, 1440);
+    await screenshot(page, 'my-feedback');
+    await page.getByLabel('Status').selectOption('OPEN');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'You have not sent feedback yet, or none matches.' })
+      .waitFor();
+    expect(new URL(page.url()).search).toBe('?status=OPEN');
+    await page.context().close();
+
+    const phone = await signedIn('/search', 390, 'reader', 'de-DE');
+    await phone.getByRole('button', { name: 'Menü' }).click();
+    await phone.getByRole('link', { name: 'Meine Rückmeldungen' }).click();
+    await phone.getByRole('heading', { name: 'Meine Rückmeldungen', level: 1 }).waitFor();
+    await phone.getByText('Yes, renamed.').waitFor();
+    await phone.getByRole('article').getByText('Geschlossen', { exact: true }).waitFor();
+    await expectAccessible(phone, '/feedback at 390px, German');
+    await noSidewaysScroll(phone, 390);
+    await screenshot(phone, 'my-feedback-phone');
+    await phone.context().close();
   });
 
   it('a guest, when the client allows it, sends feedback on the dictionary from the search screen', async () => {

@@ -17,6 +17,7 @@ const TbxScreen = lazy(() => import('./screens/TbxScreen'));
 const PreferencesScreen = lazy(() => import('./screens/PreferencesScreen'));
 const CheckTextScreen = lazy(() => import('./screens/CheckTextScreen'));
 const InboxScreen = lazy(() => import('./screens/InboxScreen'));
+const MyFeedbackScreen = lazy(() => import('./feedback/MyFeedbackScreen'));
 const WorkflowsScreen = lazy(() => import('./screens/WorkflowsScreen')); // workflow-editor
 const ProjectsScreen = lazy(() => import('./screens/projects/ProjectsScreen')); // projects
 const StagingScreen = lazy(() => import('./screens/staging/StagingScreen')); // staging
@@ -44,6 +45,7 @@ function Screen({ path, query }: { path: string; query: URLSearchParams }) {
   if (path === '/preferences') return <PreferencesScreen />;
   if (path === '/check') return <CheckTextScreen query={query} />;
   if (path === '/inbox') return <InboxScreen query={query} />;
+  if (path === '/feedback') return <MyFeedbackScreen query={query} />;
   if (path === '/workflows') return <WorkflowsScreen query={query} />; // workflow-editor
   if (path === '/projects' || path.startsWith('/projects/'))
     return <ProjectsScreen path={path} query={query} />; // projects

@@ -13,7 +13,8 @@ export async function unknownAttachmentKeys(
   const unique = [...new Set(keys)];
   if (unique.length === 0) return [];
   const found = await boundRows<{ key: string }>(em, {
-    text: 'select key from attachments where client_id = ? and key = any(?::uuid[])',
+    // FOR KEY SHARE: the storage sweeper (storage-sweeper.ts) cannot delete them until this write ends.
+    text: 'select key from attachments where client_id = ? and key = any(?::uuid[]) for key share',
     params: [clientId, unique],
   });
   const known = new Set(found.map((row) => row.key));

@@ -9,6 +9,7 @@ import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions } from '../access/access.service.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
 import { Feedback } from './feedback.entity.js';
+import { unreadableFeedbackIds } from './feedback-hidden.js';
 
 const cache = new WeakMap<Scope, Promise<{ live: number[]; managed: Set<number> }>>();
 
@@ -56,8 +57,10 @@ export async function visibleFeedback(scope: Scope, id: number, manage = false):
   const { live, managed } = await feedbackReach(scope);
   const dictionaryId = feedback.dictionary.id;
   if (!live.includes(dictionaryId)) throw notFound('Feedback', id);
-  if (managed.has(dictionaryId)) return feedback;
-  if (!isOwnFeedback(scope, feedback)) throw notFound('Feedback', id);
+  const own = isOwnFeedback(scope, feedback);
+  if (managed.has(dictionaryId) && (own || !(await unreadableFeedbackIds(scope, [dictionaryId], id)).has(id)))
+    return feedback;
+  if (!own) throw notFound('Feedback', id);
   if (manage) {
     throw new AppError('FORBIDDEN', "Only the dictionary's administrators answer, close or delete feedback");
   }

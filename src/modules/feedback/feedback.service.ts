@@ -24,8 +24,9 @@ import {
   type FeedbackListInput,
   type FeedbackOptions,
 } from './feedback.schema.js';
-import { feedbackReach, guestMaySend, visibleFeedback } from './feedback-access.js';
+import { feedbackReach, guestMaySend, isOwnFeedback, visibleFeedback } from './feedback-access.js';
 import { feedbackStore } from './feedback-attachment.js';
+import { conceptsWithUnseenTerms, unreadableFeedbackIds } from './feedback-hidden.js';
 import { type FeedbackEvent, sendFeedbackMails } from './feedback-mail.js';
 
 /**
@@ -160,7 +161,8 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const dictionaryIds = [...new Set(rows.map((row) => row.dictionary.id))];
-  const [names, answers, reach] = await Promise.all([
+  const others = rows.filter((row) => row.target === 'CONCEPT' && !isOwnFeedback(scope, row));
+  const [names, answers, reach, unseen] = await Promise.all([
     scope.em.execute<{ id: number; name: string }[]>('select id, name from dictionaries where id in (?)', [
       dictionaryIds,
     ]),
@@ -170,6 +172,10 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
       { orderBy: [{ createdAt: 'ASC' }, { id: 'ASC' }] },
     ),
     feedbackReach(scope),
+    conceptsWithUnseenTerms(
+      scope,
+      others.map((row) => row.conceptId!),
+    ),
   ]);
   const nameOf = new Map(names.map((row) => [row.id, row.name]));
   return rows.map((row) => ({
@@ -179,7 +185,8 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
     target: row.target,
     conceptId: row.conceptId ?? null,
     termId: row.termId ?? null,
-    targetLabel: row.targetLabel ?? null,
+    // The sender's view of the concept named terms this caller is not shown.
+    targetLabel: others.includes(row) && unseen.has(row.conceptId!) ? null : (row.targetLabel ?? null),
     text: row.text,
     status: row.status,
     senderId: row.senderId ?? null,
@@ -220,7 +227,14 @@ export async function listFeedback(scope: Scope, input: FeedbackListInput) {
     : { property: 'createdAt' as const, direction: 'DESC' as const, label: 'created,DESC' };
   const { live, managed } = await feedbackReach(scope);
   const reach: FilterQuery<Feedback>[] = [];
-  if (!input.mine && managed.size > 0) reach.push({ dictionary: { $in: [...managed] } });
+  if (!input.mine && managed.size > 0) {
+    // Feedback on what the caller cannot read (a closed section, an unpublished term) is not theirs to see.
+    const hidden = await unreadableFeedbackIds(scope, [...managed]);
+    reach.push({
+      dictionary: { $in: [...managed] },
+      ...(hidden.size > 0 ? { id: { $nin: [...hidden] } } : {}),
+    });
+  }
   if (!scope.actor.guest) reach.push({ senderId: scope.actor.userId, senderGuest: false });
   if (reach.length === 0) return toPage<FeedbackDto>([], 0, request, sort.label);
   const where: FilterQuery<Feedback> = {

@@ -26,6 +26,7 @@ export const WEB_APP_PAGES = [
   '/preferences',
   '/check',
   '/inbox',
+  '/feedback', // the feedback the user sent (web/src/feedback/MyFeedbackScreen.tsx)
   '/workflows', // workflow-editor
   '/projects', // projects (web/src/screens/projects)
   '/projects/*',

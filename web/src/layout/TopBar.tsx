@@ -24,6 +24,7 @@ export const MENU_LINKS: MenuLink[] = [
   { href: '/concepts/new', label: 'menu.newConcept', signedInOnly: true, creates: true },
   { href: '/tbx', label: 'menu.tbx', signedInOnly: true },
   { href: '/inbox', label: 'menu.tasks', signedInOnly: true },
+  { href: '/feedback', label: 'menu.feedback', signedInOnly: true },
   { href: '/projects', label: 'menu.projects', signedInOnly: true, section: true }, // projects
   { href: '/staging', label: 'menu.staging', signedInOnly: true, section: true }, // staging
   { href: '/workflows', label: 'menu.workflows', signedInOnly: true }, // workflow-editor

@@ -8,6 +8,7 @@ import type { AdminPageProps } from '../admin-page';
 import { aboutOf, STATUSES, senderOf, TARGETS } from './feedback-text';
 
 const PAGE_SIZE = 20;
+const columns = ['date', 'about', 'sender', 'statusColumn', 'message'] as const;
 const SORTS = { newest: 'created,DESC', oldest: 'created,ASC', changed: 'changed,DESC' } as const;
 type SortKey = keyof typeof SORTS;
 
@@ -88,30 +89,32 @@ export default function FeedbackListPage({ query }: AdminPageProps) {
               : t('admin.count', { count: data.totalElements, formatted: formatNumber(data.totalElements) })}
           </p>
           {data.content.length > 0 && (
+            // On a phone each row shows as a card (admin.css, .feedback-table); Chromium keeps the table's
+            // roles with display: block, so it stays a table for assistive technology.
             <div className="admin-table-wrap">
-              <table className="admin-table">
+              <table className="admin-table feedback-table">
                 <caption className="visually-hidden">{t('admin.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">{t('admin.date')}</th>
-                    <th scope="col">{t('admin.about')}</th>
-                    <th scope="col">{t('admin.sender')}</th>
-                    <th scope="col">{t('admin.statusColumn')}</th>
-                    <th scope="col">{t('admin.message')}</th>
+                    {columns.map((column) => (
+                      <th key={column} scope="col">
+                        {t(`admin.${column}`)}
+                      </th>
+                    ))}
                   </tr>
                 </thead>
                 <tbody>
                   {data.content.map((item) => (
                     <tr key={item.id}>
-                      <td>
+                      <td data-label={t('admin.date')}>
                         <a href={`/admin/feedback/${item.id}`} onClick={onLinkClick}>
                           {formatDate(item.created)}
                         </a>
                       </td>
-                      <td>{aboutOf(t, item)}</td>
-                      <td>{senderOf(t, item)}</td>
-                      <td>{t(`admin.statusName.${item.status}`)}</td>
-                      <td className="value">
+                      <td data-label={t('admin.about')}>{aboutOf(t, item)}</td>
+                      <td data-label={t('admin.sender')}>{senderOf(t, item)}</td>
+                      <td data-label={t('admin.statusColumn')}>{t(`admin.statusName.${item.status}`)}</td>
+                      <td className="value feedback-message" data-label={t('admin.message')}>
                         {item.text.length > 120 ? `${item.text.slice(0, 119)}…` : item.text}
                       </td>
                     </tr>
