@@ -34,6 +34,8 @@ const FIELD_VALUE_DOCUMENTS: readonly { table: string; column: string }[] = [
   { table: 'concept_language_fields', column: 'field_map' },
   { table: 'concept_history', column: 'snapshot' },
   { table: 'concept_history', column: 'changes' },
+  // A staged entry (docs/staging.md) names the files an import into a staging area brought, until accepted.
+  { table: 'staged_entries', column: 'entry' },
 ];
 
 /** Loose blobs deleted per round: the rest wait for the next round. */
