@@ -165,6 +165,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: list(cli.languages),
     fields: list(cli.fields),
     'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
+    'saved-query-id': cli.savedQuery === undefined ? undefined : Number(cli.savedQuery),
     'status-mapping': statusMapping(cli.statusMapping),
     synonyms: cli.synonyms,
   });
@@ -174,6 +175,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: input.languages,
     fields: input.fields,
     filterId: input['filter-id'],
+    savedQueryId: input['saved-query-id'],
     statusMapping: input['status-mapping'],
     synonyms: input.synonyms,
   });

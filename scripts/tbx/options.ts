@@ -10,7 +10,7 @@ export const USAGE = `Usage:
   npm run tbx -- preview FILE [--definition FILE.xdt] [--sheet NAME] [--out PREVIEW.json]
                     (a spreadsheet's or MultiTerm file's proposed mapping: edit its "mapping" and pass it)
   npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
-                    [--filter ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
+                    [--filter ID] [--saved-query ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -33,6 +33,7 @@ interface Common {
   languages?: string;
   fields?: string;
   filter?: string;
+  savedQuery?: string;
   /** Administrative status -> term status (docs/tbx.md, Administrative statuses). */
   statusMapping?: string;
   /** A spreadsheet's column mapping (JSON file): the import is a spreadsheet import. */
@@ -84,6 +85,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
       languages: { type: 'string' },
       fields: { type: 'string' },
       filter: { type: 'string' },
+      'saved-query': { type: 'string' },
       'status-mapping': { type: 'string' },
       mapping: { type: 'string' },
       definition: { type: 'string' },
@@ -120,6 +122,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
     languages: values.languages,
     fields: values.fields,
     filter: values.filter,
+    savedQuery: values['saved-query'],
     statusMapping: values['status-mapping'],
     mapping: values.mapping,
     definition: values.definition,

@@ -143,6 +143,7 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
     languages: cli.languages,
     fields: cli.fields,
     'filter-id': cli.filter,
+    'saved-query-id': cli.savedQuery,
     'status-mapping': cli.statusMapping,
     synonyms: cli.synonyms,
   })}`;

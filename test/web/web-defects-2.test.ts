@@ -268,6 +268,17 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const cells = (at: number) => [3, 4, 5, 6, 7, 8].map((column) => sheet.getRow(at).getCell(column).text);
     expect(cells(1)).toEqual(rows[0]!.slice(2));
     expect([cells(2), cells(3)]).toEqual([computerRow, screenRow]);
+
+    // A saved search as the selection: only the concepts it finds are written.
+    await api.savedQueries.save.mutate({
+      name: `Screens ${name}`,
+      query: `q=screen&d=${imported.id}&lang=eng&mode=PREFIX`,
+    });
+    await page.goto(`${web.base}/tbx?d=${imported.id}`);
+    const saved = page.getByRole('combobox', { name: 'Saved search' });
+    await saved.selectOption({ label: `Screens ${name}` });
+    const selected = parse(await exported('CSV'), { bom: true }) as string[][];
+    expect(selected.slice(1).map((row) => row.slice(2))).toEqual([screenRow]);
   });
 
   it("names a spreadsheet's refused values by their row, importing into an existing dictionary (issue 39)", async () => {

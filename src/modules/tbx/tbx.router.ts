@@ -52,6 +52,12 @@ export const TbxExportInputSchema = z.object({
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
   'filter-id': z.number().int().positive().optional(),
+  'saved-query-id': z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("only the concepts the caller's saved query finds in the dictionary (docs/exchange.md)"),
   'project-id': z.number().int().positive().optional().describe('only the concepts of this project'), // projects
   'include-unpublished': z
     .boolean()
@@ -151,6 +157,7 @@ export const tbxRouter = router({
         languages: input.languages,
         fields: input.fields,
         filterId: input['filter-id'],
+        savedQueryId: input['saved-query-id'],
         projectId: input['project-id'], // projects
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],

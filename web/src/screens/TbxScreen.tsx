@@ -325,6 +325,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
   const [filterId, setFilterId] = useState('');
+  const [savedQueryId, setSavedQueryId] = useState('');
   const [baseIri, setBaseIri] = useState('');
   const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -344,6 +345,14 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         : Promise.resolve([]),
     `filters ${dictionary?.id}`,
   );
+  // The caller's saved queries that search this dictionary (all of them when they name none); guests have none.
+  const savedQueries = useLoaded(() => trpc.savedQueries.list.query({}).catch(() => []), 'saved queries');
+  const savedOptions = (savedQueries.data ?? [])
+    .filter((saved) => {
+      const named = idList(new URLSearchParams(saved.query).get('d'));
+      return named.length === 0 || named.includes(dictionary?.id ?? 0);
+    })
+    .map((saved) => ({ value: String(saved.id), label: saved.name }));
   useEffect(
     () => () => {
       if (download) URL.revokeObjectURL(download.url);
@@ -355,7 +364,12 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    const restriction = { languages: languages.join(','), fields: fields.join(','), 'filter-id': filterId };
+    const restriction = {
+      languages: languages.join(','),
+      fields: fields.join(','),
+      'filter-id': filterId,
+      'saved-query-id': savedQueryId,
+    };
     const skosFormat = SKOS_FORMATS[format];
     try {
       const response = await rest(
@@ -434,6 +448,15 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         empty={t('export.noFilter')}
         onChange={setFilterId}
       />
+      {savedOptions.length > 0 && (
+        <Choice
+          label={t('export.savedQuery')}
+          value={savedQueryId}
+          options={savedOptions}
+          empty={t('export.allConcepts')}
+          onChange={setSavedQueryId}
+        />
+      )}
       <div className="actions">
         <button type="submit" className="primary">
           {t('export.submit')}
