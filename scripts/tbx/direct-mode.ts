@@ -168,6 +168,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     'saved-query-id': cli.savedQuery === undefined ? undefined : Number(cli.savedQuery),
     'status-mapping': statusMapping(cli.statusMapping),
     synonyms: cli.synonyms,
+    'with-files': cli.withFiles,
   });
   const download = await exportTbx(scope, {
     id: input.id,
@@ -178,6 +179,7 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     savedQueryId: input['saved-query-id'],
     statusMapping: input['status-mapping'],
     synonyms: input.synonyms,
+    withFiles: input['with-files'],
   });
   // Recorded as a job as on a server, whose result is the summary printed here.
   const job = await asExportJob(scope, download);

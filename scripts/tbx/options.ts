@@ -11,6 +11,7 @@ export const USAGE = `Usage:
                     (a spreadsheet's or MultiTerm file's proposed mapping: edit its "mapping" and pass it)
   npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
                     [--filter ID] [--saved-query ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
+                    [--with-files]   (TBX: a zip with attachment files; MULTITERM_XML: a zip with the .xdt)
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -43,6 +44,7 @@ interface Common {
   fieldMapping?: string;
   sheet?: string;
   synonyms: string;
+  withFiles: boolean;
 }
 
 export interface ServerCli extends Common {
@@ -92,6 +94,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
       'field-mapping': { type: 'string' },
       sheet: { type: 'string' },
       synonyms: { type: 'string', default: 'JOINED' },
+      'with-files': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -129,6 +132,7 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
     fieldMapping: values['field-mapping'],
     sheet: values.sheet,
     synonyms: values.synonyms!.toUpperCase(),
+    withFiles: values['with-files'] ?? false,
   };
   const user = values.user ?? env.POLYTERM_USER;
   const client = values.client ?? env.POLYTERM_CLIENT;

@@ -146,6 +146,7 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
     'saved-query-id': cli.savedQuery,
     'status-mapping': cli.statusMapping,
     synonyms: cli.synonyms,
+    'with-files': cli.withFiles ? 'true' : undefined,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());

@@ -13,6 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
+import { unzip } from '../multiterm/zip-files.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
@@ -105,6 +106,14 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(text).toContain('<term>tölva</term>');
     expect(text).toContain('<descrip type="Status">preferred</descrip>');
     await expectAccessible(page, 'MultiTerm XML import and export');
+    // With the termbase definition: one zip of the XML and the .xdt.
+    await page.getByLabel('With the termbase definition (.xdt), both in a zip').check();
+    await page.getByRole('button', { name: 'Prepare the export' }).click();
+    const zipLink = page.getByRole('link', { name: `Download ${name}.zip` });
+    const [packaged] = await Promise.all([page.waitForEvent('download'), zipLink.click()]);
+    const files = await unzip(await readFile((await packaged.path())!));
+    expect([...files.keys()]).toEqual([`${name}.xml`, `${name}.xdt`]);
+    expect(files.get(`${name}.xdt`)!.toString()).toContain('<Name>Status</Name><Type>Picklist</Type>');
   });
 
   it("maps a MultiTerm termbase's fields with its .xdt before the import, at 1440 and 390 px (issue 39)", async () => {

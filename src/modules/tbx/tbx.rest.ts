@@ -115,7 +115,8 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           in: 'query',
           description:
             'true: one zip (application/zip) with the TBX document and the files of ATTACHMENT fields, which ' +
-            'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md)',
+            'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md). ' +
+            'MULTITERM_XML: one zip with the XML and its termbase definition (.xdt), as the import takes them',
           schema: { type: 'boolean', default: false },
         },
         {

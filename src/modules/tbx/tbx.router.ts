@@ -72,7 +72,7 @@ export const TbxExportInputSchema = z.object({
     .boolean()
     .default(false)
     .describe(
-      'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md)',
+      'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md); MULTITERM_XML: one zip with the XML and its termbase definition (.xdt)',
     ),
   synonyms: z
     .enum(['JOINED', 'COLUMNS'])

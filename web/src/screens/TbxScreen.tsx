@@ -2,7 +2,14 @@ import * as Progress from '@radix-ui/react-progress';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
-import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
+import {
+  Check,
+  CheckList,
+  Choice,
+  dictionaryOptions,
+  ErrorMessage,
+  languageOptions,
+} from '../components/controls';
 import { mayInDictionary, useDictionaryRights } from '../components/dictionary-rights';
 import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
 import { useImportTargets } from '../components/import-targets';
@@ -321,6 +328,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
   const [synonyms, setSynonyms] = useState('JOINED');
+  const [withDefinition, setWithDefinition] = useState(false);
   const spreadsheet = format === 'CSV' || format === 'XLSX';
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
@@ -383,6 +391,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
               format,
               ...restriction,
               ...(spreadsheet ? { synonyms } : {}),
+              ...(format === 'MULTITERM_XML' && withDefinition ? { 'with-files': 'true' } : {}),
             }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
@@ -417,6 +426,9 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
             {t('export.baseIriHint')}
           </span>
         </label>
+      )}
+      {format === 'MULTITERM_XML' && (
+        <Check label={t('export.withDefinition')} checked={withDefinition} onChange={setWithDefinition} />
       )}
       {spreadsheet && (
         <Choice
