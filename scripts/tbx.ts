@@ -3,7 +3,7 @@
  * server (REST, the default) or directly in the database (--database URL, or --direct with DATABASE_URL):
  *
  *   npm run tbx -- import FILE [--dictionary ID | --name NAME] [--merge ENTRY_ID|TERM|NONE] [--section OID]
- *   npm run tbx -- export ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS] [--filter ID]
+ *   npm run tbx -- export ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS] [--filter ID] [--saved-query ID]
  *
  * Server: --server URL (POLYTERM_URL), --token TOKEN (POLYTERM_TOKEN) or --user NAME --password SECRET
  * [--client LOGIN]. Database: --user NAME [--client LOGIN], no password. Both show the same progress bar

@@ -6,7 +6,7 @@ export const USAGE = `Usage:
   npm run skos -- import FILE [--format turtle|rdfxml|jsonld] [--dictionary ID | --name NAME]
                     [--merge ENTRY_ID|TERM|NONE] [--section OID] [--hidden FORBIDDEN|DEPRECATED]
   npm run skos -- export DICTIONARY_ID --out FILE [--format turtle|rdfxml|jsonld] [--base-iri IRI]
-                    [--deprecated alt|hidden] [--include-unpublished] [--languages eng,fra] [--fields OIDS] [--filter ID]
+                    [--deprecated alt|hidden] [--include-unpublished] [--languages eng,fra] [--fields OIDS] [--filter ID] [--saved-query ID]
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -31,6 +31,7 @@ export interface SkosCli {
   languages?: string;
   fields?: string;
   filter?: string;
+  savedQuery?: string;
   mode: 'server' | 'direct';
   server: string;
   database: string;
@@ -66,6 +67,7 @@ export function parseSkosCli(args: string[], env: NodeJS.ProcessEnv = process.en
       languages: { type: 'string' },
       fields: { type: 'string' },
       filter: { type: 'string' },
+      'saved-query': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -99,6 +101,7 @@ export function parseSkosCli(args: string[], env: NodeJS.ProcessEnv = process.en
     languages: values.languages,
     fields: values.fields,
     filter: values.filter,
+    savedQuery: values['saved-query'],
     mode: direct ? 'direct' : 'server',
     server: values.server ?? env.POLYTERM_URL ?? 'http://127.0.0.1:8080',
     database,

@@ -73,6 +73,7 @@ async function serverMode(cli: SkosCli): Promise<void> {
     languages: cli.languages,
     fields: cli.fields,
     'filter-id': cli.filter,
+    'saved-query-id': cli.savedQuery,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());
@@ -127,6 +128,7 @@ async function directExport(scope: Scope, cli: SkosCli): Promise<void> {
     languages: list(cli.languages),
     fields: list(cli.fields),
     'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
+    'saved-query-id': cli.savedQuery === undefined ? undefined : Number(cli.savedQuery),
   });
   const download = await exportSkos(scope, {
     id: input.id,
@@ -138,6 +140,7 @@ async function directExport(scope: Scope, cli: SkosCli): Promise<void> {
     languages: input.languages,
     fields: input.fields,
     filterId: input['filter-id'],
+    savedQueryId: input['saved-query-id'],
   });
   const job = await asExportJob(scope, download, SKOS_EXPORT_JOB);
   await writeOut(Readable.from(job.chunks, { objectMode: false }), cli.out!);

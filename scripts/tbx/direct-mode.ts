@@ -165,8 +165,10 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: list(cli.languages),
     fields: list(cli.fields),
     'filter-id': cli.filter === undefined ? undefined : Number(cli.filter),
+    'saved-query-id': cli.savedQuery === undefined ? undefined : Number(cli.savedQuery),
     'status-mapping': statusMapping(cli.statusMapping),
     synonyms: cli.synonyms,
+    'with-files': cli.withFiles,
   });
   const download = await exportTbx(scope, {
     id: input.id,
@@ -174,8 +176,10 @@ async function exportFile(scope: Scope, cli: DirectCli): Promise<void> {
     languages: input.languages,
     fields: input.fields,
     filterId: input['filter-id'],
+    savedQueryId: input['saved-query-id'],
     statusMapping: input['status-mapping'],
     synonyms: input.synonyms,
+    withFiles: input['with-files'],
   });
   // Recorded as a job as on a server, whose result is the summary printed here.
   const job = await asExportJob(scope, download);

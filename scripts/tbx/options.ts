@@ -10,7 +10,8 @@ export const USAGE = `Usage:
   npm run tbx -- preview FILE [--definition FILE.xdt] [--sheet NAME] [--out PREVIEW.json]
                     (a spreadsheet's or MultiTerm file's proposed mapping: edit its "mapping" and pass it)
   npm run tbx -- export DICTIONARY_ID --out FILE [--format TBX|TBX_V2|TBX_V3_FULL|TBX_V2_FULL|MULTITERM_XML|CSV|XLSX] [--languages eng,isl] [--fields OIDS]
-                    [--filter ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
+                    [--filter ID] [--saved-query ID] [--status-mapping deprecatedTerm:forbidden,...] [--synonyms JOINED|COLUMNS]
+                    [--with-files]   (TBX: a zip with attachment files; MULTITERM_XML: a zip with the .xdt)
 Through a running server (default):
   --server URL (POLYTERM_URL, default http://127.0.0.1:8080)
   --token TOKEN (POLYTERM_TOKEN)  or  --user NAME --password SECRET [--client LOGIN]
@@ -33,6 +34,7 @@ interface Common {
   languages?: string;
   fields?: string;
   filter?: string;
+  savedQuery?: string;
   /** Administrative status -> term status (docs/tbx.md, Administrative statuses). */
   statusMapping?: string;
   /** A spreadsheet's column mapping (JSON file): the import is a spreadsheet import. */
@@ -42,6 +44,7 @@ interface Common {
   fieldMapping?: string;
   sheet?: string;
   synonyms: string;
+  withFiles: boolean;
 }
 
 export interface ServerCli extends Common {
@@ -84,12 +87,14 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
       languages: { type: 'string' },
       fields: { type: 'string' },
       filter: { type: 'string' },
+      'saved-query': { type: 'string' },
       'status-mapping': { type: 'string' },
       mapping: { type: 'string' },
       definition: { type: 'string' },
       'field-mapping': { type: 'string' },
       sheet: { type: 'string' },
       synonyms: { type: 'string', default: 'JOINED' },
+      'with-files': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -120,12 +125,14 @@ export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): 
     languages: values.languages,
     fields: values.fields,
     filter: values.filter,
+    savedQuery: values['saved-query'],
     statusMapping: values['status-mapping'],
     mapping: values.mapping,
     definition: values.definition,
     fieldMapping: values['field-mapping'],
     sheet: values.sheet,
     synonyms: values.synonyms!.toUpperCase(),
+    withFiles: values['with-files'] ?? false,
   };
   const user = values.user ?? env.POLYTERM_USER;
   const client = values.client ?? env.POLYTERM_CLIENT;

@@ -143,8 +143,10 @@ async function exportFile(api: ServerApi, cli: ServerCli): Promise<void> {
     languages: cli.languages,
     fields: cli.fields,
     'filter-id': cli.filter,
+    'saved-query-id': cli.savedQuery,
     'status-mapping': cli.statusMapping,
     synonyms: cli.synonyms,
+    'with-files': cli.withFiles ? 'true' : undefined,
   })}`;
   const response = await api.fetch(path);
   if (!response.ok || !response.body) throw failure('Export', response.status, await response.text());

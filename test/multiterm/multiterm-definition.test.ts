@@ -4,8 +4,9 @@
  * follows the (edited) mapping, a zip of both files imports the same, and MultiTerm XML -> dictionary ->
  * MultiTerm XML keeps every value. The fixtures are UTF-16 with CRLF, as MultiTerm writes its files.
  */
-import { readFileSync } from 'node:fs';
-import JSZip from 'jszip';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMtfDefinition } from '../../src/modules/multiterm/mtf-definition.js';
 import type { MtfPreview } from '../../src/modules/multiterm/mtf-preview.js';
@@ -13,6 +14,7 @@ import { readMtf } from '../../src/modules/multiterm/mtf-reader.js';
 import type { TbxEntry } from '../../src/modules/tbx/tbx-model.js';
 import type { Server } from '../concepts/concept-helpers.js';
 import { type ImportSummary, startTbxSuite, type TbxClient } from '../tbx/tbx-sample-files.js';
+import { unzip, zipOf } from './zip-files.js';
 
 const XML_URL = new URL('./fixtures/maschinenbau.xml', import.meta.url);
 const XDT_URL = new URL('./fixtures/maschinenbau.xdt', import.meta.url);
@@ -170,10 +172,10 @@ describe('MultiTerm termbase definition and field mapping', () => {
   });
 
   it('imports a zip of the XML and its definition as the two files', async () => {
-    const zip = new JSZip();
-    zip.file('Maschinenbau/Maschinenbau.xml', XML);
-    zip.file('Maschinenbau/Maschinenbau.xdt', XDT);
-    const file = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    const file = await zipOf({
+      'Maschinenbau/Maschinenbau.xml': XML,
+      'Maschinenbau/Maschinenbau.xdt': XDT,
+    });
     const summary = await importFile('Maschinenbau (zip)', { file });
     expect(summary).toMatchObject({ concepts: 2, terms: 6, errors: [] });
     const dictionary = await client.api<DictionaryShape>(`/dictionaries/${summary.dictionaryId}`);
@@ -199,6 +201,59 @@ describe('MultiTerm termbase definition and field mapping', () => {
     }
   });
 
+  it('exports a package of the XML and its .xdt that imports back to the same fields, languages and values', async () => {
+    const summary = await importFile('Maschinenbau package', { file: XML, definition: XDT });
+    const response = await fetch(
+      `${server.base}/api/v4/dictionaries/export-tbx/${summary.dictionaryId}?format=MULTITERM_XML&with-files=true`,
+      { headers: { 'x-auth-token': token } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.headers.get('content-disposition')).toContain('Maschinenbau%20package.zip');
+    const zip = Buffer.from(await response.arrayBuffer());
+    const files = await unzip(zip);
+    expect([...files.keys()]).toEqual(['Maschinenbau package.xml', 'Maschinenbau package.xdt']);
+    // The written definition, read by the import's reader: indexes, types, picklists and levels.
+    const dir = mkdtempSync(join(tmpdir(), 'xdt-'));
+    writeFileSync(join(dir, 'out.xdt'), files.get('Maschinenbau package.xdt')!);
+    const definition = await readMtfDefinition(join(dir, 'out.xdt'));
+    rmSync(dir, { recursive: true, force: true });
+    expect(definition.name).toBe('Maschinenbau package');
+    expect(definition.languages.map((l) => l.locale).sort()).toEqual(['DE', 'EN-GB', 'FR']);
+    const byName = new Map(definition.fields.map((f) => [f.name, f]));
+    expect(byName.get('Register')).toMatchObject({ type: 'PICKLIST', levels: ['TERM'] });
+    expect(byName.get('Register')!.picklist.sort()).toEqual(['colloquial', 'regional', 'technical']);
+    expect(byName.get('Status')).toMatchObject({ type: 'PICKLIST', levels: ['TERM'] });
+    expect(byName.get('Kunde')).toMatchObject({ type: 'TEXT', levels: ['CONCEPT'] });
+    expect(byName.get('Definition')!.levels.sort()).toEqual(['CONCEPT', 'LANGUAGE']);
+
+    // Imported as the zip it is: the same structure and every value again.
+    const copy = await importFile('Maschinenbau package copy', { file: zip });
+    expect(copy.errors).toEqual([]);
+    const shapeOf = async (id: number) => {
+      const d = await client.api<DictionaryShape>(`/dictionaries/${id}`);
+      const fields = (list: DictionaryShape['termFields']) =>
+        list
+          .map(
+            (f) =>
+              `${f.name}|${f.fieldType}|${f.dataCategory}|${(f.picklistItems ?? []).map((i) => i.tbxName).sort()}`,
+          )
+          .sort();
+      return {
+        languages: d.languages.map((l) => l.code).sort(),
+        conceptFields: fields(d.conceptFields),
+        termFields: fields(d.termFields),
+      };
+    };
+    expect(await shapeOf(copy.dictionaryId)).toEqual(await shapeOf(summary.dictionaryId));
+    const [before, after] = [
+      await entriesOf(await client.export(summary.dictionaryId, 'MULTITERM_XML')),
+      await entriesOf(await client.export(copy.dictionaryId, 'MULTITERM_XML')),
+    ];
+    expect(contentOf(after)).toEqual(contentOf(before));
+    expect(contentOf(before)).toEqual(contentOf(await entriesOf(XML)));
+  });
+
   it('refuses a definition with a file that is not MultiTerm XML, and an unreadable definition', async () => {
     const tbx = Buffer.from(
       '<?xml version="1.0"?><tbx type="TBX-Basic" style="dca" xml:lang="en"><text><body/></text></tbx>',
@@ -212,10 +267,7 @@ describe('MultiTerm termbase definition and field mapping', () => {
     });
     expect(broken.status).toBe(400);
     expect(broken.body.message).toMatch(/^Not a valid termbase definition \(\.xdt\)/);
-    const workbook = new JSZip();
-    workbook.file('[Content_Types].xml', '<Types/>');
-    workbook.file('xl/workbook.xml', '<workbook/>');
-    const xlsx = await workbook.generateAsync({ type: 'nodebuffer' });
+    const xlsx = await zipOf({ '[Content_Types].xml': '<Types/>', 'xl/workbook.xml': '<workbook/>' });
     const office = await post('/dictionaries/import-tbx?name=Office', { file: xlsx });
     expect(office.status).toBe(400);
     expect(office.body.message).toMatch(/as a spreadsheet/);

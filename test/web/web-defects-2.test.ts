@@ -13,6 +13,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, uniqueSuffix } from '../factories/tenant.js';
+import { unzip } from '../multiterm/zip-files.js';
 import { closeWebSuite, expectAccessible, screenshot, startWebSuite, type WebServer } from './browser.js';
 import { type Api, apiSession, openPage, poll, signIn } from './session.js';
 
@@ -105,6 +106,14 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     expect(text).toContain('<term>tölva</term>');
     expect(text).toContain('<descrip type="Status">preferred</descrip>');
     await expectAccessible(page, 'MultiTerm XML import and export');
+    // With the termbase definition: one zip of the XML and the .xdt.
+    await page.getByLabel('With the termbase definition (.xdt), both in a zip').check();
+    await page.getByRole('button', { name: 'Prepare the export' }).click();
+    const zipLink = page.getByRole('link', { name: `Download ${name}.zip` });
+    const [packaged] = await Promise.all([page.waitForEvent('download'), zipLink.click()]);
+    const files = await unzip(await readFile((await packaged.path())!));
+    expect([...files.keys()]).toEqual([`${name}.xml`, `${name}.xdt`]);
+    expect(files.get(`${name}.xdt`)!.toString()).toContain('<Name>Status</Name><Type>Picklist</Type>');
   });
 
   it("maps a MultiTerm termbase's fields with its .xdt before the import, at 1440 and 390 px (issue 39)", async () => {
@@ -268,6 +277,17 @@ describe('other defects, second part', { timeout: 120_000 }, () => {
     const cells = (at: number) => [3, 4, 5, 6, 7, 8].map((column) => sheet.getRow(at).getCell(column).text);
     expect(cells(1)).toEqual(rows[0]!.slice(2));
     expect([cells(2), cells(3)]).toEqual([computerRow, screenRow]);
+
+    // A saved search as the selection: only the concepts it finds are written.
+    await api.savedQueries.save.mutate({
+      name: `Screens ${name}`,
+      query: `q=screen&d=${imported.id}&lang=eng&mode=PREFIX`,
+    });
+    await page.goto(`${web.base}/tbx?d=${imported.id}`);
+    const saved = page.getByRole('combobox', { name: 'Saved search' });
+    await saved.selectOption({ label: `Screens ${name}` });
+    const selected = parse(await exported('CSV'), { bom: true }) as string[][];
+    expect(selected.slice(1).map((row) => row.slice(2))).toEqual([screenRow]);
   });
 
   it("names a spreadsheet's refused values by their row, importing into an existing dictionary (issue 39)", async () => {

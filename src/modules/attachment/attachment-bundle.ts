@@ -79,7 +79,7 @@ export async function unpackBundle(
   let document = false;
   try {
     if (zip.entryCount > MAX_ENTRIES) throw new AppError('BAD_REQUEST', 'The zip holds too many entries');
-    for await (const entry of entries(zip)) {
+    for await (const entry of zipEntries(zip)) {
       const name = entry.fileName;
       if (name.endsWith('/')) continue;
       const isDocument = /^[^/]+\.(tbx|xml)$/i.test(name);
@@ -106,7 +106,8 @@ export async function unpackBundle(
   return files;
 }
 
-async function* entries(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
+/** A yauzl zip's entries in central directory order (opened with lazyEntries). */
+export async function* zipEntries(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
   while (true) {
     const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
       const onEntry = (found: yauzl.Entry) => {
@@ -135,7 +136,7 @@ async function* entries(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
 }
 
 /** Passes bytes through until more than maxBytes came (a zip bomb stops here, whatever its header said). */
-function limited(maxBytes: number, name: string) {
+export function limited(maxBytes: number, name: string) {
   let seen = 0;
   return async function* (source: AsyncIterable<Buffer>) {
     for await (const chunk of source) {
@@ -158,7 +159,7 @@ export async function zipEntryNames(zipPath: string): Promise<string[]> {
   const names: string[] = [];
   try {
     if (zip.entryCount > MAX_ENTRIES) throw new AppError('BAD_REQUEST', 'The zip holds too many entries');
-    for await (const entry of entries(zip)) names.push(entry.fileName);
+    for await (const entry of zipEntries(zip)) names.push(entry.fileName);
   } finally {
     zip.close();
   }

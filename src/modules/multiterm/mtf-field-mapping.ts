@@ -39,8 +39,8 @@ export function targetOf(name: string, targets: MtfFieldTargets | undefined): st
   return targets?.has(key) ? targets.get(key)! : categoryOfName(name);
 }
 
-/** Categories that become no field: domains and relations. */
-const NOT_FIELDS = new Set(['subjectfield', 'crossreference']);
+/** Categories that become no field: domains, relations and the entry and term ids (oids). */
+const NOT_FIELDS = new Set(['subjectfield', 'crossreference', 'originalid']);
 
 /**
  * Creates what a termbase definition declares before the entries come: its languages and, for each

@@ -4,89 +4,99 @@
  * the upload's place and the definition becomes its `definition` companion.
  */
 import { createWriteStream } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import JSZip from 'jszip';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
 import { AppError } from '../../shared/errors.js';
+import { isZip, limited, zipEntries } from '../attachment/attachment-bundle.js';
 import type { TbxUpload } from '../tbx/tbx-import.service.js';
 import { TbxFormatError } from '../tbx/tbx-reader.js';
 import { type MtfDefinition, readMtfDefinition } from './mtf-definition.js';
 
 /** Unpacked files may be this many times the zip (XML compresses about 10:1), so a zip bomb stops early. */
 const MAX_RATIO = 50;
+/** A termbase package holds a few files; a zip of thousands is something else. */
+const MAX_ENTRIES = 1000;
 
-async function isZip(path: string): Promise<boolean> {
-  const file = await open(path, 'r');
+const openZip = (path: string) =>
+  new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true }, (error, file) =>
+      error ? reject(new AppError('BAD_REQUEST', `Not a readable zip: ${error.message}`)) : resolve(file),
+    ),
+  );
+
+/** The zip's file names, from its central directory (nothing is unpacked). */
+async function fileNames(path: string): Promise<string[]> {
+  const zip = await openZip(path);
   try {
-    const head = new Uint8Array(4);
-    await file.read(head, 0, 4, 0);
-    return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+    if (zip.entryCount > MAX_ENTRIES) throw new AppError('BAD_REQUEST', 'The zip holds too many entries');
+    const names: string[] = [];
+    for await (const entry of zipEntries(zip)) {
+      if (!entry.fileName.endsWith('/') && !entry.fileName.startsWith('__MACOSX/'))
+        names.push(entry.fileName);
+    }
+    return names;
   } finally {
-    await file.close();
+    zip.close();
   }
 }
 
-/** Writes an entry to `path`, refusing it past `limit` bytes. */
-async function extract(entry: JSZip.JSZipObject, path: string, limit: number): Promise<void> {
-  let bytes = 0;
-  const guard = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      done(
-        bytes > limit
-          ? new AppError('BAD_REQUEST', `${entry.name} unpacks to more than ${limit} bytes`)
-          : null,
-        chunk,
+/** Streams the named entries to their paths, each refused past `limit` bytes as it unpacks. */
+async function extract(path: string, wanted: Map<string, string>, limit: number): Promise<void> {
+  const zip = await openZip(path);
+  try {
+    for await (const entry of zipEntries(zip)) {
+      const destination = wanted.get(entry.fileName);
+      if (!destination) continue;
+      const stream = await new Promise<Readable>((resolve, reject) =>
+        zip.openReadStream(entry, (error, read) => (error ? reject(error) : resolve(read))),
       );
-    },
-  });
-  await pipeline(entry.nodeStream('nodebuffer'), guard, createWriteStream(path));
+      await pipeline(stream, limited(limit, entry.fileName), createWriteStream(destination));
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('BAD_REQUEST', `Not a readable zip: ${(error as Error).message}`);
+  } finally {
+    zip.close();
+  }
 }
 
 /**
  * When the upload is a zip: its .xml (or .mtf) replaces it and its .xdt becomes the definition
- * companion (unless one was sent beside it). A zip without an XML file answers 400.
+ * companion (unless one was sent beside it). A zip without an XML file answers 400. Read with yauzl,
+ * as TBX bundles are: the central directory first, then only the two entries, streamed to disk.
  */
 export async function unpackMultiTermZip(upload: TbxUpload): Promise<void> {
   if (!(await isZip(upload.path))) return;
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(await readFile(upload.path));
-  } catch (error) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `Not a readable zip: ${error instanceof Error ? error.message : error}`,
-    );
-  }
+  const names = await fileNames(upload.path);
   // An Office document (XLSX) is a zip of XML parts too: it is a spreadsheet, imported by its mapping.
-  if (zip.file('[Content_Types].xml')) {
+  if (names.includes('[Content_Types].xml')) {
     throw new AppError(
       'BAD_REQUEST',
       'This is an Office document (XLSX?), not MultiTerm XML: import a workbook as a spreadsheet (POST /dictionaries/import-spreadsheet)',
     );
   }
-  const files = Object.values(zip.files).filter((entry) => !entry.dir && !entry.name.startsWith('__MACOSX/'));
-  const xml = files.find((entry) => /\.(xml|mtf)$/i.test(entry.name));
+  const xml = names.find((name) => /\.(xml|mtf)$/i.test(name));
   if (!xml) throw new AppError('BAD_REQUEST', 'The zip holds no MultiTerm XML file (.xml)');
   const limit = Math.max(upload.size, 1024 * 1024) * MAX_RATIO;
   const directory = dirname(upload.path);
-  const definition = files.find((entry) => /\.xdt$/i.test(entry.name));
-  if (definition && !upload.companions.definition) {
-    const path = join(directory, 'definition.xdt');
-    await extract(definition, path, limit);
-    upload.companions.definition = path;
-  }
-  // Renamed over the upload: a CLI upload is a hard link to the user's file, which stays as it was.
+  // Renamed over the upload afterwards: a CLI upload is a hard link to the user's file, which stays.
   const unpacked = join(directory, 'unpacked.xml');
+  const wanted = new Map([[xml, unpacked]]);
+  const definition = names.find((name) => /\.xdt$/i.test(name));
+  const definitionPath = join(directory, 'definition.xdt');
+  if (definition && !upload.companions.definition) wanted.set(definition, definitionPath);
   try {
-    await extract(xml, unpacked, limit);
+    await extract(upload.path, wanted, limit);
     await rename(unpacked, upload.path);
   } catch (error) {
     await rm(unpacked, { force: true });
     throw error;
   }
+  if (wanted.has(definition ?? '')) upload.companions.definition = definitionPath;
 }
 
 /** The upload's termbase definition, if it has one (400 when it cannot be read). */
@@ -101,4 +111,28 @@ export async function uploadedDefinition(upload: TbxUpload): Promise<MtfDefiniti
     }
     throw error;
   }
+}
+
+/**
+ * The MultiTerm package an export writes (with-files): `<name>.xml` streamed as it is read, then
+ * `<name>.xdt`, the termbase definition of what the XML held (known once it is written): the shape
+ * unpackMultiTermZip reads.
+ */
+export function zipMultiTermPackage(
+  baseName: string,
+  document: AsyncIterable<string | Uint8Array>,
+  definition: () => string,
+): AsyncIterable<Uint8Array> {
+  const zip = new yazl.ZipFile();
+  const output = new PassThrough();
+  zip.outputStream.on('error', (error) => output.destroy(error));
+  zip.outputStream.pipe(output);
+  const body = Readable.from(document, { objectMode: false });
+  body.on('error', (error) => output.destroy(error));
+  body.on('end', () => {
+    zip.addBuffer(Buffer.from(definition(), 'utf8'), `${baseName}.xdt`);
+    zip.end();
+  });
+  zip.addReadStream(body, `${baseName}.xml`);
+  return output;
 }

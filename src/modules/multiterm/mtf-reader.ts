@@ -199,7 +199,11 @@ class MtfStreamReader {
     if (this.capture && name === this.capture) this.finishCapture();
     switch (name) {
       case 'conceptGrp':
-        if (this.entry) this.queue.push(this.entry);
+        if (this.entry) {
+          splitIds(this.entry);
+          for (const section of this.entry.languages) section.terms.forEach(splitIds);
+          this.queue.push(this.entry);
+        }
         this.entry = null;
         return;
       case 'languageGrp':
@@ -358,4 +362,15 @@ export function isMultiTermXml(head: Uint8Array): boolean {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<!DOCTYPE[^>]*>/i, '');
   return /^\s*<mtf[\s>/]/.test(body);
+}
+
+/**
+ * Polyterm's export writes two originalId values where an oid is no XML id (`concept-1`, then `17`): the
+ * first is the id its cross-references (Clink) name, the second the oid. One value is the oid alone.
+ */
+function splitIds(holder: { id: string | null; values: TbxValue[] }): void {
+  const ids = holder.values.filter((value) => value.category === 'originalId' && value.target === undefined);
+  if (ids.length < 2) return;
+  holder.id = ids[0]!.value;
+  holder.values.splice(holder.values.indexOf(ids[0]!), 1);
 }

@@ -14,6 +14,8 @@ import { exportedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxTransaction, TbxValue } from '../tbx/tbx-model.js';
 import type { TbxReportExample } from '../tbx/tbx-writer.js';
 import { escapeXmlAttribute, escapeXmlText } from '../tbx/tbx-writer.js';
+import type { MtfLevel } from './mtf-definition.js';
+import type { MtfDefinitionCollector } from './mtf-definition-writer.js';
 import { systemStatusOf } from './mtf-vocabulary.js';
 
 export interface MtfWriteOptions {
@@ -21,6 +23,8 @@ export interface MtfWriteOptions {
   report?: Map<string, number>;
   examples?: TbxReportExample[];
   chunkChars?: number;
+  /** Learns the fields, levels and indexes written, for the termbase definition (.xdt) beside it. */
+  definition?: MtfDefinitionCollector;
 }
 
 const DEFAULT_CHUNK_CHARS = 256 * 1024;
@@ -56,7 +60,7 @@ export async function* writeMtf(
       }
       continue;
     }
-    pending += conceptGroup(entry, ++number);
+    pending += conceptGroup(entry, ++number, options.definition);
     if (pending.length >= chunkChars) {
       yield pending;
       pending = '';
@@ -65,27 +69,31 @@ export async function* writeMtf(
   yield `${pending}</mtf>\n`;
 }
 
-function conceptGroup(entry: TbxEntry, number: number): string {
+function conceptGroup(entry: TbxEntry, number: number, definition?: MtfDefinitionCollector): string {
+  const descrip = (value: TbxValue, indent: string, level: MtfLevel) =>
+    descripGroup(value, indent, level, definition);
   const status = entry.values.find((value) => value.category === 'processStatus');
   const system = status ? systemStatusOf(status.value) : null;
-  const values = entry.values.filter((value) => value !== status || system === null);
+  const own = withId(
+    entry.id,
+    entry.values.filter((value) => value !== status || system === null),
+  );
   let xml = `  <conceptGrp>\n    <concept>${number}</concept>\n`;
   if (system) xml += `    <system type="status">${system}</system>\n`;
   xml += transactions(entry.transactions, '    ');
-  if (entry.id) xml += descripGroup({ category: 'originalId', element: 'admin', value: entry.id }, '    ');
-  for (const value of values) xml += descripGroup(value, '    ');
+  for (const value of own) xml += descrip(value, '    ', 'CONCEPT');
   for (const section of entry.languages) {
     if (section.terms.length === 0) continue;
     const tag = (section.lang || 'und').replaceAll('_', '-');
     xml += '    <languageGrp>\n';
-    xml += `      <language type="${escapeXmlAttribute(languageName(tag))}" lang="${escapeXmlAttribute(tag.toUpperCase())}"/>\n`;
-    for (const value of section.values) xml += descripGroup(value, '      ');
+    const name = languageName(tag);
+    definition?.language(tag.toUpperCase(), name);
+    xml += `      <language type="${escapeXmlAttribute(name)}" lang="${escapeXmlAttribute(tag.toUpperCase())}"/>\n`;
+    for (const value of section.values) xml += descrip(value, '      ', 'LANGUAGE');
     for (const term of section.terms) {
       xml += `      <termGrp>\n        <term>${escapeXmlText(term.term)}</term>\n`;
       xml += transactions(term.transactions, '        ');
-      if (term.id)
-        xml += descripGroup({ category: 'originalId', element: 'admin', value: term.id }, '        ');
-      for (const value of term.values) xml += descripGroup(value, '        ');
+      for (const value of withId(term.id, term.values)) xml += descrip(value, '        ', 'TERM');
       xml += '      </termGrp>\n';
     }
     xml += '    </languageGrp>\n';
@@ -93,8 +101,23 @@ function conceptGroup(entry: TbxEntry, number: number): string {
   return `${xml}  </conceptGrp>\n`;
 }
 
-function descripGroup(value: TbxValue, indent: string): string {
+/**
+ * The values with the id first, as an originalId field (the id cross-references name). An oid that is no
+ * XML id follows as a second originalId value (the full dialect carries it so); the reader takes that one
+ * as the oid and the first as the id Clinks name.
+ */
+function withId(id: string | null | undefined, values: readonly TbxValue[]): TbxValue[] {
+  return id ? [{ category: 'originalId', element: 'admin', value: id }, ...values] : [...values];
+}
+
+function descripGroup(
+  value: TbxValue,
+  indent: string,
+  level: MtfLevel,
+  definition?: MtfDefinitionCollector,
+): string {
   const { name, value: text } = exportedValue(value.category, value.value);
+  definition?.field(name, level, text);
   let content = escapeXmlText(text);
   if (value.target !== undefined) {
     const link = value.category === 'crossReference' ? 'Clink' : 'Ulink';
@@ -114,7 +137,7 @@ function transactions(list: readonly TbxTransaction[], indent: string): string {
 }
 
 /** MultiTerm names an index by its language's English name (`English`, `English (United States)`). */
-function languageName(tag: string): string {
+export function languageName(tag: string): string {
   try {
     return languageNames.of(tag) ?? tag;
   } catch {

@@ -11,8 +11,7 @@ import { readableConcepts } from '../concept/concept-access.js';
 import { getFilter } from '../filter/filter.service.js';
 import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
-import { listSavedQueries } from '../saved-query/saved-query.service.js';
-import { searchTerms } from '../search/search.service.js';
+import { savedQueryConcepts } from '../saved-query/saved-query-concepts.js';
 import type { AddEntriesInput, ProjectEntryListInput } from './project.schema.js';
 import {
   dictionaryRights,
@@ -122,43 +121,16 @@ async function insertWhere(
   return inserted.length;
 }
 
-/** The concept ids of a saved query's search (its q, d, lang, sec, dom and filter), first hits only. */
-async function savedQueryConcepts(scope: Scope, project: ProjectRow, savedQueryId: number) {
-  const saved = (await listSavedQueries(scope)).find((query) => query.id === savedQueryId);
-  if (!saved) throw notFound('Saved query', savedQueryId);
-  const params = new URLSearchParams(saved.query);
-  const asked = (params.get('d') ?? '')
-    .split(',')
-    .map(Number)
-    .filter((id) => Number.isInteger(id) && id > 0);
-  const dictionaryIds = (asked.length ? asked : project.dictionary_ids).filter((id) =>
-    project.dictionary_ids.includes(id),
+/** The concept ids of a saved query's search in the project's dictionaries, first hits only. */
+async function savedQueryIds(scope: Scope, project: ProjectRow, savedQueryId: number) {
+  const selection = await savedQueryConcepts(
+    scope,
+    savedQueryId,
+    project.dictionary_ids,
+    SAVED_QUERY_LIMIT,
+    'savedQueryId',
   );
-  if (dictionaryIds.length === 0) {
-    throw new AppError(
-      'BAD_REQUEST',
-      'savedQueryId: the saved query searches none of the project’s dictionaries',
-    );
-  }
-  const ids = new Set<number>();
-  let searchAfter: string | null = null;
-  let seen = 0;
-  do {
-    const response = await searchTerms(scope, {
-      dictionaryIds,
-      langCode: params.get('lang') || 'eng',
-      sectionOids: params.get('sec') ? [params.get('sec')!] : [],
-      domainOids: params.get('dom') ? [params.get('dom')!] : undefined,
-      filterId: params.get('filter') ? Number(params.get('filter')) : null,
-      name: params.get('q') ?? '',
-      pageSize: scope.config.MAX_PAGE_SIZE,
-      searchAfter,
-    } as Parameters<typeof searchTerms>[1]);
-    for (const hit of response.results) ids.add(hit.conceptId);
-    seen += response.results.length;
-    searchAfter = response.results.length ? response.searchAfter : null;
-  } while (searchAfter && seen < SAVED_QUERY_LIMIT);
-  return [...ids];
+  return selection.conceptIds;
 }
 
 export async function addEntries(scope: Scope, input: AddEntriesInput) {
@@ -194,7 +166,7 @@ export async function addEntries(scope: Scope, input: AddEntriesInput) {
   } else {
     const ids =
       input.savedQueryId !== undefined
-        ? await savedQueryConcepts(scope, project, input.savedQueryId)
+        ? await savedQueryIds(scope, project, input.savedQueryId)
         : (input.conceptIds ?? []);
     asked = ids.length;
     where = { text: 'c.id = any(?::int[])', params: [ints(ids)] };

@@ -35,10 +35,11 @@ export interface SkosExportInput {
   deprecatedHidden?: boolean;
   /** Workflow (docs/workflows.md): also terms of unpublished entries (reviewers only). */
   includeUnpublished?: boolean;
-  /** As in the TBX export: language codes, field oids (empty: all) and a filter or saved query. */
+  /** As in the TBX export: language codes, field oids (empty: all) and a filter and a saved query. */
   languages?: readonly string[];
   fields?: readonly string[];
   filterId?: number;
+  savedQueryId?: number | undefined;
 }
 
 export interface SkosDownload {
@@ -83,7 +84,12 @@ export async function exportSkos(scope: Scope, input: SkosExportInput): Promise<
   const restriction = await exportRestriction(
     scope,
     dictionary.id,
-    { languages: input.languages ?? [], fields: input.fields ?? [], filterId: input.filterId },
+    {
+      languages: input.languages ?? [],
+      fields: input.fields ?? [],
+      filterId: input.filterId,
+      savedQueryId: input.savedQueryId,
+    },
     fields,
     languages,
   );

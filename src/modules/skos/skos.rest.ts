@@ -80,6 +80,13 @@ export const skosPaths: ZodOpenApiPathsObject = {
         { name: 'fields', in: 'query', schema: { type: 'string' } },
         { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
         {
+          name: 'saved-query-id',
+          in: 'query',
+          description:
+            "only the concepts the caller's saved query finds in this dictionary (at most 100,000 terms found, else 400)",
+          schema: { type: 'integer' },
+        },
+        {
           name: 'include-unpublished',
           in: 'query',
           description:
@@ -120,6 +127,7 @@ const ExportQuerySchema = z.object({
   languages: queryList.optional(),
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
+  'saved-query-id': oneQueryNumber.optional(),
 });
 
 /** The multipart import and the streamed export; both run the skos procedures. */
@@ -146,6 +154,7 @@ export function skosRoutes(config: Config, createContext: ContextFactory): RawRo
             languages: query.languages ?? [],
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
+            'saved-query-id': query['saved-query-id'],
           }),
         );
         if (download === undefined) return reply;

@@ -67,7 +67,13 @@ export const SkosExportInputSchema = z.object({
     ),
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids (notes); default: all'),
-  'filter-id': z.number().int().positive().optional().describe('a filter or saved query of the dictionary'),
+  'filter-id': z.number().int().positive().optional().describe('a filter of the dictionary'),
+  'saved-query-id': z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("only the concepts the caller's saved query finds in the dictionary (docs/exchange.md)"),
 });
 
 const SkosDownloadSchema = z.object({
@@ -121,6 +127,7 @@ export const skosRouter = router({
         languages: input.languages,
         fields: input.fields,
         filterId: input['filter-id'],
+        savedQueryId: input['saved-query-id'],
       });
       const job = await asExportJob(ctx.scope, download, SKOS_EXPORT_JOB);
       return { ...job, contentType: download.contentType };

@@ -10,8 +10,8 @@
  * text. A workbook up to XLSX_IN_MEMORY_BYTES is read whole, which gives a merged range's value to each
  * of its cells (a domain merged over the rows of its concepts belongs to each). A larger one is streamed
  * row by row (exceljs's WorkbookReader), so memory holds a row and the shared strings, never the
- * workbook: there a merged range's value stays in its first cell, as Excel keeps it, since the file
- * names its merged ranges only after its rows.
+ * workbook; its merged ranges, which the sheet lists after its rows and exceljs's streaming reader
+ * skips, are read in a first pass over the sheet's part (sheet-merges.ts) and filled in as rows pass.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -19,6 +19,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { MergeFiller, sheetMerges } from './sheet-merges.js';
 
 export type SheetKind = 'CSV' | 'XLSX';
 export type SheetEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
@@ -251,11 +252,13 @@ async function* streamedRows(path: string, sheetName: string | null): AsyncGener
       first = false;
       // A sheet not iterated is skipped unread.
       if (!wanted) continue;
+      const merges = new MergeFiller(await sheetMerges(path, (sheet as unknown as { id: string }).id));
       let width = 0;
       for await (const row of sheet) {
         const values = (row.values as ExcelJS.CellValue[]) ?? [];
         const cells: string[] = [];
         for (let column = 1; column < values.length; column++) cells.push(valueText(values[column]));
+        merges.fill(row.number, cells);
         // As wide as the widest row so far (the header, mostly), as the whole workbook's rows are.
         width = Math.max(width, cells.length);
         while (cells.length < width) cells.push('');

@@ -55,6 +55,8 @@ export interface TbxExportInput {
   /** Field oids; empty: all. */
   fields: readonly string[];
   filterId?: number;
+  /** The caller's saved query: only the concepts its search finds (tbx-export-restriction.ts). */
+  savedQueryId?: number | undefined;
   /** Only the concepts of this project (docs/projects.md), which the caller must see. */
   projectId?: number | undefined;
   /** Workflow (docs/workflows.md): also terms of unpublished entries, which are left out by default. */

@@ -1,7 +1,8 @@
 /**
- * What an export of any format (TBX, MultiTerm XML, CSV, XLSX, SKOS) is restricted to: languages, fields
- * and a filter's criteria, checked against the dictionary (400 naming an unknown language, field or
- * filter) and turned into SQL on the concepts (alias c) and terms (alias t) it reads.
+ * What an export of any format (TBX, MultiTerm XML, CSV, XLSX, SKOS) is restricted to: languages, fields,
+ * a filter's criteria and a saved query's concepts, checked against the dictionary (400 naming an unknown
+ * language, field, filter or saved query) and turned into SQL on the concepts (alias c) and terms (alias t)
+ * it reads.
  */
 import { AppError } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
@@ -10,6 +11,7 @@ import { getFilter } from '../filter/filter.service.js';
 import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { criteriaSql, type Sql } from '../filter/filter-sql.js';
 import type { Language } from '../language/language.entity.js';
+import { savedQueryConcepts } from '../saved-query/saved-query-concepts.js';
 
 export interface ExportRestrictionInput {
   /** Language codes (ISO 639-2 or 639-1, or a custom language's code); empty: all. */
@@ -17,7 +19,12 @@ export interface ExportRestrictionInput {
   /** Field oids; empty: all. */
   fields: readonly string[];
   filterId?: number;
+  /** The caller's saved query (docs/exchange.md): only the concepts its search finds. */
+  savedQueryId?: number | undefined;
 }
+
+/** Hits (terms) a saved query may find for an export; more is 400 rather than a partial file. */
+export const SAVED_QUERY_EXPORT_LIMIT = 100_000;
 
 export interface ExportRestriction {
   conceptWhere: Sql[];
@@ -72,6 +79,22 @@ export async function exportRestriction(
       throw new AppError('BAD_REQUEST', `filter-id: filter ${input.filterId} belongs to another dictionary`);
     }
     await criteriaSql(scope.em, dictionaryId, filter.criteria, conceptWhere, termWhere);
+  }
+  if (input.savedQueryId !== undefined) {
+    const selection = await savedQueryConcepts(
+      scope,
+      input.savedQueryId,
+      [dictionaryId],
+      SAVED_QUERY_EXPORT_LIMIT,
+      'saved-query-id',
+    );
+    if (selection.truncated) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `saved-query-id: saved query ${input.savedQueryId} finds more than ${SAVED_QUERY_EXPORT_LIMIT} terms; export with a filter instead`,
+      );
+    }
+    conceptWhere.push({ text: 'c.id = any(?::int[])', params: [`{${selection.conceptIds.join(',')}}`] });
   }
   return {
     conceptWhere,

@@ -17,7 +17,13 @@ import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { fieldsOf } from '../field/field.service.js';
 import type { Sql } from '../filter/filter-sql.js';
 import { languagesOf } from '../language/language.service.js';
-import { writeMtf } from '../multiterm/mtf-writer.js';
+import {
+  knownFields,
+  MtfDefinitionCollector,
+  writeMtfDefinition,
+} from '../multiterm/mtf-definition-writer.js';
+import { zipMultiTermPackage } from '../multiterm/mtf-package.js';
+import { languageName, writeMtf } from '../multiterm/mtf-writer.js';
 import { readableProject } from '../project/project-access.js'; // projects
 import { Section } from '../section/section.entity.js';
 import { sheetLayout, synonymColumns } from '../spreadsheet/sheet-layout.js';
@@ -88,7 +94,7 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
 
   const { fields, items } = await fieldsOf(scope.em, [dictionary.id]);
   const { languages } = await languagesOf(scope.em, [dictionary.id]);
-  const { conceptWhere, termWhere, fieldOids } = await exportRestriction(
+  const { conceptWhere, termWhere, fieldOids, languageCodes } = await exportRestriction(
     scope,
     dictionary.id,
     input,
@@ -137,8 +143,10 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
   };
   const tbxFormat = !['MULTITERM_XML', 'CSV', 'XLSX'].includes(input.format);
   const bundle = Boolean(input.withFiles) && tbxFormat;
-  if (input.withFiles && !tbxFormat) {
-    throw new AppError('BAD_REQUEST', 'with-files bundles TBX formats only');
+  // MultiTerm XML with files: a zip of the XML and its termbase definition (.xdt).
+  const mtfPackage = Boolean(input.withFiles) && input.format === 'MULTITERM_XML';
+  if (input.withFiles && !tbxFormat && !mtfPackage) {
+    throw new AppError('BAD_REQUEST', 'with-files bundles TBX formats and MultiTerm XML only');
   }
   const attachmentOids = fields
     .filter((field) => field.fieldType === 'ATTACHMENT' && exported.some((e) => e.oid === field.oid))
@@ -176,8 +184,21 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
     withStatementTimeout(scope.config.DATABASE_JOB_STATEMENT_TIMEOUT_MS, () => synonymColumns(em, plan));
   const layout = async () =>
     sheetLayout(plan, languages, input.synonyms === 'COLUMNS' ? await columns() : undefined);
+  const definition = mtfPackage
+    ? new MtfDefinitionCollector(
+        dictionary.name,
+        knownFields(exported, fields, items),
+        [...languageMap.values()]
+          .filter((language) => !languageCodes || languageCodes.has(language.code))
+          .sort((a, b) => a.sortIndex - b.sortIndex)
+          .map((language) => {
+            const tag = languageTag(language, null, null);
+            return { name: languageName(tag), locale: tag.toUpperCase() };
+          }),
+      )
+    : undefined;
   const special: Partial<Record<TbxExportFormat, () => AsyncIterable<ExportChunk>>> = {
-    MULTITERM_XML: () => writeMtf(entries, { report, examples }),
+    MULTITERM_XML: () => writeMtf(entries, { report, examples, definition }),
     CSV: async function* () {
       yield* writeCsv(await layout(), entries, report);
     },
@@ -189,10 +210,14 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
   // Cross-references are only written to concepts of the export, by their XML ids.
   const document = special[input.format]?.() ?? writeTbx(header, entries, { report, examples });
   const store = attachmentStore(scope.em.fork());
+  const chunks = definition
+    ? zipMultiTermPackage(safeName, document, () => writeMtfDefinition(definition.definition()))
+    : bundle && plan.attachments
+      ? zipBundle(documentName, document, plan.attachments, store)
+      : document;
   return {
-    fileName: bundle ? `${safeName}.zip` : documentName,
-    chunks:
-      bundle && plan.attachments ? zipBundle(documentName, document, plan.attachments, store) : document,
+    fileName: bundle || definition ? `${safeName}.zip` : documentName,
+    chunks,
     report,
     examples,
     written,

@@ -60,6 +60,8 @@ export class ImportStructure {
   private readonly fieldsByName = new Map<string, ImportField>();
   private readonly nextFieldSortIndex = { CONCEPT: 0, TERM: 0 };
   private readonly languagesByTag = new Map<string, ImportLanguage | null>();
+  /** Each picklist's values as a set, by the list (field.rules.picklistValues) they were made from. */
+  private readonly picklistSets = new WeakMap<readonly string[], Set<string>>();
   private readonly languagesByCode = new Map<string, KnownLanguage>();
   private nextLanguageSortIndex = 0;
   private readonly domainsByName = new Map<string, number>();
@@ -207,7 +209,13 @@ export class ImportStructure {
 
   /** A growable picklist takes the values it lacks as new items. */
   addPicklistValues(field: ImportField, values: readonly string[]) {
-    const known = new Set(field.rules.picklistValues);
+    // Called for every value of every entry: the picklist's set is kept per list, not rebuilt per call
+    // (a picklist of thousands of items made this a large share of the import's own CPU time).
+    let known = this.picklistSets.get(field.rules.picklistValues);
+    if (!known) {
+      known = new Set(field.rules.picklistValues);
+      this.picklistSets.set(field.rules.picklistValues, known);
+    }
     const missing = [...new Set(values)].filter((value) => !known.has(value) && value.length <= 255);
     if (missing.length === 0) return;
     for (const value of missing) {
@@ -220,6 +228,7 @@ export class ImportStructure {
       });
     }
     field.rules = { ...field.rules, picklistValues: [...field.rules.picklistValues, ...missing] };
+    this.picklistSets.set(field.rules.picklistValues, new Set([...known, ...missing]));
     this.changed = true;
   }
 

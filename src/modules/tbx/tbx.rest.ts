@@ -76,7 +76,7 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         'Streamed, in concept id order: TBX-Basic v3 DCA (format=TBX, default), TBX-Basic v2 (TBX_V2), or ' +
         'every field under its own category in v3 (TBX_V3_FULL) or v2 (TBX_V2_FULL), or MultiTerm XML ' +
         '(MULTITERM_XML, docs/exchange.md). languages ' +
-        '(comma list of codes), fields (comma list of field oids) and filter-id restrict what is written. Only ' +
+        '(comma list of codes), fields (comma list of field oids), filter-id and saved-query-id restrict what is written. Only ' +
         'sections with CONCEPT_EXPORT are exported. See docs/tbx.md.',
       parameters: [
         { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
@@ -88,6 +88,13 @@ export const tbxPaths: ZodOpenApiPathsObject = {
         { name: 'languages', in: 'query', schema: { type: 'string' } },
         { name: 'fields', in: 'query', schema: { type: 'string' } },
         { name: 'filter-id', in: 'query', schema: { type: 'integer' } },
+        {
+          name: 'saved-query-id',
+          in: 'query',
+          description:
+            "only the concepts the caller's saved query finds in this dictionary (at most 100,000 terms found, else 400)",
+          schema: { type: 'integer' },
+        },
         {
           name: 'project-id',
           in: 'query',
@@ -108,7 +115,8 @@ export const tbxPaths: ZodOpenApiPathsObject = {
           in: 'query',
           description:
             'true: one zip (application/zip) with the TBX document and the files of ATTACHMENT fields, which ' +
-            'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md)',
+            'xGraphic/xSource point at as files/<key>/<name>; the import reads it back (docs/attachments.md). ' +
+            'MULTITERM_XML: one zip with the XML and its termbase definition (.xdt), as the import takes them',
           schema: { type: 'boolean', default: false },
         },
         {
@@ -168,6 +176,7 @@ const ExportQuerySchema = z.object({
   languages: queryList.optional(),
   fields: queryList.optional(),
   'filter-id': oneQueryNumber.optional(),
+  'saved-query-id': oneQueryNumber.optional(),
   'project-id': oneQueryNumber.optional(), // projects
   'include-unpublished': oneQueryValue.optional(),
   'status-mapping': oneQueryValue.optional(),
@@ -200,6 +209,7 @@ export function tbxRoutes(config: Config, createContext: ContextFactory): RawRou
             languages: query.languages ?? [],
             fields: query.fields ?? [],
             'filter-id': query['filter-id'],
+            'saved-query-id': query['saved-query-id'],
             'project-id': query['project-id'], // projects
             'include-unpublished': query['include-unpublished'] === 'true',
             'status-mapping': statusMapping.mapping,

@@ -58,6 +58,12 @@ export const TbxExportInputSchema = z.object({
   languages: codeList.describe('language codes; default: all'),
   fields: codeList.describe('field oids; default: all'),
   'filter-id': z.number().int().positive().optional(),
+  'saved-query-id': z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("only the concepts the caller's saved query finds in the dictionary (docs/exchange.md)"),
   'project-id': z.number().int().positive().optional().describe('only the concepts of this project'), // projects
   'include-unpublished': z
     .boolean()
@@ -72,7 +78,7 @@ export const TbxExportInputSchema = z.object({
     .boolean()
     .default(false)
     .describe(
-      'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md)',
+      'TBX formats: one zip with the document and the files of ATTACHMENT fields (docs/attachments.md); MULTITERM_XML: one zip with the XML and its termbase definition (.xdt)',
     ),
   synonyms: z
     .enum(['JOINED', 'COLUMNS'])
@@ -158,6 +164,7 @@ export const tbxRouter = router({
         languages: input.languages,
         fields: input.fields,
         filterId: input['filter-id'],
+        savedQueryId: input['saved-query-id'],
         projectId: input['project-id'], // projects
         includeUnpublished: input['include-unpublished'],
         statusMapping: input['status-mapping'],

@@ -2,7 +2,14 @@ import * as Progress from '@radix-ui/react-progress';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, rest, trpc } from '../api';
-import { CheckList, Choice, dictionaryOptions, ErrorMessage, languageOptions } from '../components/controls';
+import {
+  Check,
+  CheckList,
+  Choice,
+  dictionaryOptions,
+  ErrorMessage,
+  languageOptions,
+} from '../components/controls';
 import { mayInDictionary, useDictionaryRights } from '../components/dictionary-rights';
 import { ImportErrors, type ImportProblem } from '../components/ImportErrors';
 import { useImportTargets } from '../components/import-targets';
@@ -356,10 +363,12 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   const { t } = useTranslation('tbx');
   const [format, setFormat] = useState('TBX');
   const [synonyms, setSynonyms] = useState('JOINED');
+  const [withDefinition, setWithDefinition] = useState(false);
   const spreadsheet = format === 'CSV' || format === 'XLSX';
   const [languages, setLanguages] = useState<string[]>([]);
   const [fields, setFields] = useState<string[]>([]);
   const [filterId, setFilterId] = useState('');
+  const [savedQueryId, setSavedQueryId] = useState('');
   const [baseIri, setBaseIri] = useState('');
   const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -379,6 +388,14 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         : Promise.resolve([]),
     `filters ${dictionary?.id}`,
   );
+  // The caller's saved queries that search this dictionary (all of them when they name none); guests have none.
+  const savedQueries = useLoaded(() => trpc.savedQueries.list.query({}).catch(() => []), 'saved queries');
+  const savedOptions = (savedQueries.data ?? [])
+    .filter((saved) => {
+      const named = idList(new URLSearchParams(saved.query).get('d'));
+      return named.length === 0 || named.includes(dictionary?.id ?? 0);
+    })
+    .map((saved) => ({ value: String(saved.id), label: saved.name }));
   useEffect(
     () => () => {
       if (download) URL.revokeObjectURL(download.url);
@@ -390,7 +407,12 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    const restriction = { languages: languages.join(','), fields: fields.join(','), 'filter-id': filterId };
+    const restriction = {
+      languages: languages.join(','),
+      fields: fields.join(','),
+      'filter-id': filterId,
+      'saved-query-id': savedQueryId,
+    };
     const skosFormat = SKOS_FORMATS[format];
     try {
       const response = await rest(
@@ -404,6 +426,7 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
               format,
               ...restriction,
               ...(spreadsheet ? { synonyms } : {}),
+              ...(format === 'MULTITERM_XML' && withDefinition ? { 'with-files': 'true' } : {}),
             }),
       );
       const disposition = response.headers.get('content-disposition') ?? '';
@@ -439,6 +462,9 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
           </span>
         </label>
       )}
+      {format === 'MULTITERM_XML' && (
+        <Check label={t('export.withDefinition')} checked={withDefinition} onChange={setWithDefinition} />
+      )}
       {spreadsheet && (
         <Choice
           label={t('export.synonyms')}
@@ -469,6 +495,15 @@ function ExportForm({ dictionaries, chosen }: { dictionaries: Dictionary[]; chos
         empty={t('export.noFilter')}
         onChange={setFilterId}
       />
+      {savedOptions.length > 0 && (
+        <Choice
+          label={t('export.savedQuery')}
+          value={savedQueryId}
+          options={savedOptions}
+          empty={t('export.allConcepts')}
+          onChange={setSavedQueryId}
+        />
+      )}
       <div className="actions">
         <button type="submit" className="primary">
           {t('export.submit')}
