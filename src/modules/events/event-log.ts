@@ -1,0 +1,144 @@
+/**
+ * The event log (docs/events.md): what changed, written in the change's own transaction, numbered per
+ * client without gaps in commit order, and read back in that order. Concept and term events are written
+ * by the concept_history trigger (migration 20270106140000); everything else calls recordEvent.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { boundRows } from '../../shared/sql.js';
+import { Event } from './event.entity.js';
+import type { EventRecord, EventType } from './event-types.js';
+
+export * from './event-types.js';
+
+export interface EventInput {
+  clientId: number;
+  type: EventType;
+  actorId: number | null;
+  dictionaryId?: number | null;
+  sectionId?: number | null;
+  conceptId?: number | null;
+  termId?: number | null;
+  /** Ids and the names of changed fields; never values a reader of the event might not be allowed. */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Adds an event to the unit of work of `em` (the write transaction's manager): it is inserted at the
+ * transaction's flush, just before commit, where the database gives it the client's next sequence.
+ * Recording last keeps the client's counter locked for the shortest time.
+ */
+export function recordEvent(em: EntityManager, input: EventInput): void {
+  em.create(Event, {
+    clientId: input.clientId,
+    sequence: null,
+    type: input.type,
+    dictionaryId: input.dictionaryId ?? null,
+    sectionId: input.sectionId ?? null,
+    conceptId: input.conceptId ?? null,
+    termId: input.termId ?? null,
+    actorId: input.actorId,
+    data: input.data ?? {},
+  });
+}
+
+/**
+ * Many events of one client in one statement (bulk operations), numbered in the order given. Runs at
+ * once in the transaction of `em`, and so locks the client's counter until that transaction ends.
+ */
+export async function recordEvents(em: EntityManager, inputs: readonly EventInput[]): Promise<void> {
+  for (const clientId of [...new Set(inputs.map((input) => input.clientId))].sort((a, b) => a - b)) {
+    const mine = inputs.filter((input) => input.clientId === clientId);
+    const rows = mine.map((input) => ({
+      type: input.type,
+      dictionary_id: input.dictionaryId ?? null,
+      section_id: input.sectionId ?? null,
+      concept_id: input.conceptId ?? null,
+      term_id: input.termId ?? null,
+      actor_id: input.actorId,
+      data: input.data ?? {},
+    }));
+    await boundRows(em, {
+      text: `with claimed as materialized (select polyterm_claim_event_sequences(?, ?) as first_sequence)
+        insert into events (client_id, sequence, type, dictionary_id, section_id, concept_id, term_id, actor_id, data)
+        select ?, claimed.first_sequence + e.ord - 1, e.type, e.dictionary_id, e.section_id, e.concept_id,
+               e.term_id, e.actor_id, coalesce(e.data, '{}'::jsonb)
+          from claimed, rows from (jsonb_to_recordset(?::jsonb) as (type text, dictionary_id int, section_id int,
+               concept_id int, term_id int, actor_id int, data jsonb)) with ordinality
+               as e(type, dictionary_id, section_id, concept_id, term_id, actor_id, data, ord)
+        returning id`,
+      params: [clientId, mine.length, clientId, JSON.stringify(rows)],
+    });
+  }
+}
+
+export interface EventFilter {
+  types?: readonly string[];
+  dictionaryIds?: readonly number[];
+}
+
+interface EventRow {
+  sequence: string;
+  type: EventType;
+  client_id: number;
+  dictionary_id: number | null;
+  section_id: number | null;
+  concept_id: number | null;
+  term_id: number | null;
+  actor_id: number | null;
+  occurred_at: Date | string;
+  data: Record<string, unknown>;
+}
+
+const recordOf = (row: EventRow): EventRecord => ({
+  sequence: Number(row.sequence),
+  type: row.type,
+  clientId: row.client_id,
+  dictionaryId: row.dictionary_id,
+  sectionId: row.section_id,
+  conceptId: row.concept_id,
+  termId: row.term_id,
+  actorId: row.actor_id,
+  occurredAt: new Date(row.occurred_at).toISOString(),
+  data: row.data,
+});
+
+/**
+ * A client's events after `afterSequence`, in sequence order, at most `limit`, optionally only some
+ * types and dictionaries. Every committed event below the last one returned is among what was read:
+ * the counter's lock makes sequences visible in order (docs/events.md, Ordering).
+ */
+export async function readEvents(
+  em: EntityManager,
+  clientId: number,
+  afterSequence: number,
+  limit: number,
+  filter: EventFilter = {},
+): Promise<EventRecord[]> {
+  const conditions = ['client_id = ?', 'sequence > ?'];
+  const params: unknown[] = [clientId, afterSequence];
+  if (filter.types?.length) {
+    conditions.push('type = any(?::text[])');
+    params.push([...filter.types]);
+  }
+  if (filter.dictionaryIds?.length) {
+    conditions.push('dictionary_id = any(?::int[])');
+    params.push([...filter.dictionaryIds]);
+  }
+  const rows = await boundRows<EventRow>(em, {
+    text: `select sequence, type, client_id, dictionary_id, section_id, concept_id, term_id, actor_id, occurred_at, data
+             from events where ${conditions.join(' and ')} order by sequence limit ${Math.max(1, Math.floor(limit))}`,
+    params,
+  });
+  return rows.map(recordOf);
+}
+
+/** The client's last sequence (0 before its first event). */
+export async function lastSequence(em: EntityManager, clientId: number): Promise<number> {
+  const [row] = await boundRows<{ last: string | null }>(em, {
+    text: 'select max(sequence) as last from events where client_id = ?',
+    params: [clientId],
+  });
+  return Number(row?.last ?? 0);
+}
+
+export { actorOfUser, filterVisibleEvents, scopeOfActor } from './event-visibility.js';
