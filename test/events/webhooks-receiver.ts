@@ -62,7 +62,11 @@ export class Receiver {
 }
 
 /** Polls until `check` holds (returns truthy), or fails after `timeoutMs`. */
-export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -71,3 +75,14 @@ export async function until<T>(check: () => T | Promise<T>, timeoutMs = 10_000, 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** The settings of every webhook suite's server (the suites share a database, so they share these). */
+export const WEBHOOK_TEST_CONFIG = {
+  WEBHOOKS_DISPATCH: 'true',
+  WEBHOOKS_ALLOWED_NETWORKS: '127.0.0.1/32',
+  WEBHOOKS_TIMEOUT_MS: '400',
+  WEBHOOKS_RETRY_BASE_MS: '40',
+  WEBHOOKS_RETRY_MAX_MS: '400',
+  WEBHOOKS_RETRY_WINDOW_MS: '2500',
+  WEBHOOKS_POLL_MS: '50',
+};

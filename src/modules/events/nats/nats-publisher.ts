@@ -6,6 +6,7 @@
  * message published twice (after a crash between ack and cursor) carries the same Nats-Msg-Id, which
  * JetStream drops within its duplicate window.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { type JetStreamClient, jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -15,6 +16,7 @@ import type { Config } from '../../../config.js';
 import { readEvents } from '../event-log.js';
 import type { EventRecord } from '../event-types.js';
 import { eventId } from '../webhooks/webhook-delivery.js';
+import { sql } from '../webhooks/webhook-sql.js';
 
 const BATCH = 500;
 const PARALLEL = 4;
@@ -88,14 +90,16 @@ export class NatsPublisher {
 
   private async claim(em: EntityManager): Promise<{ clientId: number; cursor: string }[]> {
     // A client's cursor row comes with its first event; it starts at 0, so every event is published.
-    await em.execute(
+    await sql(
+      em,
       `insert into event_publish_cursors (target, client_id)
        select ?, q.client_id from event_sequences q
         where not exists (select 1 from event_publish_cursors p where p.target = ? and p.client_id = q.client_id)
        on conflict do nothing`,
       [TARGET, TARGET],
     );
-    return em.execute(
+    return sql(
+      em,
       `with due as (
          select p.client_id from event_publish_cursors p
            join event_sequences q on q.client_id = p.client_id and q.last_sequence > p.cursor
@@ -122,7 +126,8 @@ export class NatsPublisher {
         const done = failed === -1 ? events.length : failed;
         if (done > 0) {
           cursor = events[done - 1]!.sequence;
-          const rows = await em.execute(
+          const rows = await sql(
+            em,
             `update event_publish_cursors set cursor = ?, lease_until = now() + ? * interval '1 millisecond'
              where target = ? and client_id = ? and lease_owner = ? returning client_id`,
             [cursor, LEASE_MS, TARGET, clientId, this.owner],
@@ -131,7 +136,8 @@ export class NatsPublisher {
         }
         if (failed !== -1) throw (results[failed] as PromiseRejectedResult).reason;
       }
-      await em.execute(
+      await sql(
+        em,
         'update event_publish_cursors set lease_owner = null, lease_until = null where target = ? and client_id = ? and lease_owner = ?',
         [TARGET, clientId, this.owner],
       );

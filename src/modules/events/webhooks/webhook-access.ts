@@ -3,9 +3,11 @@
  * administrators (DICTIONARY_ADMIN@<dictionary>, or a scheme granting DICT_READ with DICT_UPDATE)
  * those whose dictionaries they all administer. Anyone else, and another client's subscription: 404.
  */
+
 import { AppError, notFound } from '../../../shared/errors.js';
 import { isClientAdmin, type Scope } from '../../../shared/scope.js';
 import { dictionaryPermissions } from '../../access/access.service.js';
+import { sql } from './webhook-sql.js';
 import { findSubscription, type SubscriptionRow } from './webhook-store.js';
 
 export interface WebhookReach {
@@ -16,7 +18,8 @@ export interface WebhookReach {
 }
 
 export async function webhookReach(scope: Scope): Promise<WebhookReach> {
-  const rows = await scope.em.execute<{ id: number }[]>(
+  const rows = await sql<{ id: number }>(
+    scope.em,
     'select id from dictionaries where client_id = ? and not deleted order by id',
     [scope.actor.clientId],
   );
@@ -63,7 +66,8 @@ export async function assertDictionaries(scope: Scope, dictionaryIds: readonly n
       'A webhook for all dictionaries is for client administrators; name the dictionaries you administer',
     );
   if (unknown !== undefined) {
-    const [row] = await scope.em.execute<{ id: number }[]>(
+    const [row] = await sql<{ id: number }>(
+      scope.em,
       'select id from dictionaries where id = ? and client_id = ? and not deleted',
       [unknown, scope.actor.clientId],
     );

@@ -3,6 +3,7 @@
  * "Webhooks"), signed, sent through the address guard, logged. The dispatcher calls it for the head of
  * a subscription's queue; manual redelivery for a logged event, out of turn.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../../config.js';
@@ -13,6 +14,7 @@ import type { WebhookDeliveryDto } from './webhook.schema.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
 import { type SendResult, send } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signing.js';
+import { sql } from './webhook-sql.js';
 import { recordDelivery, type SubscriptionRow } from './webhook-store.js';
 
 /** The event's id in webhook-id and Nats-Msg-Id: its client and sequence, the same on every attempt. */
@@ -86,7 +88,8 @@ export async function redeliverEvent(
   if (!event || event.sequence !== sequence) return null;
   const visible = await visibleToOwner(em, config, log, subscription, [event]);
   if (!visible?.length) return null;
-  const [previous] = await em.execute<{ n: number }[]>(
+  const [previous] = await sql<{ n: number }>(
+    em,
     'select coalesce(max(attempt), 0) as n from webhook_deliveries where subscription_id = ? and sequence = ?',
     [subscription.id, sequence],
   );

@@ -11,6 +11,7 @@
  * succeeds: retries back off exponentially with jitter; failing for WEBHOOKS_RETRY_WINDOW_MS disables
  * the subscription and mails its owner.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
@@ -19,6 +20,7 @@ import { readEvents } from '../event-log.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
 import { deliverOnce, visibleToOwner } from './webhook-delivery.js';
 import { sendDisabledMail } from './webhook-mail.js';
+import { sql } from './webhook-sql.js';
 import { SUBSCRIPTION_COLUMNS, type SubscriptionRow } from './webhook-store.js';
 
 const BATCH = 100;
@@ -78,7 +80,8 @@ export class WebhookDispatcher {
   }
 
   private async claim(em: EntityManager): Promise<SubscriptionRow[]> {
-    return em.execute<SubscriptionRow[]>(
+    return sql<SubscriptionRow>(
+      em,
       `with due as (
          select s.id from webhook_subscriptions s
            join event_sequences q on q.client_id = s.client_id and q.last_sequence > s.cursor
@@ -147,7 +150,8 @@ export class WebhookDispatcher {
 
   /** Moves the cursor and renews the lease; false when the lease is no longer this server's. */
   private async advance(em: EntityManager, subscription: SubscriptionRow, cursor: number): Promise<boolean> {
-    const rows = await em.execute<{ id: number }[]>(
+    const rows = await sql<{ id: number }>(
+      em,
       `update webhook_subscriptions set cursor = ?, attempt = 0, failing_since = null,
          lease_until = now() + ? * interval '1 millisecond'
        where id = ? and lease_owner = ? returning id`,
@@ -157,7 +161,8 @@ export class WebhookDispatcher {
   }
 
   private async release(em: EntityManager, subscription: SubscriptionRow): Promise<void> {
-    await em.execute(
+    await sql(
+      em,
       'update webhook_subscriptions set lease_owner = null, lease_until = null where id = ? and lease_owner = ?',
       [subscription.id, this.owner],
     );
@@ -171,7 +176,8 @@ export class WebhookDispatcher {
     attempt: number,
     error: string | null,
   ): Promise<void> {
-    const [row] = await em.execute<{ failingFor: number }[]>(
+    const [row] = await sql<{ failingFor: number }>(
+      em,
       `update webhook_subscriptions set cursor = ?, attempt = ?, failing_since = coalesce(failing_since, now()),
          next_attempt_at = now() + ? * interval '1 millisecond', lease_owner = null, lease_until = null
        where id = ? and lease_owner = ?
@@ -190,7 +196,8 @@ export class WebhookDispatcher {
   }
 
   private async disable(em: EntityManager, subscription: SubscriptionRow, reason: string, leaseFree = false) {
-    const rows = await em.execute<{ id: number }[]>(
+    const rows = await sql<{ id: number }>(
+      em,
       `update webhook_subscriptions set active = false, disabled_at = now(), disabled_reason = ?,
          lease_owner = null, lease_until = null, updated_at = now()
        where id = ? and ${leaseFree ? 'lease_owner is null' : 'lease_owner = ?'} and active returning id`,

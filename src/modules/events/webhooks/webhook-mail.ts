@@ -3,21 +3,25 @@
  * (docs/events.md, "Webhooks"); without an owner address, to the client's administrators. Plain text,
  * never the secret.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config.js';
 import { sendMail } from '../../mail/mailer.js';
+import { sql } from './webhook-sql.js';
 import type { SubscriptionRow } from './webhook-store.js';
 
 async function recipients(em: EntityManager, subscription: Pick<SubscriptionRow, 'ownerId' | 'clientId'>) {
   const live = `client_id = ? and not deleted and active and email is not null and email <> ''`;
   if (subscription.ownerId !== null) {
-    const rows = await em.execute<{ email: string }[]>(
+    const rows = await sql<{ email: string }>(
+      em,
       'select email from users where id = ? and not deleted and active and email is not null and email <> ?',
       [subscription.ownerId, ''],
     );
     if (rows.length) return rows.map((row) => row.email);
   }
-  const rows = await em.execute<{ email: string }[]>(
+  const rows = await sql<{ email: string }>(
+    em,
     `select distinct email from users where ${live} and 'ADMIN' = any(roles) order by email limit 50`,
     [subscription.clientId],
   );

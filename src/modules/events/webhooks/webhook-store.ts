@@ -2,8 +2,10 @@
  * The webhook tables (migration 20270106150000), read and written with plain SQL: the dispatcher's
  * leases and cursors are single statements whose locking matters, and the list is a plain page.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookDeliveryDto, WebhookDto } from './webhook.schema.js';
+import { sql } from './webhook-sql.js';
 
 export interface SubscriptionRow {
   id: number;
@@ -64,12 +66,11 @@ export async function findSubscription(
   clientId: number,
   id: number,
 ): Promise<SubscriptionRow | null> {
-  const [row] = await em
-    .getConnection()
-    .execute<SubscriptionRow[]>(
-      `select ${SUBSCRIPTION_COLUMNS} from ${FROM} where s.id = ? and s.client_id = ?`,
-      [id, clientId],
-    );
+  const [row] = await sql<SubscriptionRow>(
+    em,
+    `select ${SUBSCRIPTION_COLUMNS} from ${FROM} where s.id = ? and s.client_id = ?`,
+    [id, clientId],
+  );
   return row ?? null;
 }
 
@@ -85,12 +86,13 @@ export async function listSubscriptions(
 ): Promise<{ rows: SubscriptionRow[]; total: number }> {
   const filter = within ? `and cardinality(s.dictionary_ids) > 0 and s.dictionary_ids <@ ?::int[]` : '';
   const params = within ? [clientId, within] : [clientId];
-  const connection = em.getConnection();
-  const rows = await connection.execute<SubscriptionRow[]>(
+  const rows = await sql<SubscriptionRow>(
+    em,
     `select ${SUBSCRIPTION_COLUMNS} from ${FROM} where s.client_id = ? ${filter} order by s.id limit ? offset ?`,
     [...params, page.size, page.offset],
   );
-  const [count] = await connection.execute<{ n: string }[]>(
+  const [count] = await sql<{ n: string }>(
+    em,
     `select count(*) as n from webhook_subscriptions s where s.client_id = ? ${filter}`,
     params,
   );
@@ -134,12 +136,13 @@ export async function listDeliveries(
   subscriptionId: number,
   page: { size: number; offset: number },
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
-  const connection = em.getConnection();
-  const rows = await connection.execute<DeliveryRow[]>(
+  const rows = await sql<DeliveryRow>(
+    em,
     `select ${DELIVERY_COLUMNS} from webhook_deliveries where subscription_id = ? order by id desc limit ? offset ?`,
     [subscriptionId, page.size, page.offset],
   );
-  const [count] = await connection.execute<{ n: string }[]>(
+  const [count] = await sql<{ n: string }>(
+    em,
     'select count(*) as n from webhook_deliveries where subscription_id = ?',
     [subscriptionId],
   );
@@ -147,12 +150,11 @@ export async function listDeliveries(
 }
 
 export async function findDelivery(em: EntityManager, subscriptionId: number, id: number) {
-  const [row] = await em
-    .getConnection()
-    .execute<DeliveryRow[]>(
-      `select ${DELIVERY_COLUMNS} from webhook_deliveries where subscription_id = ? and id = ?`,
-      [subscriptionId, id],
-    );
+  const [row] = await sql<DeliveryRow>(
+    em,
+    `select ${DELIVERY_COLUMNS} from webhook_deliveries where subscription_id = ? and id = ?`,
+    [subscriptionId, id],
+  );
   return row ?? null;
 }
 
@@ -172,7 +174,8 @@ export interface DeliveryRecord {
 
 /** Writes one attempt to the log; returns it as the log shows it. */
 export async function recordDelivery(em: EntityManager, record: DeliveryRecord): Promise<WebhookDeliveryDto> {
-  const [row] = await em.getConnection().execute<DeliveryRow[]>(
+  const [row] = await sql<DeliveryRow>(
+    em,
     `insert into webhook_deliveries (subscription_id, client_id, event_id, sequence, event_type, attempt, manual,
        succeeded, status_code, latency_ms, error)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${DELIVERY_COLUMNS}`,

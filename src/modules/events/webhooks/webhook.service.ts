@@ -3,6 +3,7 @@
  * the signing secret answered only when it is made (creation, rotation), the delivery log, manual
  * redelivery. Delivery itself is the dispatcher's (webhook-dispatcher.ts).
  */
+
 import { AppError, notFound } from '../../../shared/errors.js';
 import { pageRequest, toPage } from '../../../shared/paging.js';
 import type { Scope } from '../../../shared/scope.js';
@@ -21,6 +22,7 @@ import { redeliverEvent } from './webhook-delivery.js';
 import { matchedTypes } from './webhook-event-types.js';
 import { literalRefusal } from './webhook-sender.js';
 import { newWebhookSecret } from './webhook-signing.js';
+import { sql } from './webhook-sql.js';
 import {
   deliveryDto,
   findDelivery,
@@ -75,7 +77,8 @@ export async function createWebhook(scope: Scope, input: WebhookCreateInput): Pr
   assertDeliverable(scope, input.url);
   const types = typesOf(input.eventTypes);
   const id = await scope.em.transactional(async (em) => {
-    const [row] = await em.execute<{ id: number }[]>(
+    const [row] = await sql<{ id: number }>(
+      em,
       `insert into webhook_subscriptions (client_id, owner_id, url, event_types, matched_types, dictionary_ids, active,
          description, secret, cursor)
        values (?, ?, ?, ?::text[], ?::text[], ?::int[], ?, ?, ?,
@@ -107,7 +110,8 @@ export async function updateWebhook(scope: Scope, input: WebhookUpdateInput): Pr
     if (input.url) assertDeliverable(scope, input.url);
     const enabling = input.active === true && !row.active;
     const patterns = input.eventTypes ?? row.eventTypes;
-    await em.execute(
+    await sql(
+      em,
       `update webhook_subscriptions set url = ?, event_types = ?::text[], matched_types = ?::text[], dictionary_ids = ?::int[], active = ?,
          description = ?, updated_at = now()
          ${enabling ? ', attempt = 0, failing_since = null, next_attempt_at = now(), disabled_at = null, disabled_reason = null' : ''}
@@ -130,7 +134,7 @@ export async function updateWebhook(scope: Scope, input: WebhookUpdateInput): Pr
 export async function rotateWebhookSecret(scope: Scope, id: number): Promise<WebhookWithSecretDto> {
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
-    await em.execute('update webhook_subscriptions set secret = ?, updated_at = now() where id = ?', [
+    await sql(em, 'update webhook_subscriptions set secret = ?, updated_at = now() where id = ?', [
       newWebhookSecret(),
       row.id,
     ]);
@@ -141,7 +145,7 @@ export async function rotateWebhookSecret(scope: Scope, id: number): Promise<Web
 export async function deleteWebhook(scope: Scope, id: number): Promise<void> {
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
-    await em.execute('delete from webhook_subscriptions where id = ?', [row.id]);
+    await sql(em, 'delete from webhook_subscriptions where id = ?', [row.id]);
   });
 }
 
