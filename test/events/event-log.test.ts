@@ -153,6 +153,41 @@ describe('recordEvent and the sequence', () => {
     expect(seen).toBeLessThanOrEqual(start + writers * perWriter);
   });
 
+  it('a long transaction holds no lock while it runs: another writer of the client commits meanwhile and numbers first', async () => {
+    const w = await conceptWorld(s);
+    const clientId = w.tenant.id;
+    const start = (await eventsOf(clientId)).at(-1)?.sequence ?? 0;
+    const event = (data: Record<string, unknown>) => ({
+      clientId,
+      type: 'dictionary.updated' as const,
+      actorId: null,
+      dictionaryId: w.dictionary.id,
+      data,
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const long = s.t.orm.em.fork().transactional(async (em) => {
+      await recordEvents(em, [event({ long: 1 }), event({ long: 2 })]);
+      await released;
+    });
+    const started = Date.now();
+    await s.t.orm.em.fork().transactional(async (em) => {
+      recordEvent(em, event({ short: true }));
+    });
+    const shortMs = Date.now() - started;
+    release();
+    await long;
+    expect(shortMs).toBeLessThan(5_000);
+    const events = await eventsOf(clientId, start);
+    expect(events.map((e) => [e.sequence, e.data])).toEqual([
+      [start + 1, { short: true }],
+      [start + 2, { long: 1 }],
+      [start + 3, { long: 2 }],
+    ]);
+  });
+
   it('concurrent concept writers through the API interleave without gaps', async () => {
     const w = await conceptWorld(s);
     const start = (await eventsOf(w.tenant.id)).at(-1)?.sequence ?? 0;

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { boundRows } from '../../shared/sql.js';
-import { Event } from './event.entity.js';
+import { EventDraft } from './event.entity.js';
 import type { EventRecord, EventType } from './event-types.js';
 
 export * from './event-types.js';
@@ -23,14 +23,12 @@ export interface EventInput {
 }
 
 /**
- * Adds an event to the unit of work of `em` (the write transaction's manager): it is inserted at the
- * transaction's flush, just before commit, where the database gives it the client's next sequence.
- * Recording last keeps the client's counter locked for the shortest time.
+ * Adds an event to the unit of work of `em` (the write transaction's manager): its draft is inserted
+ * at the next flush, and published with the client's next sequence when the transaction commits.
  */
 export function recordEvent(em: EntityManager, input: EventInput): void {
-  em.create(Event, {
+  em.create(EventDraft, {
     clientId: input.clientId,
-    sequence: null,
     type: input.type,
     dictionaryId: input.dictionaryId ?? null,
     sectionId: input.sectionId ?? null,
@@ -41,34 +39,30 @@ export function recordEvent(em: EntityManager, input: EventInput): void {
   });
 }
 
-/**
- * Many events of one client in one statement (bulk operations), numbered in the order given. Runs at
- * once in the transaction of `em`, and so locks the client's counter until that transaction ends.
- */
+/** Many events in one statement (bulk operations), at once in the transaction of `em`, in the order given. */
 export async function recordEvents(em: EntityManager, inputs: readonly EventInput[]): Promise<void> {
-  for (const clientId of [...new Set(inputs.map((input) => input.clientId))].sort((a, b) => a - b)) {
-    const mine = inputs.filter((input) => input.clientId === clientId);
-    const rows = mine.map((input) => ({
-      type: input.type,
-      dictionary_id: input.dictionaryId ?? null,
-      section_id: input.sectionId ?? null,
-      concept_id: input.conceptId ?? null,
-      term_id: input.termId ?? null,
-      actor_id: input.actorId,
-      data: input.data ?? {},
-    }));
-    await boundRows(em, {
-      text: `with claimed as materialized (select polyterm_claim_event_sequences(?, ?) as first_sequence)
-        insert into events (client_id, sequence, type, dictionary_id, section_id, concept_id, term_id, actor_id, data)
-        select ?, claimed.first_sequence + e.ord - 1, e.type, e.dictionary_id, e.section_id, e.concept_id,
-               e.term_id, e.actor_id, coalesce(e.data, '{}'::jsonb)
-          from claimed, rows from (jsonb_to_recordset(?::jsonb) as (type text, dictionary_id int, section_id int,
-               concept_id int, term_id int, actor_id int, data jsonb)) with ordinality
-               as e(type, dictionary_id, section_id, concept_id, term_id, actor_id, data, ord)
-        returning id`,
-      params: [clientId, mine.length, clientId, JSON.stringify(rows)],
-    });
-  }
+  if (inputs.length === 0) return;
+  const rows = inputs.map((input) => ({
+    client_id: input.clientId,
+    type: input.type,
+    dictionary_id: input.dictionaryId ?? null,
+    section_id: input.sectionId ?? null,
+    concept_id: input.conceptId ?? null,
+    term_id: input.termId ?? null,
+    actor_id: input.actorId,
+    data: input.data ?? {},
+  }));
+  await boundRows(em, {
+    text: `insert into event_drafts (client_id, type, dictionary_id, section_id, concept_id, term_id, actor_id, data)
+           select e.client_id, e.type, e.dictionary_id, e.section_id, e.concept_id, e.term_id, e.actor_id,
+                  coalesce(e.data, '{}'::jsonb)
+             from rows from (jsonb_to_recordset(?::jsonb) as (client_id int, type text, dictionary_id int,
+                  section_id int, concept_id int, term_id int, actor_id int, data jsonb)) with ordinality
+                  as e(client_id, type, dictionary_id, section_id, concept_id, term_id, actor_id, data, ord)
+            order by e.ord
+           returning id`,
+    params: [JSON.stringify(rows)],
+  });
 }
 
 export interface EventFilter {

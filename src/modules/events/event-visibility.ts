@@ -2,8 +2,8 @@
  * Which events a reader may receive (docs/events.md, Visibility): its own client's only; of a
  * dictionary, only with DICT_READ there; of a section, only when that section is readable; of a term,
  * only when its workflow entry is not in a state unpublished to the reader. Feedback events go to the
- * dictionary's administrators. Events of a dictionary that is gone, or of no dictionary, go to client
- * administrators. A concept event's term list loses the terms the reader may not see.
+ * dictionary's administrators; a project's events to readers of all its dictionaries. Events of a
+ * dictionary that is gone, or of no dictionary, go to client administrators only. A concept event's term list loses the terms the reader may not see.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
@@ -30,9 +30,7 @@ export async function filterVisibleEvents(
   const mine = events.filter((event) => event.clientId === scope.actor.clientId);
   if (mine.length === 0) return [];
   const admin = isClientAdmin(scope.actor);
-  const dictionaryIds = [
-    ...new Set(mine.flatMap((event) => (event.dictionaryId === null ? [] : [event.dictionaryId]))),
-  ];
+  const dictionaryIds = [...new Set(mine.flatMap(dictionariesOf))];
   const rows = dictionaryIds.length
     ? await boundRows<DictionaryRow>(scope.em, dictionaryRowsSql(dictionaryIds, scope.actor.clientId))
     : [];
@@ -51,10 +49,16 @@ export async function filterVisibleEvents(
     dictionaries.filter((d) => isDictionaryAdmin(scope.actor, d)).map((d) => d.id),
   );
   const passes = mine.filter((event) => {
-    if (event.dictionaryId === null || !live.includes(event.dictionaryId)) return admin;
+    if (admin) return true;
+    if (event.dictionaryId === null) {
+      // A project's: readers of all its dictionaries.
+      const spanned = dictionariesOf(event);
+      return spanned.length > 0 && spanned.every((id) => readableDictionaries.has(id));
+    }
+    if (!live.includes(event.dictionaryId)) return false;
     if (ADMIN_EVENT_TYPES.has(event.type)) return administered.has(event.dictionaryId);
     if (!readableDictionaries.has(event.dictionaryId)) return false;
-    return event.sectionId === null || admin || readableSections.has(event.sectionId);
+    return event.sectionId === null || readableSections.has(event.sectionId);
   });
   return trimUnseenTerms(scope, passes);
 }
@@ -91,6 +95,13 @@ async function trimUnseenTerms(scope: Scope, events: EventRecord[]): Promise<Eve
     }
     return [{ ...event, data }];
   });
+}
+
+/** The dictionary of an event, or those a project event spans. */
+function dictionariesOf(event: EventRecord): number[] {
+  if (event.dictionaryId !== null) return [event.dictionaryId];
+  const spanned = (event.data as { dictionaryIds?: unknown }).dictionaryIds;
+  return Array.isArray(spanned) ? spanned.filter((id): id is number => typeof id === 'number') : [];
 }
 
 function termIdsOf(event: EventRecord): number[] {

@@ -1,17 +1,16 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 
 /**
- * One change in the event log (docs/events.md). `sequence` is the client's gap-free counter in commit
- * order; the database assigns it when the row is inserted without one (the events_sequence trigger).
+ * An event not yet published: written in the change's transaction, moved into `events` with the
+ * client's next sequence when that transaction commits (migration 20270106140000, docs/events.md).
  * Dictionary, section, concept and term are plain ids, not relations: the log outlives what it names.
  */
-export const Event = defineEntity({
-  name: 'Event',
-  tableName: 'events',
+export const EventDraft = defineEntity({
+  name: 'EventDraft',
+  tableName: 'event_drafts',
   properties: {
     id: p.bigint('string').primary(),
     clientId: p.integer(),
-    sequence: p.bigint('string').nullable(),
     type: p.string().length(64),
     dictionaryId: p.integer().nullable(),
     sectionId: p.integer().nullable(),
@@ -22,4 +21,4 @@ export const Event = defineEntity({
     data: p.json<Record<string, unknown>>(),
   },
 });
-export type Event = InferEntity<typeof Event>;
+export type EventDraft = InferEntity<typeof EventDraft>;
