@@ -53,19 +53,17 @@ async function tenant() {
 }
 
 async function emit(clientId: number, events: Partial<EventInput>[]): Promise<void> {
-  await t.orm.em
-    .fork()
-    .transactional((tx) =>
-      recordEvents(
-        tx,
-        events.map((event) => ({
-          clientId,
-          type: 'concept.updated',
-          actorId: null,
-          ...event,
-        })) as EventInput[],
-      ),
-    );
+  await t.orm.em.fork().transactional((tx) =>
+    recordEvents(
+      tx,
+      events.map((event) => ({
+        clientId,
+        type: 'concept.updated',
+        actorId: null,
+        ...event,
+      })) as EventInput[],
+    ),
+  );
 }
 
 async function subscribe(caller: RestClient, body: Record<string, unknown>): Promise<{ id: number }> {
