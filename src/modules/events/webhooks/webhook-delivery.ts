@@ -12,10 +12,10 @@ import type { EventRecord } from '../event-types.js';
 import { actorOfUser, filterVisibleEvents, scopeOfActor } from '../event-visibility.js';
 import type { WebhookDeliveryDto } from './webhook.schema.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
-import { type SendResult, send } from './webhook-sender.js';
+import { type Agents, type SendResult, send } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signing.js';
 import { sql } from './webhook-sql.js';
-import { recordDelivery, type SubscriptionRow } from './webhook-store.js';
+import { type DeliveryRecord, recordDelivery, type SubscriptionRow } from './webhook-store.js';
 
 /** The event's id in webhook-id and Nats-Msg-Id: its client and sequence, the same on every attempt. */
 export const eventId = (event: Pick<EventRecord, 'clientId' | 'sequence'>): string =>
@@ -25,28 +25,24 @@ export const eventId = (event: Pick<EventRecord, 'clientId' | 'sequence'>): stri
 export const webhookBody = (event: EventRecord): string =>
   JSON.stringify({ type: event.type, timestamp: event.occurredAt, data: { id: eventId(event), ...event } });
 
-export interface Delivery {
-  result: SendResult;
-  logged: WebhookDeliveryDto;
-}
-
-/** Signs, sends and logs one attempt (the log row is written whatever the outcome). */
-export async function deliverOnce(
-  em: EntityManager,
+/** Signs and sends one attempt; the record for the log (the caller writes it, alone or in a batch). */
+export async function attemptOnce(
   config: Config,
   guard: AddressGuard,
   subscription: Pick<SubscriptionRow, 'id' | 'clientId' | 'url' | 'secret'>,
   event: EventRecord,
   attempt: number,
   manual: boolean,
-): Promise<Delivery> {
+  agents?: Agents,
+): Promise<{ result: SendResult; record: DeliveryRecord }> {
   const body = webhookBody(event);
   const id = eventId(event);
   const result = await send(subscription.url, signedHeaders(subscription.secret, id, body), body, {
     guard,
     timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+    ...(agents ? { agents } : {}),
   });
-  const logged = await recordDelivery(em, {
+  const record: DeliveryRecord = {
     subscriptionId: subscription.id,
     clientId: subscription.clientId,
     eventId: id,
@@ -58,8 +54,8 @@ export async function deliverOnce(
     statusCode: result.statusCode,
     latencyMs: result.latencyMs,
     error: result.error,
-  });
-  return { result, logged };
+  };
+  return { result, record };
 }
 
 /** The events among these the subscription's owner may read now; null when the owner can no longer log in. */
@@ -93,8 +89,7 @@ export async function redeliverEvent(
     'select coalesce(max(attempt), 0) as n from webhook_deliveries where subscription_id = ? and sequence = ?',
     [subscription.id, sequence],
   );
-  const delivery = await deliverOnce(
-    em,
+  const { record } = await attemptOnce(
     config,
     addressGuard(config),
     subscription,
@@ -102,5 +97,5 @@ export async function redeliverEvent(
     Number(previous?.n ?? 0) + 1,
     true,
   );
-  return delivery.logged;
+  return recordDelivery(em, record);
 }

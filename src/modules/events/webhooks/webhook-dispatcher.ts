@@ -18,12 +18,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../../config.js';
 import { readEvents } from '../event-log.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
-import { deliverOnce, visibleToOwner } from './webhook-delivery.js';
+import { attemptOnce, visibleToOwner } from './webhook-delivery.js';
 import { sendDisabledMail } from './webhook-mail.js';
+import { type Agents, keepAliveAgents } from './webhook-sender.js';
 import { sql } from './webhook-sql.js';
-import { SUBSCRIPTION_COLUMNS, type SubscriptionRow } from './webhook-store.js';
+import {
+  type DeliveryRecord,
+  recordDeliveries,
+  SUBSCRIPTION_COLUMNS,
+  type SubscriptionRow,
+} from './webhook-store.js';
 
-const BATCH = 100;
+const BATCH = 200;
+/** Deliveries between writes of the log and the cursor. */
+const FLUSH = 50;
 /** Subscriptions one server works on at once. */
 const PARALLEL = 8;
 
@@ -44,6 +52,7 @@ export class WebhookDispatcher {
   private closed = false;
   private readonly guard: AddressGuard;
   private readonly leaseMs: number;
+  private readonly agents: Agents = keepAliveAgents();
 
   constructor(
     private readonly orm: MikroORM,
@@ -98,10 +107,24 @@ export class WebhookDispatcher {
     );
   }
 
-  /** Delivers a claimed subscription's events until none is left, one fails, or the lease is lost. */
+  /**
+   * Delivers a claimed subscription's events until none is left, one fails, or the lease is lost. The
+   * log rows and the cursor are written together every FLUSH events (and at a failure or the end): a
+   * crash in between sends at most those again, which at-least-once allows and webhook-id dedupes.
+   */
   private async work(subscription: SubscriptionRow): Promise<void> {
     const em = this.orm.em.fork();
     let cursor = Number(subscription.cursor);
+    const pending: DeliveryRecord[] = [];
+    let renewed = Date.now();
+    // Also a third of the lease after the last write: one delivery takes at most a third (the timeout),
+    // so the lease is renewed before it can run out.
+    const due = () => pending.length >= FLUSH || Date.now() - renewed > this.leaseMs / 3;
+    const flush = async () => {
+      renewed = Date.now();
+      const records = pending.splice(0);
+      return this.advance(em, subscription, cursor, records);
+    };
     try {
       for (;;) {
         const events = await readEvents(em, subscription.clientId, cursor, BATCH, {
@@ -111,6 +134,7 @@ export class WebhookDispatcher {
         if (events.length === 0) break;
         const visible = await visibleToOwner(em, this.config, this.log, subscription, events);
         if (visible === null) {
+          await flush();
           await this.disable(em, subscription, 'its owner can no longer sign in to the client');
           return;
         }
@@ -119,27 +143,28 @@ export class WebhookDispatcher {
           const shown = bySequence.get(event.sequence);
           if (shown) {
             const attempt = subscription.attempt + 1;
-            const { result } = await deliverOnce(
-              em,
+            const { result, record } = await attemptOnce(
               this.config,
               this.guard,
               subscription,
               shown,
               attempt,
               false,
+              this.agents,
             );
+            pending.push(record);
             if (!result.ok) {
-              await this.failed(em, subscription, cursor, attempt, result.error);
+              const failed = pending.pop()!;
+              if (pending.length && !(await flush())) return;
+              await this.failed(em, subscription, cursor, attempt, result.error, failed);
               return;
             }
             subscription.attempt = 0;
-            subscription.failingSince = null;
           }
           cursor = event.sequence;
-          // Every event delivered moves the cursor: a crash after this redelivers nothing already answered.
-          if (shown && !(await this.advance(em, subscription, cursor))) return;
+          if (due() && !(await flush())) return;
         }
-        if (!(await this.advance(em, subscription, cursor))) return;
+        if (!(await flush())) return;
       }
       await this.release(em, subscription);
     } catch (error) {
@@ -149,7 +174,13 @@ export class WebhookDispatcher {
   }
 
   /** Moves the cursor and renews the lease; false when the lease is no longer this server's. */
-  private async advance(em: EntityManager, subscription: SubscriptionRow, cursor: number): Promise<boolean> {
+  private async advance(
+    em: EntityManager,
+    subscription: SubscriptionRow,
+    cursor: number,
+    records: DeliveryRecord[],
+  ): Promise<boolean> {
+    await recordDeliveries(em, records);
     const rows = await sql<{ id: number }>(
       em,
       `update webhook_subscriptions set cursor = ?, attempt = 0, failing_since = null,
@@ -175,7 +206,9 @@ export class WebhookDispatcher {
     cursor: number,
     attempt: number,
     error: string | null,
+    record: DeliveryRecord,
   ): Promise<void> {
+    await recordDeliveries(em, [record]);
     const [row] = await sql<{ failingFor: number }>(
       em,
       `update webhook_subscriptions set cursor = ?, attempt = ?, failing_since = coalesce(failing_since, now()),
@@ -216,5 +249,7 @@ export class WebhookDispatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 }

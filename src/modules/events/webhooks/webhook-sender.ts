@@ -18,6 +18,17 @@ export interface SendResult {
 
 const MAX_ANSWER_BYTES = 16 * 1024;
 
+/** Keep-alive agents of one dispatcher: a receiver's connection is reused between its events. */
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+export function keepAliveAgents(): Agents {
+  const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 60_000 };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
 /** A lookup that resolves as usual, then refuses when any resolved address is not allowed. */
 function guardedLookup(guard: AddressGuard): LookupFunction {
   return (hostname, options, callback) => {
@@ -45,7 +56,7 @@ export function send(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { guard: AddressGuard; timeoutMs: number },
+  options: { guard: AddressGuard; timeoutMs: number; agents?: Agents },
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (ok: boolean, statusCode: number | null, error: string | null): SendResult => ({
@@ -62,7 +73,10 @@ export function send(
   }
   const refused = literalRefusal(target, options.guard);
   if (refused) return Promise.resolve(done(false, null, `refused: ${refused}`));
-  const client = target.protocol === 'https:' ? https : http;
+  const secure = target.protocol === 'https:';
+  const client = secure ? https : http;
+  // A pooled socket was checked by the guard when it connected (the lookup below runs per connection).
+  const agent = options.agents ? (secure ? options.agents.https : options.agents.http) : false;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: SendResult) => {
@@ -82,7 +96,7 @@ export function send(
           'user-agent': 'Polyterm-Webhooks/1',
         },
         lookup: guardedLookup(options.guard),
-        agent: false,
+        agent,
       },
       (response) => {
         const status = response.statusCode ?? 0;

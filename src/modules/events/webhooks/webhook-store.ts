@@ -195,3 +195,18 @@ export async function recordDelivery(em: EntityManager, record: DeliveryRecord):
   );
   return deliveryDto(row!);
 }
+
+/** Writes several attempts to the log in one statement (the dispatcher's batches). */
+export async function recordDeliveries(em: EntityManager, records: readonly DeliveryRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await sql(
+    em,
+    `insert into webhook_deliveries (subscription_id, client_id, event_id, sequence, event_type, attempt, manual,
+       succeeded, status_code, latency_ms, error)
+     select r."subscriptionId", r."clientId", r."eventId", r.sequence, r."eventType", r.attempt, r.manual,
+       r.succeeded, r."statusCode", r."latencyMs", r.error
+       from jsonb_to_recordset(?::jsonb) as r("subscriptionId" int, "clientId" int, "eventId" text, sequence bigint,
+         "eventType" text, attempt int, manual boolean, succeeded boolean, "statusCode" int, "latencyMs" int, error text)`,
+    [JSON.stringify(records.map((record) => ({ ...record, error: record.error?.slice(0, 1000) ?? null })))],
+  );
+}
