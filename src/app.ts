@@ -10,6 +10,7 @@ import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachme
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { eventStreamPaths, eventStreamRoutes } from './modules/events/event-sse.js'; // events
 import { NatsPublisher } from './modules/events/nats/nats-publisher.js'; // webhooks
 import { WebhookDispatcher } from './modules/events/webhooks/webhook-dispatcher.js'; // webhooks
 import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
@@ -81,6 +82,7 @@ export const rawRoutePaths = {
   ...multitermPaths,
   ...skosPaths,
   ...feedbackPaths, // feedback
+  ...eventStreamPaths, // events
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -97,6 +99,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     multitermRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
     feedbackRoutes(deps.config, createContext), // feedback
+    eventStreamRoutes(createContext), // events
   ];
 }
 

@@ -22,6 +22,7 @@ import '../modules/tbx/tbx.graphql.js';
 import '../modules/tbx/tbx-files.graphql.js';
 import '../modules/mail/mail-settings.graphql.js'; // mail-settings
 import '../modules/feedback/feedback.graphql.js'; // feedback
+import '../modules/events/event.graphql.js'; // events
 import '../modules/events/webhooks/webhook.graphql.js'; // webhooks
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */

@@ -9,6 +9,7 @@ import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
 import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/definition.router.js';
 import { displayConceptRouter } from '../modules/display/display-concept.router.js';
 import { domainRouter } from '../modules/domain/domain.router.js';
+import { eventRouter } from '../modules/events/event.router.js'; // events
 import { webhookRouter } from '../modules/events/webhooks/webhook.router.js'; // webhooks
 import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
 import { feedbackRouter } from '../modules/feedback/feedback.router.js'; // feedback
@@ -75,6 +76,7 @@ export const appRouter = router({
   comments: commentRouter,
   feedback: feedbackRouter, // feedback
   attachments: attachmentRouter,
+  events: eventRouter, // events
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,

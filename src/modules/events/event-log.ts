@@ -66,8 +66,11 @@ export async function recordEvents(em: EntityManager, inputs: readonly EventInpu
 }
 
 export interface EventFilter {
+  /** Types, or families as `concept.*`. */
   types?: readonly string[];
   dictionaryIds?: readonly number[];
+  /** Only up to this sequence. */
+  upTo?: number;
 }
 
 interface EventRow {
@@ -111,8 +114,17 @@ export async function readEvents(
   const conditions = ['client_id = ?', 'sequence > ?'];
   const params: unknown[] = [clientId, afterSequence];
   if (filter.types?.length) {
-    conditions.push('type = any(?::text[])');
-    params.push([...filter.types]);
+    // `concept.*` names a family: every type that starts with `concept.`.
+    const exact = filter.types.filter((type) => !type.endsWith('.*'));
+    const families = filter.types
+      .filter((type) => type.endsWith('.*'))
+      .map((type) => `${type.slice(0, -1)}%`);
+    conditions.push('(type = any(?::text[]) or type like any(?::text[]))');
+    params.push(exact, families);
+  }
+  if (filter.upTo !== undefined) {
+    conditions.push('sequence <= ?');
+    params.push(filter.upTo);
   }
   if (filter.dictionaryIds?.length) {
     conditions.push('dictionary_id = any(?::int[])');
@@ -126,10 +138,13 @@ export async function readEvents(
   return rows.map(recordOf);
 }
 
-/** The client's last sequence (0 before its first event). */
+/**
+ * The client's last committed sequence (0 before its first event). Every event up to it is committed
+ * and readable once this returns: the counter moves in the transaction that publishes them.
+ */
 export async function lastSequence(em: EntityManager, clientId: number): Promise<number> {
   const [row] = await boundRows<{ last: string | null }>(em, {
-    text: 'select max(sequence) as last from events where client_id = ?',
+    text: 'select last_sequence as last from event_sequences where client_id = ?',
     params: [clientId],
   });
   return Number(row?.last ?? 0);

@@ -7,6 +7,7 @@
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { writeLanguageFields } from '../concept/concept-language-fields.js';
+import { recordEvent } from '../events/event-log.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
@@ -73,7 +74,16 @@ export function runImportJob<T>(scope: Scope, job: ImportJob<T>): Promise<AsyncO
           early.dictionaryId = ctx.dictionaryId;
           ctx.earlyIndexer = early.indexer;
         }
-        return importEntries(ctx, await job.open(ctx), progress);
+        const summary = await importEntries(ctx, await job.open(ctx), progress);
+        const { errors: _errors, ...counts } = summary;
+        recordEvent(tem, {
+          clientId: scope.actor.clientId,
+          type: 'import.finished',
+          actorId: scope.actor.userId,
+          dictionaryId: ctx.dictionaryId,
+          data: { jobType: job.type, fileName: job.fileName, ...counts },
+        });
+        return summary;
       });
       await direct?.refresh();
       return summary;
