@@ -159,7 +159,11 @@ export const ConfigSchema = z.object({
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** The first retry's wait (ms); each further failure doubles it, up to WEBHOOKS_RETRY_MAX_MS, with jitter. */
   WEBHOOKS_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
-  WEBHOOKS_RETRY_MAX_MS: z.coerce.number().int().min(1).default(60 * 60 * 1000),
+  WEBHOOKS_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60 * 1000),
   /** How long an event may keep failing before its subscription is disabled and its owner mailed (ms). */
   WEBHOOKS_RETRY_WINDOW_MS: z.coerce
     .number()
@@ -173,8 +177,14 @@ export const ConfigSchema = z.object({
   /** With it, every event is published to NATS JetStream too (docs/events.md, "NATS"). */
   EVENTS_NATS_URL: z.string().optional(),
   /** The JetStream stream (created if missing) and the subjects' first token: <prefix>.<client id>.<event type>. */
-  EVENTS_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]+$/).default('POLYTERM'),
-  EVENTS_NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('polyterm'),
+  EVENTS_NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('POLYTERM'),
+  EVENTS_NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('polyterm'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
