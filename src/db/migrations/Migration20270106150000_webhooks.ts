@@ -14,7 +14,6 @@ export class Migration20270106150000 extends Migration {
       "owner_id" int null references "users" ("id") on delete set null,
       "url" text not null,
       "event_types" text[] not null default '{}',
-      "matched_types" text[] not null default '{}',
       "dictionary_ids" int[] not null default '{}',
       "active" boolean not null default true,
       "description" text null,
@@ -54,6 +53,8 @@ export class Migration20270106150000 extends Migration {
     this.addSql(
       `create index "webhook_deliveries_subscription_index" on "webhook_deliveries" ("subscription_id", "id");`,
     );
+    // The dispatcher prunes the log by age.
+    this.addSql(`create index "webhook_deliveries_created_index" on "webhook_deliveries" ("created_at");`);
     this.addSql(`create table "event_publish_cursors" (
       "target" text not null,
       "client_id" int not null references "clients" ("id") on update cascade on delete cascade,

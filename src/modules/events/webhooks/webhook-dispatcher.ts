@@ -19,6 +19,7 @@ import type { Config } from '../../../config.js';
 import { readEvents } from '../event-log.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
 import { attemptOnce, visibleToOwner } from './webhook-delivery.js';
+import { matchedTypes } from './webhook-event-types.js';
 import { sendDisabledMail } from './webhook-mail.js';
 import { type Agents, keepAliveAgents } from './webhook-sender.js';
 import { sql } from './webhook-sql.js';
@@ -32,6 +33,9 @@ import {
 const BATCH = 200;
 /** Deliveries between writes of the log and the cursor. */
 const FLUSH = 50;
+/** How long the delivery log keeps an attempt. */
+export const LOG_DAYS = 30;
+const PRUNE_EVERY_MS = 10 * 60_000;
 /** Subscriptions one server works on at once. */
 const PARALLEL = 8;
 
@@ -79,6 +83,7 @@ export class WebhookDispatcher {
   /** One round: claims due subscriptions and works through them; true when there was work. */
   async round(): Promise<boolean> {
     try {
+      await this.pruneLog();
       const claimed = await this.claim(this.orm.em.fork());
       await Promise.all(claimed.map((row) => this.work(row)));
       return claimed.length > 0;
@@ -86,6 +91,19 @@ export class WebhookDispatcher {
       this.log.warn({ err: error }, 'webhook round failed; the next round retries');
       return false;
     }
+  }
+
+  private pruned = 0;
+
+  /** Keeps the delivery log to its last LOG_DAYS days (every server, now and then; deleting twice is harmless). */
+  private async pruneLog(): Promise<void> {
+    if (Date.now() - this.pruned < PRUNE_EVERY_MS) return;
+    this.pruned = Date.now();
+    await sql(
+      this.orm.em.fork(),
+      `delete from webhook_deliveries where created_at < now() - ? * interval '1 day'`,
+      [LOG_DAYS],
+    );
   }
 
   private async claim(em: EntityManager): Promise<SubscriptionRow[]> {
@@ -96,7 +114,8 @@ export class WebhookDispatcher {
            join event_sequences q on q.client_id = s.client_id and q.last_sequence > s.cursor
           where s.active and s.next_attempt_at <= now() and (s.lease_until is null or s.lease_until < now())
             and exists (select 1 from events e where e.client_id = s.client_id and e.sequence > s.cursor
-                          and (cardinality(s.matched_types) = 0 or e.type = any(s.matched_types))
+                          and (cardinality(s.event_types) = 0
+                               or e.type like any(array(select replace(p, '*', '%') from unnest(s.event_types) p)))
                           and (cardinality(s.dictionary_ids) = 0 or e.dictionary_id = any(s.dictionary_ids)))
           order by s.next_attempt_at limit ${PARALLEL}
           for update of s skip locked)
@@ -128,7 +147,8 @@ export class WebhookDispatcher {
     try {
       for (;;) {
         const events = await readEvents(em, subscription.clientId, cursor, BATCH, {
-          types: subscription.matchedTypes,
+          // Patterns are matched against today's types, so a type added later joins its family.
+          types: matchedTypes(subscription.eventTypes).types,
           dictionaryIds: subscription.dictionaryIds,
         });
         if (events.length === 0) break;

@@ -8,8 +8,8 @@ export function typeMatches(pattern: string, type: string): boolean {
 }
 
 /**
- * The event types a subscription's patterns take, stored beside them so the dispatcher selects with
- * `type = any(...)`; empty: every type. A pattern that takes no known type is an input error.
+ * The event types a subscription's patterns take, for the dispatcher's `type = any(...)`; empty: every
+ * type. `unknown`: a pattern that takes no known type (an input error).
  */
 export function matchedTypes(patterns: readonly string[]): { types: string[]; unknown: string | null } {
   if (patterns.length === 0 || patterns.includes('*')) return { types: [], unknown: null };

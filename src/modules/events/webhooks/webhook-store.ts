@@ -14,7 +14,6 @@ export interface SubscriptionRow {
   ownerName: string | null;
   url: string;
   eventTypes: string[];
-  matchedTypes: string[];
   dictionaryIds: number[];
   active: boolean;
   description: string | null;
@@ -31,7 +30,7 @@ export interface SubscriptionRow {
 
 export const SUBSCRIPTION_COLUMNS = `s.id, s.client_id as "clientId", s.owner_id as "ownerId",
   coalesce(nullif(u.full_name, ''), u.username) as "ownerName", s.url, s.event_types as "eventTypes",
-  s.matched_types as "matchedTypes",   s.dictionary_ids as "dictionaryIds", s.active, s.description, s.secret, s.cursor::text as cursor, s.attempt,
+  s.dictionary_ids as "dictionaryIds", s.active, s.description, s.secret, s.cursor::text as cursor, s.attempt,
   s.failing_since as "failingSince", s.next_attempt_at as "nextAttemptAt", s.disabled_at as "disabledAt",
   s.disabled_reason as "disabledReason", s.created_at as "createdAt", s.updated_at as "updatedAt"`;
 const FROM = 'webhook_subscriptions s left join users u on u.id = s.owner_id';

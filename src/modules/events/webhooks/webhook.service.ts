@@ -39,11 +39,10 @@ function assertDeliverable(scope: Scope, url: string): void {
   if (refused) throw new AppError('BAD_REQUEST', `url: ${refused}`);
 }
 
-/** The known types the patterns take; a pattern taking none is refused (a typo would deliver nothing). */
-function typesOf(patterns: readonly string[]): string[] {
-  const { types, unknown } = matchedTypes(patterns);
+/** A pattern that takes no known type is refused: a typo would deliver nothing, silently. */
+function typesOf(patterns: readonly string[]): void {
+  const { unknown } = matchedTypes(patterns);
   if (unknown) throw new AppError('BAD_REQUEST', `eventTypes: ${unknown} is no event type (docs/events.md)`);
-  return types;
 }
 
 const withSecret = (row: SubscriptionRow): WebhookWithSecretDto => ({ ...toDto(row), secret: row.secret });
@@ -75,13 +74,13 @@ export async function getWebhook(scope: Scope, id: number): Promise<WebhookDto> 
 export async function createWebhook(scope: Scope, input: WebhookCreateInput): Promise<WebhookWithSecretDto> {
   await assertDictionaries(scope, input.dictionaryIds);
   assertDeliverable(scope, input.url);
-  const types = typesOf(input.eventTypes);
+  typesOf(input.eventTypes);
   const id = await scope.em.transactional(async (em) => {
     const [row] = await sql<{ id: number }>(
       em,
-      `insert into webhook_subscriptions (client_id, owner_id, url, event_types, matched_types, dictionary_ids, active,
-         description, secret, cursor)
-       values (?, ?, ?, ?::text[], ?::text[], ?::int[], ?, ?, ?,
+      `insert into webhook_subscriptions (client_id, owner_id, url, event_types, dictionary_ids, active, description,
+         secret, cursor)
+       values (?, ?, ?, ?::text[], ?::int[], ?, ?, ?,
          coalesce((select last_sequence from event_sequences where client_id = ?), 0))
        returning id`,
       [
@@ -89,7 +88,6 @@ export async function createWebhook(scope: Scope, input: WebhookCreateInput): Pr
         scope.actor.userId,
         input.url,
         input.eventTypes,
-        types,
         input.dictionaryIds,
         input.active,
         input.description ?? null,
@@ -110,16 +108,16 @@ export async function updateWebhook(scope: Scope, input: WebhookUpdateInput): Pr
     if (input.url) assertDeliverable(scope, input.url);
     const enabling = input.active === true && !row.active;
     const patterns = input.eventTypes ?? row.eventTypes;
+    typesOf(patterns);
     await sql(
       em,
-      `update webhook_subscriptions set url = ?, event_types = ?::text[], matched_types = ?::text[], dictionary_ids = ?::int[], active = ?,
+      `update webhook_subscriptions set url = ?, event_types = ?::text[], dictionary_ids = ?::int[], active = ?,
          description = ?, updated_at = now()
          ${enabling ? ', attempt = 0, failing_since = null, next_attempt_at = now(), disabled_at = null, disabled_reason = null' : ''}
        where id = ?`,
       [
         input.url ?? row.url,
         patterns,
-        typesOf(patterns),
         input.dictionaryIds ?? row.dictionaryIds,
         input.active ?? row.active,
         input.description === undefined ? row.description : input.description,
