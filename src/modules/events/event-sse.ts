@@ -58,7 +58,8 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
         });
       }
       const abort = new AbortController();
-      request.raw.on('close', () => abort.abort());
+      // The response's close: the client went away (the request's own close comes when its body is read).
+      reply.raw.on('close', () => abort.abort());
       let stream: AsyncIterable<unknown>;
       try {
         const api = appRouter.createCaller(createContext(request, reply), { signal: abort.signal });

@@ -68,6 +68,30 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/**
+ * The stream's events without its heartbeats. Ending the subscription ends the stream at once rather
+ * than at the next event a generator would wait for; the stream itself stops by its next heartbeat.
+ */
+function eventsOnly(stream: AsyncIterable<StreamItem>): AsyncIterableIterator<EventDto> {
+  const inner = stream[Symbol.asyncIterator]();
+  return {
+    async next() {
+      for (;;) {
+        const item = await inner.next();
+        if (item.done) return { done: true, value: undefined };
+        if ('event' in item.value) return { done: false, value: item.value.event };
+      }
+    },
+    async return() {
+      void inner.return?.(undefined);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 builder.subscriptionType({
   description: 'Live reads over Server-Sent Events (POST or GET /graphql with Accept: text/event-stream).',
 });
@@ -82,13 +106,13 @@ builder.subscriptionFields((t) => ({
       types: t.arg.stringList({ required: false, description: 'event types, or families as concept.*' }),
       dictionaryIds: t.arg.intList({ required: false }),
     },
-    subscribe: async function* (_, args, { api }) {
-      const stream = (await api.events.subscribe({
-        ...(args.after === null || args.after === undefined ? {} : { after: args.after }),
-        ...filterOf(args),
-      } as never)) as AsyncIterable<StreamItem>;
-      for await (const item of stream) if ('event' in item) yield item.event;
-    },
+    subscribe: async (_, args, { api }) =>
+      eventsOnly(
+        (await api.events.subscribe({
+          ...(args.after === null || args.after === undefined ? {} : { after: args.after }),
+          ...filterOf(args),
+        } as never)) as AsyncIterable<StreamItem>,
+      ),
     resolve: (event: EventDto) => event,
   }),
 }));
