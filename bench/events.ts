@@ -10,7 +10,9 @@
  * concept, and the import's own) flow to both; figures: events per second from the first commit to the
  * last delivery, and the delay from commit to delivery (p50, p99). The commit moment of an event is when
  * this process first sees its sequence in the events table (polled every 10 ms, so up to 10 ms late:
- * the delays are slightly understated).
+ * the delays are slightly understated). The import commits its events at once, so their delays are
+ * mostly queueing behind each other; BENCH_EDITS single concept creations afterwards (one at a time,
+ * 20 ms apart) give the delay of a change on a server that is keeping up.
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -29,6 +31,8 @@ import { startServer, stopServers } from './lib/servers.js';
 const TERMS = Number(process.env.BENCH_TERMS ?? 100_000);
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 const LANGUAGES = ['en', 'is', 'de', 'fr'] as const;
+/** Single edits after the import (POST /concepts one at a time), for the delay of a quiet server. */
+const EDITS = Number(process.env.BENCH_EDITS ?? 200);
 
 async function writeTbx(file: string, terms: number): Promise<number> {
   const out = createWriteStream(file);
@@ -157,18 +161,52 @@ async function main() {
     await importTbx(server, headers, file);
     const importSeconds = (Date.now() - started) / 1000;
     console.log(`import: ${TERMS} terms, ${concepts} concepts in ${importSeconds.toFixed(1)} s`);
-    const deadline = Date.now() + 30 * 60_000;
-    while (Date.now() < deadline) {
-      const expected = seen - Number(start);
-      if (expected > 0 && webhook.at.size >= expected && nats.at.size >= expected) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    const drained = async (from: number) => {
+      const deadline = Date.now() + 30 * 60_000;
+      while (Date.now() < deadline) {
+        const expected = seen - from;
+        if (
+          expected > 0 &&
+          webhook.at.size - (from - Number(start)) >= expected &&
+          nats.at.size - (from - Number(start)) >= expected
+        )
+          return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    await drained(Number(start));
+    const afterImport = seen;
+    const imported = [...committed.keys()].sort((a, b) => a - b);
+    console.log(`import events: ${imported.length} (sequences ${imported[0]}..${imported.at(-1)})`);
+    report('import, webhooks (1 subscription, loopback receiver)', webhook, committed, imported);
+    report('import, NATS JetStream (published and consumed)', nats, committed, imported);
+
+    const dictionary = (await (
+      await fetch(`${server.url}/api/v4/dictionaries`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Edits', languages: [{ code: 'eng' }] }),
+      })
+    ).json()) as { id: number; sections: { oid: string }[] };
+    for (let edit = 0; edit < EDITS; edit++) {
+      const answer = await fetch(`${server.url}/api/v4/concepts`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          dictionaryId: dictionary.id,
+          sectionOid: dictionary.sections[0]!.oid,
+          terms: [{ name: `edit ${edit}`, languageCode: 'eng' }],
+        }),
+      });
+      if (!answer.ok) throw new Error(`concept: ${answer.status} ${await answer.text()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    await drained(afterImport);
     polling = false;
     await poller;
-    const sequences = [...committed.keys()].sort((a, b) => a - b);
-    console.log(`events: ${sequences.length} (sequences ${sequences[0]}..${sequences.at(-1)})`);
-    report('webhooks (1 subscription, loopback receiver)', webhook, committed, sequences);
-    report('NATS JetStream (published and consumed)', nats, committed, sequences);
+    const edits = [...committed.keys()].filter((s) => s > afterImport).sort((a, b) => a - b);
+    report(`${EDITS} single edits, webhooks`, webhook, committed, edits);
+    report(`${EDITS} single edits, NATS JetStream`, nats, committed, edits);
     messages.stop();
     await manager.streams.delete(stream).catch(() => undefined);
   } finally {

@@ -15,6 +15,8 @@ export interface WebhookReach {
   all: boolean;
   /** The live dictionaries the caller administers (all of them for client administrators). */
   administered: number[];
+  /** The live dictionaries the caller may read (others are answered 404, as if absent). */
+  readable: number[];
 }
 
 export async function webhookReach(scope: Scope): Promise<WebhookReach> {
@@ -24,13 +26,12 @@ export async function webhookReach(scope: Scope): Promise<WebhookReach> {
     [scope.actor.clientId],
   );
   const live = rows.map((row) => row.id);
-  if (isClientAdmin(scope.actor)) return { all: true, administered: live };
-  if (scope.actor.guest || live.length === 0) return { all: false, administered: [] };
+  if (isClientAdmin(scope.actor)) return { all: true, administered: live, readable: live };
+  if (scope.actor.guest || live.length === 0) return { all: false, administered: [], readable: [] };
   const permissions = await dictionaryPermissions(scope, live);
-  const administered = permissions
-    .filter(({ permissions: p }) => p.DICT_READ && p.DICT_UPDATE)
-    .map((p) => p.dictionaryId);
-  return { all: false, administered };
+  const readable = permissions.filter(({ permissions: p }) => p.DICT_READ);
+  const administered = readable.filter(({ permissions: p }) => p.DICT_UPDATE).map((p) => p.dictionaryId);
+  return { all: false, administered, readable: readable.map((p) => p.dictionaryId) };
 }
 
 export const reachesSubscription = (reach: WebhookReach, dictionaryIds: readonly number[]): boolean =>
@@ -66,12 +67,7 @@ export async function assertDictionaries(scope: Scope, dictionaryIds: readonly n
       'A webhook for all dictionaries is for client administrators; name the dictionaries you administer',
     );
   if (unknown !== undefined) {
-    const [row] = await sql<{ id: number }>(
-      scope.em,
-      'select id from dictionaries where id = ? and client_id = ? and not deleted',
-      [unknown, scope.actor.clientId],
-    );
-    if (!row) throw notFound('Dictionary', unknown);
+    if (!reach.readable.includes(unknown)) throw notFound('Dictionary', unknown);
     throw new AppError('FORBIDDEN', `You do not administer dictionary ${unknown}`);
   }
 }
