@@ -4,6 +4,7 @@ import { problemOf, trpc } from '../../api';
 import { ErrorMessage } from '../../components/controls';
 import { loadDictionaries, useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
+import { useLiveRefresh } from '../../live/live-events';
 import { navigate, onLinkClick } from '../../routes';
 import { AddEntries } from './AddEntries';
 import { AssignmentForm } from './AssignmentForm';
@@ -47,6 +48,20 @@ export function ProjectPage({ id }: { id: number }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const [editing, setEditing] = useState(false);
+  // Someone else's changes of this project, its assignments and candidates, and moves of entries in its
+  // dictionaries (its progress): the page refreshes by itself.
+  useLiveRefresh(
+    (event) =>
+      event.data.projectId === id ||
+      (event.type === 'workflow.transitioned' &&
+        event.dictionaryId !== null &&
+        (project.data?.dictionaryIds ?? []).includes(event.dictionaryId)),
+    () => {
+      project.reload();
+      progress.reload();
+      setRound((value) => value + 1);
+    },
+  );
 
   if (project.error) return <p role="alert">{project.error.message}</p>;
   if (!project.data) return <p role="status">{t('common:loading')}</p>;
