@@ -20,7 +20,8 @@ let ben: Page;
 let benApi: Api;
 let conceptId = 0;
 let definition = '';
-const people = { ada: '', ben: '', password: '' };
+const people = { ada: '', ben: '', password: '', adaId: 0 };
+let dictionaryId = 0;
 
 const read = () =>
   benApi.concepts.get.query({
@@ -73,11 +74,12 @@ beforeAll(async () => {
   people.password = `Live-${suffix}-pw1`;
   people.ada = `ada${suffix}`;
   people.ben = `ben${suffix}`;
+  dictionaryId = dictionary.id!;
   for (const [username, fullName] of [
     [people.ada, 'Ada Lovelace'],
     [people.ben, 'Ben Franklin'],
   ] as const) {
-    await api.users.create.mutate({
+    const user = await api.users.create.mutate({
       format: 'ID',
       username,
       fullName,
@@ -85,6 +87,7 @@ beforeAll(async () => {
       confirmPassword: people.password,
       roles: [`DICTIONARY_ADMIN@${dictionary.oid ?? dictionary.id}`],
     } as Parameters<typeof api.users.create.mutate>[0]);
+    if (username === people.ada) people.adaId = user.id!;
   }
   ({ api: benApi } = await apiSession(web.base, people.ben, people.password));
   ada = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
@@ -181,5 +184,38 @@ describe('live updates', { timeout: 180_000 }, () => {
     await ada.getByRole('button', { name: 'Save', exact: true }).click();
     await ada.getByRole('dialog').waitFor();
     expect((await read()).fieldMap?.[definition]).toEqual(['A valve regulates the flow of a fluid.']);
+  });
+
+  it("a project's page and the task inbox refresh by themselves when Ben assigns work", async () => {
+    const project = await benApi.projects.create.mutate({
+      format: 'FULL',
+      name: `Launch ${uniqueSuffix()}`,
+      dictionaryIds: [dictionaryId],
+      languages: ['eng', 'deu'],
+    } as Parameters<typeof benApi.projects.create.mutate>[0]);
+    const assignments = ada.locator('table.assignments tbody tr');
+    await ada.goto(`${web.base}/projects/${project.id}`);
+    await ada.getByRole('heading', { name: project.name! }).waitFor();
+    await streaming(ada);
+    expect(await assignments.count()).toBe(0);
+    await benApi.projects.createAssignment.mutate({
+      id: project.id!,
+      type: 'TRANSLATION',
+      languageCode: 'deu',
+      assigneeUserId: people.adaId,
+    } as Parameters<typeof benApi.projects.createAssignment.mutate>[0]);
+    await expect.poll(() => assignments.count(), { timeout: 10_000, interval: 100 }).toBe(1);
+
+    await ada.goto(`${web.base}/inbox`);
+    await ada.getByRole('heading', { name: 'My assignments' }).waitFor();
+    await poll(() => assignments.count()).toBe(1);
+    await streaming(ada);
+    await benApi.projects.createAssignment.mutate({
+      id: project.id!,
+      type: 'TRANSLATION',
+      languageCode: 'eng',
+      assigneeUserId: people.adaId,
+    } as Parameters<typeof benApi.projects.createAssignment.mutate>[0]);
+    await expect.poll(() => assignments.count(), { timeout: 10_000, interval: 100 }).toBe(2);
   });
 });

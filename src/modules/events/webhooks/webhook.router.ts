@@ -93,6 +93,7 @@ export const webhookRouter = router({
         path: '/webhooks/{id}/rotate-secret',
         tags,
         summary: 'A new signing secret, shown this once; the old one stops signing at once',
+        description: 'Deliveries still being retried are signed with the new secret from their next attempt.',
         errorResponses: [401, 404],
       },
     })
@@ -107,6 +108,7 @@ export const webhookRouter = router({
         path: '/webhooks/{id}',
         tags,
         summary: 'Delete a webhook subscription and its delivery log',
+        description: 'Nothing more is delivered to it, not even the events still waiting for it.',
         errorResponses: [401, 404],
       },
       successStatus: 204,
