@@ -125,6 +125,8 @@ export const webhookRouter = router({
         tags,
         summary:
           'The delivery log of a subscription, newest first: each attempt with status, latency and error',
+        description:
+          'Attempts are kept 30 days; eventId (webhook-id) is the same on every attempt of one event.',
         errorResponses: [400, 401, 404],
       },
     })
