@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { getSession, onSessionChange, setSession } from '../session';
+import { whenQuiet } from './quiet';
 
 export interface LiveEvent {
   sequence: number;
@@ -27,9 +28,8 @@ let connection: AbortController | null = null;
 let lastSequence: string | null = null;
 let failures = 0;
 let pending: ReturnType<typeof setTimeout> | undefined;
-// Opened a moment after the first listener, once the screen's own requests are done: the stream
-// never competes with them (and "network idle" still comes for a freshly loaded page).
-const OPEN_DELAY_MS = 1500;
+// Opened once the screen's own requests have been done for a second (quiet.ts).
+const OPEN_DELAY_MS = 1000;
 
 function mark(state: 'open' | 'closed'): void {
   document.documentElement.dataset.live = state;
@@ -81,6 +81,10 @@ function dispatch(block: string): void {
 }
 
 async function open(): Promise<void> {
+  if (failures === 0) {
+    await whenQuiet(OPEN_DELAY_MS);
+    if (connection) return;
+  }
   const session = getSession();
   if (!wanted() || !session || connection) return;
   const abort = new AbortController();
