@@ -217,5 +217,10 @@ describe('live updates', { timeout: 180_000 }, () => {
       assigneeUserId: people.adaId,
     } as Parameters<typeof benApi.projects.createAssignment.mutate>[0]);
     await expect.poll(() => assignments.count(), { timeout: 10_000, interval: 100 }).toBe(2);
+
+    // Signing out closes the stream.
+    await ada.getByRole('button', { name: 'Sign out' }).click();
+    await ada.getByLabel('User name').waitFor();
+    await poll(() => ada.evaluate(() => document.documentElement.dataset.live)).toBe('closed');
   });
 });
