@@ -10,6 +10,9 @@ import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachme
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { eventStreamPaths, eventStreamRoutes } from './modules/events/event-sse.js'; // events
+import { NatsPublisher } from './modules/events/nats/nats-publisher.js'; // webhooks
+import { WebhookDispatcher } from './modules/events/webhooks/webhook-dispatcher.js'; // webhooks
 import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { multitermPaths, multitermRoutes } from './modules/multiterm/multiterm.rest.js';
@@ -80,6 +83,7 @@ export const rawRoutePaths = {
   ...multitermPaths,
   ...skosPaths,
   ...feedbackPaths, // feedback
+  ...eventStreamPaths, // events
 };
 
 /** The REST-only routes beside the procedures; their paths join the OpenAPI document. */
@@ -96,6 +100,7 @@ export function rawRoutes(deps: AppDeps, createContext: ContextFactory): RawRout
     multitermRoutes(deps.config, createContext),
     skosRoutes(deps.config, createContext),
     feedbackRoutes(deps.config, createContext), // feedback
+    eventStreamRoutes(createContext), // events
   ];
 }
 
@@ -178,6 +183,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storageSweeper = new StorageSweeper(deps.orm, config, app.log);
   app.addHook('onReady', async () => storageSweeper.start());
   app.addHook('onClose', () => storageSweeper.close());
+  // Webhook delivery and NATS publishing from the event log, leased so servers share them (docs/events.md).
+  if (config.WEBHOOKS_DISPATCH) {
+    const dispatcher = new WebhookDispatcher(deps.orm, config, app.log); // webhooks
+    app.addHook('onReady', async () => dispatcher.start());
+    app.addHook('onClose', () => dispatcher.close());
+    if (config.EVENTS_NATS_URL) {
+      const publisher = new NatsPublisher(deps.orm, config, app.log);
+      app.addHook('onReady', async () => publisher.start());
+      app.addHook('onClose', () => publisher.close());
+    }
+  }
   const search = createSearchRuntime(deps.orm, config, app.log);
   app.addHook('onReady', async () => {
     app.log.info({ engine: search.engine.name }, `term search runs on ${search.engine.name}`);

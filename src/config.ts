@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkList } from './modules/events/webhooks/webhook-address-guard.js';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -144,6 +145,50 @@ export const ConfigSchema = z.object({
   LOGIN_THROTTLE_DELAY_MS: z.coerce.number().int().min(1).max(900_000).default(1000),
   /** Ed25519 public key (PEM) that verifies licence texts; without it no licence can be applied. */
   LICENSE_PUBLIC_KEY: z.string().optional(),
+  /** Webhooks (docs/events.md, "Webhooks"): deliver to private, loopback and link-local addresses too. */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  /** Networks webhooks may reach although private (comma list of addresses or CIDRs, e.g. 10.2.0.0/16). */
+  WEBHOOKS_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .refine((value) => {
+      try {
+        networkList(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'a comma list of IP addresses or networks such as 10.2.0.0/16'),
+  /** One delivery's bound, connection to answer (ms). */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** The first retry's wait (ms); each further failure doubles it, up to WEBHOOKS_RETRY_MAX_MS, with jitter. */
+  WEBHOOKS_RETRY_BASE_MS: z.coerce.number().int().min(1).default(10_000),
+  WEBHOOKS_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60 * 1000),
+  /** How long an event may keep failing before its subscription is disabled and its owner mailed (ms). */
+  WEBHOOKS_RETRY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60 * 60 * 1000),
+  /** How often an idle server looks for new events to deliver or publish (ms). */
+  WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /** Whether this server delivers webhooks (and publishes to NATS); every server may, leases share the work. */
+  WEBHOOKS_DISPATCH: booleanFromEnv.default(true),
+  /** With it, every event is published to NATS JetStream too (docs/events.md, "NATS"). */
+  EVENTS_NATS_URL: z.string().optional(),
+  /** The JetStream stream (created if missing) and the subjects' first token: <prefix>.<client id>.<event type>. */
+  EVENTS_NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('POLYTERM'),
+  EVENTS_NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('polyterm'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -7,6 +7,7 @@ import { ConceptLock } from '../modules/concept/concept-lock.entity.js';
 import { Dictionary } from '../modules/dictionary/dictionary.entity.js';
 import { DefinitionImport } from '../modules/dictionary-definition/definition-import.entity.js';
 import { Domain } from '../modules/domain/domain.entity.js';
+import { EventDraft } from '../modules/events/event.entity.js';
 import { ExportSettings } from '../modules/export-settings/export-settings.entity.js';
 import { Feedback, FeedbackAnswer } from '../modules/feedback/feedback.entity.js';
 import { Field, PicklistItem } from '../modules/field/field.entity.js';
@@ -62,4 +63,5 @@ export const entities = [
   Workflow,
   Feedback,
   FeedbackAnswer,
+  EventDraft,
 ];

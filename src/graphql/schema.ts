@@ -23,6 +23,8 @@ import '../modules/tbx/tbx-files.graphql.js';
 import '../modules/mail/mail-settings.graphql.js'; // mail-settings
 import '../modules/feedback/feedback.graphql.js'; // feedback
 import '../modules/staging/staging.graphql.js'; // staging
+import '../modules/events/event.graphql.js'; // events
+import '../modules/events/webhooks/webhook.graphql.js'; // webhooks
 
 /** The GraphQL schema: one file per type registers its fields on the shared builder. */
 export const schema = boundRootFields(builder.toSchema());

@@ -51,6 +51,16 @@ export const openApiTags = [
     name: 'projects',
     description: 'Terminology projects: entries, candidate terms, assignments, progress (docs/projects.md)',
   }, // projects
+  {
+    name: 'events',
+    description:
+      'The change feed: events after a sequence, and the same as Server-Sent Events (docs/events.md)',
+  }, // events
+  {
+    name: 'webhooks',
+    description:
+      'Webhook subscriptions: signed deliveries of events to a URL, their delivery log and redelivery (docs/events.md)',
+  }, // webhooks
   { name: 'stemming', description: 'Snowball stemmers per language and dictionary, and text analysis' },
   { name: 'decoration', description: 'Marks the terms of a dictionary in a text' },
   { name: 'sync settings', description: 'API synchronization settings of dictionaries' },

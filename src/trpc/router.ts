@@ -9,6 +9,8 @@ import { dictionaryRouter } from '../modules/dictionary/dictionary.router.js';
 import { dictionaryDefinitionRouter } from '../modules/dictionary-definition/definition.router.js';
 import { displayConceptRouter } from '../modules/display/display-concept.router.js';
 import { domainRouter } from '../modules/domain/domain.router.js';
+import { eventRouter } from '../modules/events/event.router.js'; // events
+import { webhookRouter } from '../modules/events/webhooks/webhook.router.js'; // webhooks
 import { exportSettingsRouter } from '../modules/export-settings/export-settings.router.js';
 import { feedbackRouter } from '../modules/feedback/feedback.router.js'; // feedback
 import { fieldRouter } from '../modules/field/field.router.js';
@@ -76,6 +78,7 @@ export const appRouter = router({
   feedback: feedbackRouter, // feedback
   staging: stagingRouter, // staging
   attachments: attachmentRouter,
+  events: eventRouter, // events
   history: historyRouter,
   tbx: tbxRouter,
   spreadsheet: spreadsheetRouter,
@@ -86,6 +89,7 @@ export const appRouter = router({
   termDecoration: decorationRouter,
   workflows: workflowRouter,
   projects: projectRouter, // projects
+  webhooks: webhookRouter, // webhooks
 });
 
 export type AppRouter = typeof appRouter;

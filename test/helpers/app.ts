@@ -31,6 +31,9 @@ export async function buildTestApp(
     // longer than the product's few seconds. The outage suites set the product's bounds explicitly.
     DATABASE_STATEMENT_TIMEOUT_MS: '60000',
     DATABASE_ACQUIRE_TIMEOUT_MS: '30000',
+    // Suites share the run's database: only the webhook suites deliver (with their loopback allowance),
+    // so no other suite's server takes their subscriptions with the product's settings.
+    WEBHOOKS_DISPATCH: 'false',
     ...overrides,
   });
   const orm = await openOrm(config.DATABASE_URL!, ormOverrides, databaseTimeouts(config));

@@ -20,6 +20,8 @@ async function appWith(env: Record<string, string>, logLines?: string[]) {
     DATABASE_URL: inject('databaseUrl'),
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     LOG_LEVEL: 'info',
+    // The run's shared database: leave webhook delivery to the webhook suites (test/helpers/app.ts).
+    WEBHOOKS_DISPATCH: 'false',
     ...env,
   });
   const app = await buildApp({ config, orm, logStream: { write: (line) => logLines?.push(line) } });

@@ -1,5 +1,6 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '../../src/trpc/router';
+import { tracked } from './live/quiet';
 import { getSession, setSession } from './session';
 
 /** The typed tRPC client: every call is checked against the server's router at compile time. */
@@ -12,7 +13,7 @@ export const trpc = createTRPCClient<AppRouter>({
         return token ? { 'x-auth-token': token } : {};
       },
       fetch: async (input, init) => {
-        const response = await fetch(input, init);
+        const response = await tracked(fetch(input, init));
         // An expired or ended session: back to sign-in, keeping the page to return to.
         if (response.status === 401 && getSession()) setSession(null, 'expired');
         return response;
@@ -70,7 +71,7 @@ export async function rest(path: string, init: RequestInit = {}): Promise<Respon
   const token = getSession()?.token;
   const headers = new Headers(init.headers);
   if (token) headers.set('x-auth-token', token);
-  const response = await fetch(`/api/v4${path}`, { ...init, headers });
+  const response = await tracked(fetch(`/api/v4${path}`, { ...init, headers }));
   if (response.ok) return response;
   if (response.status === 401 && getSession()) setSession(null, 'expired');
   const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };

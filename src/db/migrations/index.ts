@@ -40,6 +40,8 @@ import { Migration20270104090000 } from './Migration20270104090000_lemma_keys.js
 import { Migration20270105090000 } from './Migration20270105090000_bulk_import_writes.js'; // bulk-import-writes
 import { Migration20270106090000 } from './Migration20270106090000_term_lemma_keys.js'; // decoration
 import { Migration20270106120000 } from './Migration20270106120000_staging_areas.js'; // staging
+import { Migration20270106140000 } from './Migration20270106140000_events.js'; // events
+import { Migration20270106150000 } from './Migration20270106150000_webhooks.js'; // webhooks
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -84,4 +86,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270105090000_bulk_import_writes', class: Migration20270105090000 }, // bulk-import-writes
   { name: 'Migration20270106090000_term_lemma_keys', class: Migration20270106090000 }, // decoration
   { name: 'Migration20270106120000_staging_areas', class: Migration20270106120000 }, // staging
+  { name: 'Migration20270106140000_events', class: Migration20270106140000 }, // events
+  { name: 'Migration20270106150000_webhooks', class: Migration20270106150000 }, // webhooks
 ];

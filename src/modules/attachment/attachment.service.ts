@@ -78,6 +78,9 @@ export async function createAttachment(scope: Scope, input: NewAttachment): Prom
   });
 }
 
+const ATTACHMENT_INSERT = `insert into attachments (key, client_id, dictionary_id, file_name, content_type, size, sha256, width, height, thumbnail_key, created_by_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`;
+
 /**
  * Registers a stored blob as an attachment, with no permission check (the caller made one: the upload
  * route's, the import's): checks the type against the name (400) and makes the thumbnail of an image.
@@ -94,9 +97,14 @@ export async function insertAttachment(
     : undefined;
   let row: AttachmentRow | undefined;
   try {
+    // The attachment and its event in one statement: one transaction without opening one.
     [row] = await em.execute<AttachmentRow[]>(
-      `insert into attachments (key, client_id, dictionary_id, file_name, content_type, size, sha256, width, height, thumbnail_key, created_by_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
+      `with added as (${ATTACHMENT_INSERT}), logged as (
+         insert into event_drafts (client_id, type, dictionary_id, actor_id, data)
+         select client_id, 'attachment.added', dictionary_id, created_by_id,
+                jsonb_build_object('key', key, 'fileName', file_name, 'contentType', content_type, 'size', size)
+           from added returning 1
+       ) select * from added`,
       [
         input.blob.key,
         input.clientId,

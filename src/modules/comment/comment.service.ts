@@ -9,6 +9,7 @@ import { isDictionaryAdmin } from '../access/access.service.js';
 import type { Concept } from '../concept/concept.entity.js';
 import type { CommentDto } from '../concept/concept.schema.js';
 import { conceptIdOfTerm, readableConcept } from '../concept/concept-access.js';
+import { recordEvent } from '../events/event-log.js';
 import { GuestSettings } from '../guest/guest-settings.entity.js';
 import { Comment, type CommentLevel } from './comment.entity.js';
 import type { CommentCreateInput, CommentTargetInput } from './comment.schema.js';
@@ -119,17 +120,21 @@ export async function createComment(scope: Scope, input: CommentCreateInput): Pr
   await assertMayComment(scope);
   const level = levelOf(input);
   const concept = await conceptOfEntry(scope, input['entry-id'], level);
-  const comment = scope.em.create(Comment, {
-    client: concept.client,
-    dictionary: concept.dictionary,
-    concept,
-    fieldLevel: level,
-    entryId: input['entry-id'],
-    text: input.text,
-    userId: scope.actor.userId,
-    authorName: scope.actor.fullName?.trim() || scope.actor.username,
+  const comment = await scope.em.transactional(async (em) => {
+    const row = em.create(Comment, {
+      client: concept.client,
+      dictionary: concept.dictionary,
+      concept,
+      fieldLevel: level,
+      entryId: input['entry-id'],
+      text: input.text,
+      userId: scope.actor.userId,
+      authorName: scope.actor.fullName?.trim() || scope.actor.username,
+    });
+    await em.flush();
+    recordCommentEvent(em, scope, 'comment.created', row, concept);
+    return row;
   });
-  await scope.em.flush();
   return commentDto(comment);
 }
 
@@ -152,5 +157,26 @@ export async function deleteComment(scope: Scope, id: number): Promise<void> {
       'Only the author or an administrator of the dictionary may delete a comment',
     );
   }
+  recordCommentEvent(scope.em, scope, 'comment.deleted', comment, concept.concept);
   await scope.em.remove(comment).flush();
+}
+
+/** The comment's event (docs/events.md), with the flush that writes the comment. */
+function recordCommentEvent(
+  em: EntityManager,
+  scope: Scope,
+  type: 'comment.created' | 'comment.deleted',
+  comment: Comment,
+  concept: Concept,
+): void {
+  recordEvent(em, {
+    clientId: scope.actor.clientId,
+    type,
+    actorId: scope.actor.userId,
+    dictionaryId: concept.dictionary.id,
+    sectionId: concept.section.id,
+    conceptId: concept.id,
+    termId: comment.fieldLevel === 'TERM' ? comment.entryId : null,
+    data: { commentId: comment.id, fieldLevel: comment.fieldLevel, entryId: comment.entryId },
+  });
 }

@@ -237,6 +237,10 @@ export async function writeStructure(
     await mergeLanguagesAndFields(scope, dictionary, definition);
   }
   const oidMap = await mergeViewsSectionsDomains(scope, dictionary, definition);
-  await markStructureChanged(scope.em as EntityManager, dictionary.id);
+  await markStructureChanged(scope.em as EntityManager, dictionary.id, {
+    actorId: scope.actor.userId,
+    subject: 'definition',
+    action: 'imported',
+  });
   return { dictionaryId: dictionary.id, dictionaryNew: target === null, oidMap };
 }

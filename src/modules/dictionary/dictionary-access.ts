@@ -3,10 +3,12 @@
  * whoever asks, system administrators excepted), then the permission: unreadable is 404, readable but
  * not administrable is 403.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import { deletedFilter, isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
 import { dictionaryPermissions, isDictionaryAdmin } from '../access/access.service.js';
+import { recordStructureEvent } from '../events/structure-events.js';
 import { Dictionary } from './dictionary.entity.js';
 
 const NO_TENANT = { tenant: false } as const;
@@ -78,18 +80,31 @@ export async function administrableDictionary(
   return dictionary;
 }
 
+/** What a structure change did, for its dictionary.structure.changed event (docs/events.md). */
+export interface StructureChange {
+  actorId: number | null;
+  subject: 'section' | 'view' | 'domain' | 'definition';
+  action: 'created' | 'updated' | 'deleted' | 'imported';
+  id?: number;
+}
+
 /**
  * Structure changes move the start of the dictionary's history (history shows only later changes).
  * A plain update, not an entity change: the dictionary's own version must not move, or concurrent
  * changes to different sections, domains or views of one dictionary would answer 409.
  */
-export async function markStructureChanged(em: EntityManager, dictionaryId: number): Promise<void> {
+export async function markStructureChanged(
+  em: EntityManager,
+  dictionaryId: number,
+  change: StructureChange,
+): Promise<void> {
   await em.nativeUpdate(
     Dictionary,
     { id: dictionaryId },
     { structureChangedAt: new Date() },
     { filters: false },
   );
+  await recordStructureEvent(em, dictionaryId, change);
 }
 
 /**

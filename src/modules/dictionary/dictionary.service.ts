@@ -17,6 +17,7 @@ import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { isDictionaryAdmin, readableSectionIds } from '../access/access.service.js';
 import { Client } from '../client/client.entity.js';
+import { recordDictionaryEvent } from '../events/structure-events.js';
 import { fieldDto, fieldsOf, syncFields } from '../field/field.service.js';
 import { languageDto, languagesOf, syncLanguages } from '../language/language.service.js';
 import { PermissionScheme } from '../permission/permission-scheme.entity.js';
@@ -223,6 +224,7 @@ export async function createDictionary(scope: Scope, input: DictionaryCreateInpu
     });
     await em.flush();
     await applyStructure(em, dictionary, input, scope.actor.userId);
+    await recordDictionaryEvent(em, scope, 'dictionary.created', dictionary.id);
     return dictionary.id;
   });
   scope.em.clear();
@@ -251,6 +253,7 @@ export async function updateDictionary(scope: Scope, input: DictionaryUpdateInpu
     });
     // Changed before the structure is synced: its flushes write the row once, so the version moves by one.
     await applyStructure(em, dictionary, input, scope.actor.userId);
+    await recordDictionaryEvent(em, scope, 'dictionary.updated', dictionary.id);
   });
   scope.em.clear();
   return getDictionary(scope, input.id, input.format, false);
@@ -261,5 +264,6 @@ export async function deleteDictionary(scope: Scope, id: number): Promise<void> 
   await scope.em.transactional(async (em) => {
     const dictionary = await administrableDictionary(scope, id, { em, permission: 'DICT_DELETE' });
     markDeleted(dictionary, scope.actor.userId);
+    await recordDictionaryEvent(em, scope, 'dictionary.deleted', dictionary.id);
   });
 }

@@ -153,8 +153,13 @@ export async function createDomain(scope: Scope, input: DomainCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    await markStructureChanged(em, dictionary.id);
     await em.flush();
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'domain',
+      action: 'created',
+      id: domain.id,
+    });
     return domain.id;
   });
   scope.em.clear();
@@ -176,7 +181,12 @@ export async function updateDomain(scope: Scope, input: DomainPatchInput, partia
     }
     if (!partial || input.sortIndex !== undefined) domain.sortIndex = input.sortIndex ?? 0;
     domain.changedById = scope.actor.userId;
-    await markStructureChanged(em, dictionary.id);
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'domain',
+      action: 'updated',
+      id: domain.id,
+    });
   });
   scope.em.clear();
   return getDomain(scope, input.id, input.format, false);
@@ -193,7 +203,12 @@ async function softDelete(scope: Scope, id: number) {
       `Domain "${domain.name}" has ${children} subdomains; delete or move them first`,
     );
   markDeleted(domain, scope.actor.userId);
-  await markStructureChanged(scope.em, dictionary.id);
+  await markStructureChanged(scope.em, dictionary.id, {
+    actorId: scope.actor.userId,
+    subject: 'domain',
+    action: 'deleted',
+    id: domain.id,
+  });
 }
 
 export async function deleteDomain(scope: Scope, id: number): Promise<void> {

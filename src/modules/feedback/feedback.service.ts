@@ -5,6 +5,7 @@
  * sides after each change commits (feedback-mail.ts).
  */
 import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import { pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
@@ -12,6 +13,7 @@ import { claimAttempt, type ThrottleKey } from '../auth/login-throttle.js';
 import { hashSecret } from '../auth/tokens.js';
 import { conceptIdOfTerm, readableConcept } from '../concept/concept-access.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { recordEvent } from '../events/event-log.js';
 import { User } from '../user/user.entity.js';
 import { unseenTermIds } from '../workflow/workflow-visibility.js';
 import { Feedback, FeedbackAnswer, type FeedbackTarget } from './feedback.entity.js';
@@ -149,6 +151,7 @@ export async function createFeedback(
       sessionId: actor.sessionId,
     });
     await em.flush();
+    recordFeedbackEvent(em, scope, 'feedback.created', row);
     return row;
   });
   mailLater(scope, feedback, { kind: 'created' });
@@ -280,6 +283,7 @@ export async function answerFeedback(scope: Scope, input: FeedbackAnswerInput): 
     row.status = input.close ? 'CLOSED' : 'ANSWERED';
     row.changedAt = new Date();
     if (input.close) Object.assign(row, { closedAt: new Date(), closedById: actor.userId });
+    recordFeedbackEvent(em, scope, 'feedback.answered', row);
     await em.flush();
     return row;
   });
@@ -297,6 +301,7 @@ export async function closeFeedback(scope: Scope, id: number): Promise<FeedbackD
       closedById: scope.actor.userId,
       changedAt: new Date(),
     });
+    recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
     await scope.em.flush();
     mailLater(scope, feedback, { kind: 'closed' });
   }
@@ -314,6 +319,7 @@ export async function reopenFeedback(scope: Scope, id: number): Promise<Feedback
       closedById: null,
       changedAt: new Date(),
     });
+    recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
     await scope.em.flush();
   }
   return getFeedback(scope, id);
@@ -324,7 +330,26 @@ export async function deleteFeedback(scope: Scope, id: number): Promise<void> {
   const feedback = await visibleFeedback(scope, id, true);
   await scope.em.transactional(async (em) => {
     await em.nativeDelete(Feedback, { id: feedback.id });
+    recordFeedbackEvent(em, scope, 'feedback.deleted', feedback);
   });
   // After the commit: a file without its feedback is only space, a feedback without its file an error.
   if (feedback.attachmentKey) await feedbackStore(scope.em).delete(feedback.attachmentKey);
+}
+
+/** Feedback's event (docs/events.md): for the dictionary's administrators only, like the feedback. */
+function recordFeedbackEvent(
+  em: EntityManager,
+  scope: Scope,
+  type: 'feedback.created' | 'feedback.answered' | 'feedback.updated' | 'feedback.deleted',
+  row: Feedback,
+): void {
+  recordEvent(em, {
+    clientId: scope.actor.clientId,
+    type,
+    actorId: scope.actor.userId,
+    dictionaryId: row.dictionary.id,
+    conceptId: row.conceptId ?? null,
+    termId: row.termId ?? null,
+    data: { feedbackId: row.id, target: row.target, status: row.status },
+  });
 }

@@ -4,11 +4,13 @@
  * project's transition for its type through the workflow's bulk transition, as the caller: the
  * workflow's rules (who may fire, votes, conditions, required fields) decide what moves.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuditUsers, auditInfo } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
+import { recordProjectEvent } from '../events/project-events.js';
 import { runAsJob } from '../jobs/job-runner.js';
 import { User } from '../user/user.entity.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
@@ -225,6 +227,13 @@ export async function createAssignment(scope: Scope, input: AssignmentCreateInpu
         [scope.actor.userId, project.id],
       );
     }
+    await recordProjectEvent(em, scope, 'assignment.created', project.id, {
+      assignmentId: row!.id,
+      type: input.type,
+      languageCode,
+      assigneeUserId: userId,
+      assigneeGroupId: groupId,
+    });
     return row!.id;
   });
   return getAssignment(scope, id);
@@ -288,6 +297,12 @@ export async function patchAssignment(scope: Scope, input: AssignmentPatchInput)
         row.id,
       ],
     );
+    await recordProjectEvent(em, scope, 'assignment.updated', project.id, {
+      assignmentId: row.id,
+      status,
+      assigneeUserId: userId,
+      assigneeGroupId: groupId,
+    });
   });
   return getAssignment(scope, input.assignmentId);
 }
@@ -297,6 +312,7 @@ export async function deleteAssignment(scope: Scope, assignmentId: number): Prom
     const { project } = await loadAssignment(scope, assignmentId, em, true);
     await managedProject(scope, project.id, em);
     await em.execute('delete from project_assignments where id = ?', [assignmentId]);
+    await recordProjectEvent(em, scope, 'assignment.deleted', project.id, { assignmentId });
   });
 }
 
@@ -370,6 +386,10 @@ export async function completeAssignment(
         [scope.actor.userId, JSON.stringify({ transition, dictionaries }), row.id, row.version],
       );
       if (!updated) throw new AppError('CONFLICT', 'The assignment changed meanwhile');
+      await recordProjectEvent(tx, scope, 'assignment.completed', project.id, {
+        assignmentId: row.id,
+        transition,
+      });
       return true;
     });
   if (!steps.some((step) => 'run' in step)) {

@@ -3,12 +3,14 @@
  * read from a TBX file or a spreadsheet by the existing readers, commented, and decided once — merged
  * into a concept, promoted to a new one, or rejected — with who and when.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AuditUsers, auditInfo } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
 import { getConcept, updateConcept } from '../concept/concept.service.js';
+import { recordProjectEvent } from '../events/project-events.js';
 import { findDuplicates, suggestTerm } from '../search/search.service.js';
 import { tbxLanguage } from '../tbx/tbx-languages.js';
 import { User } from '../user/user.entity.js';
@@ -142,14 +144,22 @@ export async function insertCandidates(
 
 export async function addCandidates(scope: Scope, input: { id: number; candidates: CandidateInput[] }) {
   const project = await managedProject(scope, input.id);
-  const added = await scope.em.transactional((em) => insertCandidates(em, scope, project, input.candidates));
+  const added = await scope.em.transactional(async (em) => {
+    const count = await insertCandidates(em, scope, project, input.candidates);
+    await recordProjectEvent(em, scope, 'candidate.added', project.id, { count });
+    return count;
+  });
   return { added, errors: [] };
 }
 
 export async function importCandidates(scope: Scope, input: ImportCandidatesInput) {
   const project = await managedProject(scope, input.id);
   const { candidates, errors } = await readCandidateFile(input);
-  const added = await scope.em.transactional((em) => insertCandidates(em, scope, project, candidates));
+  const added = await scope.em.transactional(async (em) => {
+    const count = await insertCandidates(em, scope, project, candidates);
+    await recordProjectEvent(em, scope, 'candidate.added', project.id, { count });
+    return count;
+  });
   return { added, errors: errors.slice(0, 1000) };
 }
 
@@ -209,11 +219,14 @@ export async function candidateDuplicates(scope: Scope, candidateId: number) {
 
 export async function commentCandidate(scope: Scope, input: { candidateId: number; text: string }) {
   await scope.em.transactional(async (em) => {
-    await readableCandidate(scope, input.candidateId, em);
+    const { project } = await readableCandidate(scope, input.candidateId, em);
     await em.execute(
       'insert into project_candidate_comments (client_id, candidate_id, user_id, text) values (?, ?, ?, ?)',
       [scope.actor.clientId, input.candidateId, scope.actor.userId, input.text],
     );
+    await recordProjectEvent(em, scope, 'candidate.commented', project.id, {
+      candidateId: input.candidateId,
+    });
   });
   return getCandidate(scope, input.candidateId);
 }
@@ -248,6 +261,7 @@ async function decide(
         where id = ?`,
       [status, conceptId, scope.actor.userId, comment ?? null, candidateId],
     );
+    await recordProjectEvent(em, scope, 'candidate.decided', project.id, { candidateId, status, conceptId });
   });
   return getCandidate(scope, candidateId);
 }

@@ -2,12 +2,14 @@
  * A project's entries (docs/projects.md, Entries): concepts of its dictionaries added by ids, by a filter
  * or by a saved query, listed with their workflow states; and the projects a concept belongs to.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import { toPage } from '../../shared/paging.js';
 import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { readableSectionIds } from '../access/access.service.js';
 import { readableConcepts } from '../concept/concept-access.js';
+import { recordProjectEvent } from '../events/project-events.js';
 import { getFilter } from '../filter/filter.service.js';
 import type { FilterCriteria } from '../filter/filter-criteria.js';
 import { andSql, criteriaSql, type Sql } from '../filter/filter-sql.js';
@@ -171,18 +173,27 @@ export async function addEntries(scope: Scope, input: AddEntriesInput) {
     asked = ids.length;
     where = { text: 'c.id = any(?::int[])', params: [ints(ids)] };
   }
-  const added = await scope.em.transactional((em) => insertWhere(em, scope, project, sections, where));
+  const added = await scope.em.transactional(async (em) => {
+    const count = await insertWhere(em, scope, project, sections, where);
+    if (count > 0)
+      await recordProjectEvent(em, scope, 'project.entries.changed', project.id, { added: count });
+    return count;
+  });
   return { added, removed: 0, skipped: asked === null ? 0 : asked - added };
 }
 
 export async function removeEntries(scope: Scope, input: { id: number; conceptIds: number[] }) {
   await managedProject(scope, input.id);
-  const removed = await scope.em.transactional((em) =>
-    em.execute<{ concept_id: number }[]>(
+  const removed = await scope.em.transactional(async (em) => {
+    const rows = await em.execute<{ concept_id: number }[]>(
       'delete from project_entries where project_id = ? and concept_id = any(?::int[]) returning concept_id',
       [input.id, ints(new Set(input.conceptIds))],
-    ),
-  );
+    );
+    if (rows.length > 0) {
+      await recordProjectEvent(em, scope, 'project.entries.changed', input.id, { removed: rows.length });
+    }
+    return rows;
+  });
   return { added: 0, removed: removed.length, skipped: new Set(input.conceptIds).size - removed.length };
 }
 

@@ -1,4 +1,5 @@
 /** Projects themselves (docs/projects.md): list, read, create, change, delete, move between statuses. */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { commonDto, loadAuditUsers } from '../../shared/audit.js';
 import { AppError, notFound } from '../../shared/errors.js';
@@ -8,6 +9,7 @@ import { isClientAdmin, type Scope } from '../../shared/scope.js';
 import { assertVersion } from '../../shared/versioning.js';
 import { isDictionaryAdmin } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
+import { recordProjectEvent } from '../events/project-events.js';
 import {
   PROJECT_SHORT_KEYS,
   type ProjectCreateInput,
@@ -222,6 +224,7 @@ export async function createProject(scope: Scope, input: ProjectCreateInput) {
         scope.actor.userId,
       ],
     );
+    await recordProjectEvent(em, scope, 'project.created', row!.id);
     return row!.id;
   });
   return getProject(scope, id, input.format);
@@ -269,6 +272,9 @@ export async function updateProject(scope: Scope, input: ProjectPatchInput, part
       project.id,
       intArray(dictionaryIds),
     ]);
+    await recordProjectEvent(em, scope, 'project.updated', project.id, {
+      changed: Object.keys(input).filter((key) => !['id', 'version', 'format'].includes(key)),
+    });
   });
   return getProject(scope, input.id, input.format);
 }
@@ -281,6 +287,7 @@ export async function deleteProject(scope: Scope, id: number): Promise<void> {
          version = version + 1 where id = ?`,
       [scope.actor.userId, scope.actor.userId, id],
     );
+    await recordProjectEvent(em, scope, 'project.deleted', id);
   });
 }
 
@@ -299,6 +306,10 @@ export async function setProjectStatus(
       'update projects set status = ?, version = version + 1, changed_at = now(), changed_by_id = ? where id = ?',
       [input.status, scope.actor.userId, project.id],
     );
+    await recordProjectEvent(em, scope, 'project.updated', project.id, {
+      changed: ['status'],
+      status: input.status,
+    });
   });
   return getProject(scope, input.id, 'FULL');
 }

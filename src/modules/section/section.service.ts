@@ -158,8 +158,13 @@ export async function createSection(scope: Scope, input: SectionCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    await markStructureChanged(em, dictionary.id);
     await em.flush();
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'section',
+      action: 'created',
+      id: section.id,
+    });
     return section.id;
   });
   scope.em.clear();
@@ -182,7 +187,12 @@ export async function updateSection(scope: Scope, input: SectionPatchInput, part
       section.permissionScheme = (input.permissionSchemeId ?? null) as never;
     }
     section.changedById = scope.actor.userId;
-    await markStructureChanged(em, dictionary.id);
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'section',
+      action: 'updated',
+      id: section.id,
+    });
   });
   scope.em.clear();
   return getSection(scope, input.id, input.format, false);
@@ -199,7 +209,12 @@ async function softDelete(scope: Scope, id: number) {
     throw new AppError('BAD_REQUEST', `The section holds ${concepts} concepts; clear or move them first`);
   }
   markDeleted(section, scope.actor.userId);
-  await markStructureChanged(em, dictionary.id);
+  await markStructureChanged(em, dictionary.id, {
+    actorId: scope.actor.userId,
+    subject: 'section',
+    action: 'deleted',
+    id: section.id,
+  });
 }
 
 export async function deleteSection(scope: Scope, id: number): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Scope } from '../../shared/scope.js';
+import { recordEvent } from '../events/event-log.js';
 import { beatNow, jobsRunningOn } from '../jobs/job-heartbeat.js';
 import { JobTask } from '../jobs/job-task.entity.js';
 import type { TbxExportSummary } from './tbx-export.schema.js';
@@ -73,7 +74,12 @@ export async function asExportJob(
   const running = jobsRunningOn(em);
   running.add(job.id);
   await beatNow(em, [job.id]);
-  return { fileName: download.fileName, chunks: tracked(em, job.id, download, running), jobTaskId: job.id };
+  const chunks = tracked(em, job.id, download, running, {
+    clientId: scope.actor.clientId,
+    userId: scope.actor.userId,
+    type,
+  });
+  return { fileName: download.fileName, chunks, jobTaskId: job.id };
 }
 
 async function* tracked(
@@ -81,13 +87,14 @@ async function* tracked(
   jobId: number,
   download: ExportDownload,
   running: Set<number>,
+  job: { clientId: number; userId: number; type: string },
 ): AsyncGenerator<ExportChunk> {
   let ended = false;
   let lastWrite = 0;
-  const end = async (fields: Partial<JobTask>) => {
+  const end = async (fields: Partial<JobTask>, on: EntityManager = em) => {
     ended = true;
     running.delete(jobId);
-    await em.nativeUpdate(JobTask, { id: jobId }, { ...fields, finishedAt: new Date() });
+    await on.nativeUpdate(JobTask, { id: jobId }, { ...fields, finishedAt: new Date() });
   };
   try {
     // One chunk is held back: the job is DONE before the consumer gets the last one, so a client that
@@ -103,7 +110,18 @@ async function* tracked(
       }
     }
     const summary = exportSummary(download);
-    await end({ status: 'DONE', processed: summary.exportedConcepts, result: summary });
+    // The job's end and its export.finished event (docs/events.md) commit together.
+    await em.transactional(async (tx) => {
+      await end({ status: 'DONE', processed: summary.exportedConcepts, result: summary }, tx);
+      const { notExpressed, ...counts } = summary;
+      recordEvent(tx, {
+        clientId: job.clientId,
+        type: 'export.finished',
+        actorId: job.userId,
+        dictionaryId: summary.dictionaryId || null,
+        data: { jobTaskId: jobId, jobType: job.type, ...counts, notExpressed: notExpressed.total },
+      });
+    });
     if (held !== undefined) yield held;
   } catch (error) {
     if (!ended)

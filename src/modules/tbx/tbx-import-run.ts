@@ -7,6 +7,7 @@
 import type { ImportSummary } from '../../shared/common.schema.js';
 import type { Scope } from '../../shared/scope.js';
 import { writeLanguageFields } from '../concept/concept-language-fields.js';
+import { recordEvent } from '../events/event-log.js';
 import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runner.js';
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
@@ -80,16 +81,30 @@ export function runImportJob<T>(scope: Scope, job: ImportJob<T>): Promise<AsyncO
         }
         const source = await job.open(ctx);
         // Into a staging area: the entries wait for review there; the dictionary is left as it is.
-        if (job.target.kind === 'existing' && job.target.stagingAreaId !== undefined) {
-          const area = {
-            areaId: job.target.stagingAreaId,
-            format: job.format,
+        const stagingAreaId = job.target.kind === 'existing' ? job.target.stagingAreaId : undefined;
+        const summary =
+          stagingAreaId !== undefined
+            ? await stageEntries(ctx, source, progress, {
+                areaId: stagingAreaId,
+                format: job.format,
+                fileName: job.fileName,
+                jobId,
+              })
+            : await importEntries(ctx, source, progress);
+        const { errors: _errors, ...counts } = summary;
+        recordEvent(tem, {
+          clientId: scope.actor.clientId,
+          type: 'import.finished',
+          actorId: scope.actor.userId,
+          dictionaryId: ctx.dictionaryId,
+          data: {
+            jobType: job.type,
             fileName: job.fileName,
-            jobId,
-          };
-          return stageEntries(ctx, source, progress, area);
-        }
-        return importEntries(ctx, source, progress);
+            ...(stagingAreaId !== undefined ? { stagingAreaId } : {}),
+            ...counts,
+          },
+        });
+        return summary;
       });
       await direct?.refresh();
       return summary;

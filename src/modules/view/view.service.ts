@@ -141,8 +141,13 @@ export async function createView(scope: Scope, input: ViewCreateInput) {
       createdById: scope.actor.userId,
       changedById: scope.actor.userId,
     });
-    await markStructureChanged(em, dictionary.id);
     await em.flush();
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'view',
+      action: 'created',
+      id: view.id,
+    });
     return view.id;
   });
   scope.em.clear();
@@ -169,7 +174,12 @@ export async function updateView(scope: Scope, input: ViewPatchInput, partial: b
       view.fields = await visibleFields(em, dictionary.id, input.fields ?? (partial ? view.fields : []));
     }
     view.changedById = scope.actor.userId;
-    await markStructureChanged(em, dictionary.id);
+    await markStructureChanged(em, dictionary.id, {
+      actorId: scope.actor.userId,
+      subject: 'view',
+      action: 'updated',
+      id: view.id,
+    });
   });
   scope.em.clear();
   return getView(scope, input.id, input.format, false);
@@ -180,7 +190,12 @@ async function softDelete(scope: Scope, id: number) {
   const dictionary = await administrableDictionary(scope, view.dictionary.id);
   await assertNotInUse(scope.em, view, 'Cannot delete it');
   markDeleted(view, scope.actor.userId);
-  await markStructureChanged(scope.em, dictionary.id);
+  await markStructureChanged(scope.em, dictionary.id, {
+    actorId: scope.actor.userId,
+    subject: 'view',
+    action: 'deleted',
+    id: view.id,
+  });
 }
 
 export async function deleteView(scope: Scope, id: number): Promise<void> {

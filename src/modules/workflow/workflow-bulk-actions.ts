@@ -5,8 +5,10 @@
  * terms, with the history items of the moves showing the changes (old and new values) and, in their
  * snapshots, the values after the change.
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sameJson } from '../../shared/canonical-json.js';
+import { recordVoteEvents } from '../events/workflow-events.js';
 import type { HistoryChange } from '../history/history.types.js';
 import type { Workflow } from './workflow.entity.js';
 import type { BulkEntry } from './workflow-bulk.js';
@@ -40,6 +42,12 @@ export async function castVotes(
      on conflict do nothing returning entry_state_id::text as id`,
     [workflow.client.id, transition.key, vote.userId, vote.comment, idArray(entries)],
   );
+  await recordVoteEvents(em, {
+    clientId: workflow.client.id,
+    userId: vote.userId,
+    transition: transition.key,
+    entryStateIds: cast.map((row) => row.id),
+  });
   const fresh = new Set(cast.map((row) => row.id));
   const voted = entries.filter((entry) => fresh.has(entry.id));
   const repeated = entries.filter((entry) => !fresh.has(entry.id));

@@ -3,6 +3,7 @@
  * or a term, by the workflow's unit) without a state row is in the initial state; the first move writes
  * its row. Firing locks the row, so of two concurrent moves with one version exactly one wins (409).
  */
+
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Scope } from '../../shared/scope.js';
@@ -12,6 +13,7 @@ import type { Concept, Term } from '../concept/concept.entity.js';
 import { readableConcept } from '../concept/concept-access.js';
 import { loadParts, snapshotOf } from '../concept/concept-parts.js';
 import { Dictionary } from '../dictionary/dictionary.entity.js';
+import { recordVoteEvents } from '../events/workflow-events.js';
 import { diffSnapshots } from '../history/history-recorder.js';
 import type { Workflow } from './workflow.entity.js';
 import { enabledWorkflow } from './workflow.service.js';
@@ -165,6 +167,12 @@ export async function fireTransition(scope: Scope, input: FireInput) {
         [workflow.client.id, row.id, transition.key, scope.actor.userId, input.comment ?? null],
       );
       if (!cast) throw new AppError('CONFLICT', `You already voted for ${transition.key} on this entry`);
+      await recordVoteEvents(em, {
+        clientId: workflow.client.id,
+        userId: scope.actor.userId,
+        transition: transition.key,
+        entryStateIds: [row.id!],
+      });
       if (!(await votesDecide(em, row.id!, transition))) return { fired: false, notifies: false };
     }
     await moveEntry(scope, em, workflow, concept, row, transition, input.comment ?? null);

@@ -18,6 +18,7 @@ import { WorkflowPanel } from '../components/WorkflowPanel';
 import { type Concept, loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { SendFeedback } from '../feedback/SendFeedback';
 import { formatTime } from '../i18n';
+import { ConceptChangeBanner, useConceptChanges } from '../live/ConceptChangeBanner';
 import { codeList, navigate, withQuery } from '../routes';
 import { getSession } from '../session';
 import { forgetDraft, type StoredDraft, storedDraft } from '../work/draft-store';
@@ -68,6 +69,13 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
   const resumed = useRef(false);
   const loaded = !!concept.data && !!context.data;
   const resume = query.get('edit') === '1';
+  // Someone else changed the concept: the view reloads at once; the editor keeps the user's draft
+  // (the concept's data reloads beneath it, the draft and its base version do not change).
+  const live = useConceptChanges(
+    id,
+    context.data?.[0].find((d) => d.id === concept.data?.dictionaryId),
+    concept.reload,
+  );
 
   /** The lock is no longer this tab's: who has it now decides the words; the draft stays in the editor. */
   const loseLock = useRef<() => Promise<void>>(undefined);
@@ -169,6 +177,16 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
 
   start.current = startEditing;
 
+  /** Their version beside the user's draft, in the conflict dialog: keep mine, or take theirs. */
+  async function compareWithTheirs() {
+    const theirs = await trpc.concepts.get
+      .query({ id, format: 'FULL', 'with-comments': false, 'include-deleted': false })
+      .catch(() => null);
+    if (!theirs) return;
+    live.dismiss();
+    setConflict({ message: t('live.compareMessage'), theirs });
+  }
+
   /** Moves the user's own lock from their other tab here; the draft stored there comes along. */
   async function takeOver() {
     const got = await trpc.concepts.takeOverLock.mutate({ id }).catch(() => false);
@@ -263,6 +281,12 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
           }}
         />
       )}
+      <ConceptChangeBanner
+        change={live.change}
+        editing={draft !== null}
+        onDismiss={live.dismiss}
+        onCompare={() => void compareWithTheirs()}
+      />
       {assignmentId !== undefined && <AssignmentBar assignmentId={assignmentId} conceptId={id} />}
       {notice && (
         <p role="status" className="hint">

@@ -4,6 +4,7 @@ import { Choice, dictionaryOptions } from '../components/controls';
 import { StateBadge } from '../components/WorkflowPanel';
 import { loadDictionaries, loadSearchSettings, useLoaded } from '../data';
 import { formatDate, formatNumber } from '../i18n';
+import { useLiveRefresh } from '../live/live-events';
 import { navigate, onLinkClick, withQuery } from '../routes';
 import { MyAssignments } from './projects/MyAssignments';
 
@@ -26,6 +27,11 @@ export default function InboxScreen({ query }: { query: URLSearchParams }) {
         page: 0,
       }),
     `inbox ${dictionaryId}`,
+  );
+  // Moves and assignments anywhere may add or remove a task: the list refreshes by itself.
+  useLiveRefresh(
+    (event) => event.type === 'workflow.transitioned' || event.type.startsWith('assignment.'),
+    tasks.reload,
   );
   // The inbox answers state keys; the enabled workflows name them (one call for every dictionary).
   const workflows = useLoaded(

@@ -3,6 +3,7 @@ import { trpc } from '../../api';
 import { ErrorMessage } from '../../components/controls';
 import { languagesOf, loadDictionaries, useLoaded } from '../../data';
 import { formatNumber } from '../../i18n';
+import { useLiveRefresh } from '../../live/live-events';
 import { AssignmentTable } from './AssignmentTable';
 import { loadPeople } from './project-data';
 import './projects.css';
@@ -12,6 +13,14 @@ export function MyAssignments() {
   const { t } = useTranslation('project');
   const mine = useLoaded(() => trpc.projects.myAssignments.query({ assignee: 'me' }), 'my assignments');
   const dictionaries = useLoaded(loadDictionaries, 'dictionaries');
+  // New, changed or finished assignments, and moves that advance their progress.
+  useLiveRefresh(
+    (event) =>
+      event.type.startsWith('assignment.') ||
+      event.type.startsWith('project.') ||
+      event.type === 'workflow.transitioned',
+    mine.reload,
+  );
   const people = useLoaded(loadPeople, 'people');
   const languageNames = new Map(languagesOf(dictionaries.data ?? []).map((l) => [l.code, l.name]));
   return (

@@ -4,6 +4,7 @@ import { problemOf, trpc } from '../../api';
 import { ErrorMessage } from '../../components/controls';
 import { loadDictionaries, useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
+import { useLiveRefresh } from '../../live/live-events';
 import { navigate, onLinkClick } from '../../routes';
 import { AddEntries } from './AddEntries';
 import { AssignmentForm } from './AssignmentForm';
@@ -53,6 +54,20 @@ export function ProjectPage({ id }: { id: number }) {
   const [changing, setChanging] = useState<Assignment | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
   const transitionNames = useTransitionNames(project.data?.dictionaryIds ?? []).names;
+  // Someone else's changes of this project, its assignments and candidates, and moves of entries in its
+  // dictionaries (its progress): the page refreshes by itself.
+  useLiveRefresh(
+    (event) =>
+      event.data.projectId === id ||
+      (event.type === 'workflow.transitioned' &&
+        event.dictionaryId !== null &&
+        (project.data?.dictionaryIds ?? []).includes(event.dictionaryId)),
+    () => {
+      project.reload();
+      progress.reload();
+      setRound((value) => value + 1);
+    },
+  );
 
   if (project.error) return <p role="alert">{project.error.message}</p>;
   if (!project.data) return <p role="status">{t('common:loading')}</p>;
