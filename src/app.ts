@@ -5,6 +5,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { databaseOutageError } from './db/errors.js';
+import { closePgListener } from './db/pg-listener.js';
 import { registerGraphQL } from './graphql/yoga.js';
 import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachment.rest.js';
 import { authenticate } from './modules/auth/auth.service.js';
@@ -201,6 +202,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await search.start();
   });
   app.addHook('onClose', () => search.stop());
+  // The shared LISTEN connection (src/db/pg-listener.ts), once every user of it has stopped.
+  app.addHook('onClose', () => closePgListener(deps.orm));
   const createContext = createContextFactory({ ...deps, apiRequests });
 
   const raw = rawRoutes(deps, (req, reply) => createContext(req, reply, 'rest'));
