@@ -8,8 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { mailConfigured, sendMail } from '../mail/mailer.js';
-import { dictionaryRoleKey } from '../role/role.service.js';
 import type { Feedback } from './feedback.entity.js';
+import { type AdministratorMail, administratorMails, senderReadsTarget } from './feedback-recipients.js';
 
 export type FeedbackEvent =
   | { kind: 'created' }
@@ -19,37 +19,9 @@ export type FeedbackEvent =
 const link = (config: Config, path: string) =>
   `${(config.BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '')}${path}`;
 
-/**
- * Who hears of new feedback: the dictionary's e-mail recipient (emailRecipientId) when it has one;
- * otherwise its DICTIONARY_ADMIN users, or failing those the client's administrators. Active accounts
- * with an address only.
- */
-export async function administratorAddresses(em: EntityManager, feedback: Feedback): Promise<string[]> {
-  const [dictionary] = await em.execute<
-    { id: number; oid: string | null; email_recipient_id: number | null }[]
-  >('select id, oid, email_recipient_id from dictionaries where id = ?', [feedback.dictionary.id]);
-  if (!dictionary) return [];
-  const live = `client_id = ? and not deleted and active and email is not null and email <> ''`;
-  const clientId = feedback.client.id;
-  if (dictionary.email_recipient_id !== null) {
-    const rows = await em.execute<{ email: string }[]>(`select email from users where ${live} and id = ?`, [
-      clientId,
-      dictionary.email_recipient_id,
-    ]);
-    if (rows.length) return rows.map((row) => row.email);
-  }
-  for (const role of [`DICTIONARY_ADMIN@${dictionaryRoleKey(dictionary)}`, 'ADMIN']) {
-    const rows = await em.execute<{ email: string }[]>(
-      `select distinct email from users where ${live} and ? = any(roles) order by email limit 50`,
-      [clientId, role],
-    );
-    if (rows.length) return rows.map((row) => row.email);
-  }
-  return [];
-}
-
-function about(feedback: Feedback, dictionaryName: string): string {
-  const label = feedback.targetLabel ? `“${feedback.targetLabel}”` : '';
+/** What the feedback is about, with the target's label when the reader may have it. */
+function about(feedback: Feedback, dictionaryName: string, targetLabel: string | null): string {
+  const label = targetLabel ? `“${targetLabel}”` : '';
   if (feedback.target === 'DICTIONARY') return `the dictionary ${dictionaryName}`;
   return `the ${feedback.target === 'TERM' ? 'term' : 'concept'} ${label} in ${dictionaryName}`.replace(
     /\s+/g,
@@ -57,25 +29,31 @@ function about(feedback: Feedback, dictionaryName: string): string {
   );
 }
 
-/** The mails of one event, as [to, subject, text]. */
+/**
+ * The mails of one event, as [to, subject, text]. `administrators` carry what each may read
+ * (feedback-recipients.ts); `senderReads` false: the sender no longer reads the target, so the
+ * answer or closing names neither the target nor the answer, only the sender's own words.
+ */
 export function feedbackMails(
   config: Config,
   feedback: Feedback,
   dictionaryName: string,
   event: FeedbackEvent,
-  administrators: readonly string[],
+  administrators: readonly AdministratorMail[],
+  senderReads = true,
 ): { to: string; subject: string; text: string }[] {
-  const topic = about(feedback, dictionaryName);
+  const topic = about(feedback, dictionaryName, feedback.targetLabel ?? null);
   const sender = feedback.senderName ?? (feedback.senderGuest ? 'A guest' : 'A user');
   const mails: { to: string; subject: string; text: string }[] = [];
   const toSender = feedback.senderEmail;
   if (event.kind === 'created') {
-    for (const to of administrators) {
+    for (const { to, label } of administrators) {
+      const theirs = about(feedback, dictionaryName, label);
       mails.push({
         to,
-        subject: `[Polyterm] Feedback on ${topic}`,
+        subject: `[Polyterm] Feedback on ${theirs}`,
         text: [
-          `${sender} sent feedback on ${topic}:`,
+          `${sender} sent feedback on ${theirs}:`,
           '',
           feedback.text,
           '',
@@ -96,6 +74,21 @@ export function feedbackMails(
         ].join('\r\n'),
       });
     }
+  } else if (toSender && !senderReads) {
+    const answered = event.kind === 'answered';
+    mails.push({
+      to: toSender,
+      subject: `[Polyterm] ${answered ? 'Answer to' : 'Closed:'} your feedback`,
+      text: [
+        answered
+          ? 'Your feedback has been answered.'
+          : 'Your feedback is closed.',
+        'It concerns an entry you can no longer read in Polyterm, so neither the entry nor the answer is quoted here.',
+        '',
+        'You wrote:',
+        feedback.text,
+      ].join('\r\n'),
+    });
   } else if (toSender) {
     const answered = event.kind === 'answered';
     mails.push({
@@ -129,8 +122,13 @@ export async function sendFeedbackMails(
     const [dictionary] = await em.execute<{ name: string }[]>('select name from dictionaries where id = ?', [
       feedback.dictionary.id,
     ]);
-    const administrators = event.kind === 'created' ? await administratorAddresses(em, feedback) : [];
-    for (const mail of feedbackMails(config, feedback, dictionary?.name ?? '', event, administrators)) {
+    const created = event.kind === 'created';
+    const administrators = created ? await administratorMails(em, config, log, feedback) : [];
+    // The receipt follows the sender's own request, which just read the target; later mails check again.
+    const senderReads =
+      created || !feedback.senderEmail || (await senderReadsTarget(em, config, log, feedback));
+    const mails = feedbackMails(config, feedback, dictionary?.name ?? '', event, administrators, senderReads);
+    for (const mail of mails) {
       // One address refused must not keep the others from their mail.
       await sendMail(config, mail, { em, clientId: feedback.client.id }).catch((error: unknown) =>
         log.warn({ err: error, feedback: feedback.id }, 'sending a feedback mail failed'),

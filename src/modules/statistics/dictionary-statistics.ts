@@ -8,23 +8,30 @@ import type { Scope } from '../../shared/scope.js';
 import { readableSectionIds } from '../access/access.service.js';
 import { readableDictionary } from '../dictionary/dictionary-access.js';
 import { managesDictionary } from '../feedback/feedback-access.js';
+import { unreadableFeedbackIds } from '../feedback/feedback-hidden.js';
 import { enabledWorkflow } from '../workflow/workflow.service.js';
 import { stateOf } from '../workflow/workflow-definition.js';
 import { countStates, governingOf } from '../workflow/workflow-statistics.js';
 import { seenTermSql, unseenStates } from '../workflow/workflow-visibility.js';
 import type { DictionaryStatistics, DictionaryStatisticsQuery } from './statistics.schema.js';
 
-/** Open and answered feedback of the dictionary, for those who manage it (feedback-access.ts). */
+/**
+ * Open and answered feedback of the dictionary, for those who manage it (feedback-access.ts), counted
+ * as their feedback list shows it: without feedback on what they may not read (feedback-hidden.ts)
+ * unless they sent it.
+ */
 async function feedbackCounts(
   scope: Scope,
   dictionaryId: number,
 ): Promise<Pick<DictionaryStatistics, 'feedback'>> {
   if (!(await managesDictionary(scope, dictionaryId))) return {};
+  const hidden = `{${[...(await unreadableFeedbackIds(scope, [dictionaryId]))].join(',')}}`;
   const [row] = await scope.em.execute<{ open: number; answered: number }[]>(
     `select count(*) filter (where status = 'OPEN')::int as open,
             count(*) filter (where status = 'ANSWERED')::int as answered
-       from feedback where dictionary_id = ? and status <> 'CLOSED'`,
-    [dictionaryId],
+       from feedback where dictionary_id = ? and status <> 'CLOSED'
+        and (id <> all(?::int[]) or coalesce(sender_id = ? and not sender_guest, false))`,
+    [dictionaryId, hidden, scope.actor.userId],
   );
   return { feedback: { open: row?.open ?? 0, answered: row?.answered ?? 0 } };
 }

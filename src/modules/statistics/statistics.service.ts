@@ -1,5 +1,7 @@
 import { AppError } from '../../shared/errors.js';
 import { isClientAdmin, isSysadmin, type Scope } from '../../shared/scope.js';
+import { actorOfUser, scopeOfActor } from '../events/event-visibility.js';
+import { unreadableFeedbackIds } from '../feedback/feedback-hidden.js';
 import type { UserLogItem } from '../user/user.schema.js';
 import type {
   MonthQuery,
@@ -83,6 +85,43 @@ async function aggregate(
 
 const ms = (value: Date | string): number => new Date(value).getTime();
 
+/**
+ * Feedback waiting for an answer (OPEN) in live dictionaries that the caller would see in the
+ * administration list: feedback on a section they do not read or a term in an unpublished state they
+ * do not review is left out (feedback-hidden.ts), their own is counted. Over all clients (system
+ * administrators), each client's feedback is counted as the caller would see it acting there.
+ */
+async function openFeedbackCount(scope: Scope, clientId: number | null): Promise<number> {
+  const rows = await scope.em.execute<{ client_id: number; dictionary_id: number; open: number }[]>(
+    `select f.client_id, f.dictionary_id, count(*)::int as open
+       from feedback f join dictionaries d on d.id = f.dictionary_id and not d.deleted
+      where f.status = 'OPEN'${clientId === null ? '' : ' and f.client_id = ?'}
+      group by f.client_id, f.dictionary_id`,
+    clientId === null ? [] : [clientId],
+  );
+  let total = 0;
+  for (const client of new Set(rows.map((row) => row.client_id))) {
+    const actor =
+      client === scope.actor.clientId ? scope.actor : await actorOfUser(scope.em, scope.actor.userId, client);
+    if (!actor) continue;
+    const dictionaries = rows.filter((row) => row.client_id === client);
+    total += dictionaries.reduce((sum, row) => sum + row.open, 0);
+    const acting = actor === scope.actor ? scope : scopeOfActor(scope.em, actor, scope.config, scope.log);
+    const hidden = await unreadableFeedbackIds(
+      acting,
+      dictionaries.map((row) => row.dictionary_id),
+    );
+    if (hidden.size === 0) continue;
+    const [row] = await scope.em.execute<{ hidden: number }[]>(
+      `select count(*)::int as hidden from feedback
+        where id in (?) and status = 'OPEN' and not coalesce(sender_id = ? and not sender_guest, false)`,
+      [[...hidden], actor.userId],
+    );
+    total -= row?.hidden ?? 0;
+  }
+  return total;
+}
+
 /** Installation-wide totals (or the caller's client): visits, users, API use and session time. */
 export async function statisticsSummary(scope: Scope, input: StatisticsQuery): Promise<Summary> {
   assertMayReadStatistics(scope);
@@ -91,11 +130,7 @@ export async function statisticsSummary(scope: Scope, input: StatisticsQuery): P
     'select min(created_at) as install_date from clients',
   );
   const covered = coveredClient(scope, input['all-clients']);
-  const [feedback] = await scope.em.execute<{ open: number }[]>(
-    `select count(*)::int as open from feedback f join dictionaries d on d.id = f.dictionary_id and not d.deleted
-      where f.status = 'OPEN'${covered === null ? '' : ' and f.client_id = ?'}`,
-    covered === null ? [] : [covered],
-  );
+  const openFeedback = await openFeedbackCount(scope, covered);
   return {
     visits: totals.visits,
     users: totals.users,
@@ -103,7 +138,7 @@ export async function statisticsSummary(scope: Scope, input: StatisticsQuery): P
     apiRequests: Math.round(totals.api_requests),
     totalTime: formatDuration(totals.seconds),
     installDate: install?.install_date ? ms(install.install_date) : null,
-    openFeedback: feedback?.open ?? 0,
+    openFeedback,
   };
 }
 
