@@ -80,9 +80,7 @@ export function feedbackMails(
       to: toSender,
       subject: `[Polyterm] ${answered ? 'Answer to' : 'Closed:'} your feedback`,
       text: [
-        answered
-          ? 'Your feedback has been answered.'
-          : 'Your feedback is closed.',
+        answered ? 'Your feedback has been answered.' : 'Your feedback is closed.',
         'It concerns an entry you can no longer read in Polyterm, so neither the entry nor the answer is quoted here.',
         '',
         'You wrote:',
