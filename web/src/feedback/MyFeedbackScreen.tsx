@@ -4,6 +4,7 @@ import { Choice, ErrorMessage } from '../components/controls';
 import { useLoaded } from '../data';
 import { formatDate, formatNumber } from '../i18n';
 import { navigate, onLinkClick, withQuery } from '../routes';
+import { FeedbackPager } from '../screens/admin/feedback/FeedbackPager';
 import { aboutOf, STATUSES } from '../screens/admin/feedback/feedback-text';
 
 const PAGE_SIZE = 20;
@@ -91,17 +92,7 @@ export default function MyFeedbackScreen({ query }: { query: URLSearchParams }) 
               </li>
             ))}
           </ol>
-          {data.totalPages > 1 && (
-            <nav className="actions" aria-label={t('admin.page', { page: page + 1, pages: data.totalPages })}>
-              <button type="button" disabled={data.first} onClick={() => go({ page: page - 1 || undefined })}>
-                {t('admin.previous')}
-              </button>
-              <span>{t('admin.page', { page: page + 1, pages: data.totalPages })}</span>
-              <button type="button" disabled={data.last} onClick={() => go({ page: page + 1 })}>
-                {t('admin.next')}
-              </button>
-            </nav>
-          )}
+          <FeedbackPager page={page} data={data} onPage={(to) => go({ page: to })} />
         </>
       )}
     </div>

@@ -5,6 +5,7 @@ import { loadDictionaries, useLoaded } from '../../../data';
 import { formatDate, formatNumber } from '../../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../../routes';
 import type { AdminPageProps } from '../admin-page';
+import { FeedbackPager } from './FeedbackPager';
 import { aboutOf, STATUSES, senderOf, TARGETS } from './feedback-text';
 
 const PAGE_SIZE = 20;
@@ -123,17 +124,7 @@ export default function FeedbackListPage({ query }: AdminPageProps) {
               </table>
             </div>
           )}
-          {data.totalPages > 1 && (
-            <nav className="actions" aria-label={t('admin.page', { page: page + 1, pages: data.totalPages })}>
-              <button type="button" disabled={data.first} onClick={() => go({ page: page - 1 || undefined })}>
-                {t('admin.previous')}
-              </button>
-              <span>{t('admin.page', { page: page + 1, pages: data.totalPages })}</span>
-              <button type="button" disabled={data.last} onClick={() => go({ page: page + 1 })}>
-                {t('admin.next')}
-              </button>
-            </nav>
-          )}
+          <FeedbackPager page={page} data={data} onPage={(to) => go({ page: to })} />
         </>
       )}
     </>
