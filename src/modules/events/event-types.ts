@@ -48,6 +48,12 @@ export const ADMIN_EVENT_TYPES: ReadonlySet<EventType> = new Set([
   'feedback.deleted',
 ]);
 
+/**
+ * Types of uploads not yet on a concept: for the dictionary's administrators and the uploader only
+ * (the concept change that uses the file is what the concept's readers receive).
+ */
+export const UPLOAD_EVENT_TYPES: ReadonlySet<EventType> = new Set(['attachment.added']);
+
 /** An event as the feed, SSE, subscriptions and webhooks show it. */
 export interface EventRecord {
   sequence: number;

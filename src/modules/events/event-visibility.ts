@@ -2,7 +2,7 @@
  * Which events a reader may receive (docs/events.md, Visibility): its own client's only; of a
  * dictionary, only with DICT_READ there; of a section, only when that section is readable; of a term,
  * only when its workflow entry is not in a state unpublished to the reader. Feedback events go to the
- * dictionary's administrators; a project's events to readers of all its dictionaries. Events of a
+ * dictionary's administrators, an upload's to them and its uploader; a project's events to readers of all its dictionaries. Events of a
  * dictionary that is gone, or of no dictionary, go to client administrators only. A concept event's term list loses the terms the reader may not see.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -20,7 +20,7 @@ import {
 } from '../access/access.service.js';
 import { rolesActingIn } from '../auth/auth.service.js';
 import { unseenTermIds } from '../workflow/workflow-visibility.js';
-import { ADMIN_EVENT_TYPES, type EventRecord } from './event-types.js';
+import { ADMIN_EVENT_TYPES, type EventRecord, UPLOAD_EVENT_TYPES } from './event-types.js';
 
 /** The events among `events` the scope's actor may read, in their order; term lists trimmed. */
 export async function filterVisibleEvents(
@@ -56,9 +56,15 @@ export async function filterVisibleEvents(
       return spanned.length > 0 && spanned.every((id) => readableDictionaries.has(id));
     }
     if (!live.includes(event.dictionaryId)) return false;
-    if (ADMIN_EVENT_TYPES.has(event.type)) return administered.has(event.dictionaryId);
+    const inReadableSection = event.sectionId === null || readableSections.has(event.sectionId);
+    if (ADMIN_EVENT_TYPES.has(event.type)) return administered.has(event.dictionaryId) && inReadableSection;
+    // An upload is on no concept yet, so in no section: its name may be meant for a section the reader
+    // does not read. Readers learn of the file from the concept change that puts it on a concept.
+    if (UPLOAD_EVENT_TYPES.has(event.type)) {
+      return administered.has(event.dictionaryId) || event.actorId === scope.actor.userId;
+    }
     if (!readableDictionaries.has(event.dictionaryId)) return false;
-    return event.sectionId === null || readableSections.has(event.sectionId);
+    return inReadableSection;
   });
   return trimUnseenTerms(scope, passes);
 }

@@ -62,6 +62,8 @@ interface ResolvedTarget {
   dictionaryId: number;
   conceptId: number | null;
   termId: number | null;
+  /** The concept's section: its readers only receive the feedback's events. */
+  sectionId: number | null;
   label: string | null;
 }
 
@@ -71,7 +73,14 @@ const clip = (text: string) => (text.length > 255 ? `${text.slice(0, 254)}…` :
 async function resolveTarget(scope: Scope, input: FeedbackCreateInput): Promise<ResolvedTarget> {
   if (input.dictionaryId !== undefined) {
     const dictionary = await readableDictionary(scope, input.dictionaryId);
-    return { target: 'DICTIONARY', dictionaryId: dictionary.id, conceptId: null, termId: null, label: null };
+    return {
+      target: 'DICTIONARY',
+      dictionaryId: dictionary.id,
+      conceptId: null,
+      termId: null,
+      sectionId: null,
+      label: null,
+    };
   }
   const termId = input.termId ?? null;
   const conceptId = termId !== null ? await conceptIdOfTerm(scope, { id: termId }) : input.conceptId!;
@@ -106,6 +115,7 @@ async function resolveTarget(scope: Scope, input: FeedbackCreateInput): Promise<
     dictionaryId: concept.dictionary.id,
     conceptId: concept.id,
     termId,
+    sectionId: concept.section.id,
     label: label === null ? null : clip(label),
   };
 }
@@ -151,7 +161,7 @@ export async function createFeedback(
       sessionId: actor.sessionId,
     });
     await em.flush();
-    recordFeedbackEvent(em, scope, 'feedback.created', row);
+    await recordFeedbackEvent(em, scope, 'feedback.created', row, target.sectionId);
     return row;
   });
   mailLater(scope, feedback, { kind: 'created' });
@@ -283,7 +293,7 @@ export async function answerFeedback(scope: Scope, input: FeedbackAnswerInput): 
     row.status = input.close ? 'CLOSED' : 'ANSWERED';
     row.changedAt = new Date();
     if (input.close) Object.assign(row, { closedAt: new Date(), closedById: actor.userId });
-    recordFeedbackEvent(em, scope, 'feedback.answered', row);
+    await recordFeedbackEvent(em, scope, 'feedback.answered', row);
     await em.flush();
     return row;
   });
@@ -301,7 +311,7 @@ export async function closeFeedback(scope: Scope, id: number): Promise<FeedbackD
       closedById: scope.actor.userId,
       changedAt: new Date(),
     });
-    recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
+    await recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
     await scope.em.flush();
     mailLater(scope, feedback, { kind: 'closed' });
   }
@@ -319,7 +329,7 @@ export async function reopenFeedback(scope: Scope, id: number): Promise<Feedback
       closedById: null,
       changedAt: new Date(),
     });
-    recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
+    await recordFeedbackEvent(scope.em, scope, 'feedback.updated', feedback);
     await scope.em.flush();
   }
   return getFeedback(scope, id);
@@ -330,20 +340,25 @@ export async function deleteFeedback(scope: Scope, id: number): Promise<void> {
   const feedback = await visibleFeedback(scope, id, true);
   await scope.em.transactional(async (em) => {
     await em.nativeDelete(Feedback, { id: feedback.id });
-    recordFeedbackEvent(em, scope, 'feedback.deleted', feedback);
+    await recordFeedbackEvent(em, scope, 'feedback.deleted', feedback);
   });
   // After the commit: a file without its feedback is only space, a feedback without its file an error.
   if (feedback.attachmentKey) await feedbackStore(scope.em).delete(feedback.attachmentKey);
 }
 
-/** Feedback's event (docs/events.md): for the dictionary's administrators only, like the feedback. */
-function recordFeedbackEvent(
+/**
+ * Feedback's event (docs/events.md): for the dictionary's administrators only, like the feedback, and
+ * of a concept's or term's feedback only for readers of the concept's section. `sectionId` when the
+ * caller has it at hand; otherwise it is read in the statement.
+ */
+async function recordFeedbackEvent(
   em: EntityManager,
   scope: Scope,
   type: 'feedback.created' | 'feedback.answered' | 'feedback.updated' | 'feedback.deleted',
   row: Feedback,
-): void {
-  recordEvent(em, {
+  sectionId?: number | null,
+): Promise<void> {
+  const event = {
     clientId: scope.actor.clientId,
     type,
     actorId: scope.actor.userId,
@@ -351,5 +366,13 @@ function recordFeedbackEvent(
     conceptId: row.conceptId ?? null,
     termId: row.termId ?? null,
     data: { feedbackId: row.id, target: row.target, status: row.status },
-  });
+  };
+  if (sectionId === undefined && row.conceptId != null) {
+    const [concept] = await em.execute<{ section_id: number }[]>(
+      'select section_id from concepts where id = ?',
+      [row.conceptId],
+    );
+    sectionId = concept?.section_id ?? null;
+  }
+  recordEvent(em, { ...event, sectionId: sectionId ?? null });
 }
