@@ -169,6 +169,7 @@ describe('live updates, more', { timeout: 180_000 }, () => {
       text: 'Prefer “valve” over “valve unit”.\nSee the style guide.',
     });
     await bannerText(ada).toContain('comment on “valve” added: “Prefer “valve” over “valve unit”.”');
+    await checkBothWidths(ada, 'live comments on a concept', 'live-comments');
     await ada.getByRole('button', { name: 'Dismiss' }).click();
     await poll(() => banner(ada).count()).toBe(0);
 
