@@ -4,11 +4,12 @@ import { problemOf, trpc } from '../api';
 import { useCaller } from '../caller';
 import { useLoaded } from '../data';
 import { formatDate } from '../i18n';
+import { useLiveRefresh } from '../live/live-events';
 import { ErrorMessage } from './controls';
 
 /**
  * The comments on a concept, or on one of its terms (`level` TERM, `entryId` the term's id), as plain
- * text; add and delete. `about` names a term in the labels ("New comment on “valve”").
+ * text; add and delete. Others' comments show as they are added or deleted (live events). `about` names a term in the labels ("New comment on “valve”").
  */
 export function CommentsPanel(props: {
   entryId: number;
@@ -32,6 +33,14 @@ export function CommentsPanel(props: {
   const comments = useLoaded(
     () => trpc.comments.list.query({ 'entry-id': entryId, 'field-level': level }),
     `comments ${level} ${entryId}`,
+  );
+  // Comments added or deleted elsewhere (docs/events.md: comment.* name their entry) show by themselves.
+  useLiveRefresh(
+    (event) =>
+      event.type.startsWith('comment.') &&
+      event.data.entryId === entryId &&
+      (event.data.fieldLevel ?? 'CONCEPT') === level,
+    comments.reload,
   );
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);

@@ -27,6 +27,8 @@ const listeners = new Set<Listener>();
 let connection: AbortController | null = null;
 let lastSequence: string | null = null;
 let failures = 0;
+// A refusal that retrying will not change (403 for a guest, 400): no stream until the session changes.
+let refused = false;
 let pending: ReturnType<typeof setTimeout> | undefined;
 // Opened once the screen's own requests have been done for a second (quiet.ts).
 const OPEN_DELAY_MS = 1000;
@@ -102,6 +104,7 @@ async function open(): Promise<void> {
     }
     // A refusal that will not change by retrying (403 for a guest, 400) leaves the tab without live updates.
     if (response.status === 403 || response.status === 400) {
+      refused = true;
       failures = 10;
       throw new Error(`live events refused: ${response.status}`);
     }
@@ -125,7 +128,7 @@ async function open(): Promise<void> {
   if (connection !== abort) return; // closed on purpose (sign-out, no listener left)
   connection = null;
   mark('closed');
-  if (!wanted()) return;
+  if (!wanted() || refused) return;
   failures += 1;
   // 1 s, 2 s, 4 s ... up to a minute, with jitter so that a restarted server is not met by every tab at once.
   const delay = Math.min(60_000, 1000 * 2 ** Math.min(failures - 1, 6)) * (0.75 + Math.random() / 2);
@@ -138,13 +141,23 @@ onSessionChange(() => {
     close();
     lastSequence = null; // the next user starts afresh
     failures = 0;
+    refused = false;
   } else if (wanted()) schedule(OPEN_DELAY_MS);
+});
+
+// Back online after the stream dropped: reconnect now (resuming after the last id seen) rather than at
+// the end of a backoff that grew while the network was away.
+window.addEventListener('online', () => {
+  if (connection || refused || !wanted()) return;
+  clearTimeout(pending);
+  pending = undefined;
+  schedule(0);
 });
 
 /** Listens to live events; the connection opens with the first listener and closes with the last. */
 export function subscribeLive(listener: Listener): () => void {
   listeners.add(listener);
-  if (failures < 10) schedule(OPEN_DELAY_MS);
+  if (!refused) schedule(OPEN_DELAY_MS);
   return () => {
     listeners.delete(listener);
     if (listeners.size === 0) {

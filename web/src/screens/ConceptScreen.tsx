@@ -75,6 +75,7 @@ export default function ConceptScreen({ id, query }: { id: number; query: URLSea
     id,
     context.data?.[0].find((d) => d.id === concept.data?.dictionaryId),
     concept.reload,
+    concept.data?.terms?.map((term) => ({ id: term.id ?? 0, name: term.name ?? '' })),
   );
 
   /** The lock is no longer this tab's: who has it now decides the words; the draft stays in the editor. */
