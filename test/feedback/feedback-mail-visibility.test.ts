@@ -139,6 +139,14 @@ describe('the answer mail', () => {
     expect(answer.text).toContain('Is this current?');
     expect(answer.text).not.toContain('Masterplan');
     expect(answer.text).not.toContain(secretCid);
+    // Their own list says so, and withholds the same (the answer and the concept's name).
+    const mine = await w.insider.rest.get<{
+      content: { id: number; answers: unknown[]; answersWithheld: boolean; targetLabel: string | null }[];
+    }>('/feedback?mine=true');
+    expect(mine.status, mine.text).toBe(200);
+    const own = mine.body.content.find((item) => item.id === sent.id)!;
+    expect(own).toMatchObject({ answers: [], answersWithheld: true, targetLabel: null });
+    expect(mine.text).not.toContain('Masterplan');
     // A sender who still reads the target gets the answer itself.
     const onValve = await send(w.reader.rest, { termId: w.valve, text: 'Plural?' });
     await mailsTo(w.mail.reader, 1);
@@ -146,6 +154,12 @@ describe('the answer mail', () => {
     const toReader = (await mailsTo(w.mail.reader, 2))[1]!;
     expect(toReader.text).toContain('valves');
     expect(toReader.text).toContain('answered your feedback on the term');
+    const readers = await w.reader.rest.get<{
+      content: { id: number; answersWithheld: boolean; answers: { text: string }[] }[];
+    }>('/feedback?mine=true');
+    const kept = readers.body.content.find((item) => item.id === onValve.id)!;
+    expect(kept.answersWithheld).toBe(false);
+    expect(kept.answers.map((a) => a.text)).toEqual(['valves']);
   });
 });
 

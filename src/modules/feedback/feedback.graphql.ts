@@ -51,6 +51,9 @@ const FeedbackRef = builder.objectRef<FeedbackDto>('Feedback').implement({
     guest: t.exposeBoolean('guest'),
     attachment: t.field({ type: AttachmentRef, nullable: true, resolve: (f) => f.attachment }),
     answers: t.field({ type: [AnswerRef], description: 'oldest first', resolve: (f) => f.answers }),
+    answersWithheld: t.exposeBoolean('answersWithheld', {
+      description: 'the sender no longer reads the target: its name and the answers are withheld from them',
+    }),
     created: t.float({ description: 'ms epoch', resolve: (f) => f.created }),
     changed: t.float({ description: 'ms epoch', resolve: (f) => f.changed }),
     closed: t.float({ nullable: true, description: 'ms epoch', resolve: (f) => f.closed }),

@@ -103,7 +103,12 @@ export const FeedbackDtoSchema = z.object({
   senderEmail: z.string().nullable().describe("shown to the dictionary's administrators and the sender only"),
   guest: z.boolean().describe('sent by a guest'),
   attachment: FeedbackAttachmentDtoSchema.nullable(),
-  answers: z.array(FeedbackAnswerDtoSchema).describe('oldest first'),
+  answers: z.array(FeedbackAnswerDtoSchema).describe('oldest first; empty when answersWithheld'),
+  answersWithheld: z
+    .boolean()
+    .describe(
+      'the sender no longer reads the target (its section or workflow state): its name and the answers are withheld from them',
+    ),
   created: z.number().int().describe('ms epoch'),
   changed: z.number().int().describe('ms epoch'),
   closed: z.number().int().nullable().describe('ms epoch'),

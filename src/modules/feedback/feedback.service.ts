@@ -191,6 +191,15 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
     ),
   ]);
   const nameOf = new Map(names.map((row) => [row.id, row.name]));
+  // A sender who no longer reads the target (moved section, unpublished term) keeps their own text and
+  // the status, but not the target's name nor the answers: as in the answer mail (feedback-mail.ts).
+  const ownUnmanaged = rows.filter(
+    (row) => isOwnFeedback(scope, row) && !reach.managed.has(row.dictionary.id),
+  );
+  const lost =
+    ownUnmanaged.length === 0
+      ? new Set<number>()
+      : await unreadableFeedbackIds(scope, [...new Set(ownUnmanaged.map((row) => row.dictionary.id))]);
   return rows.map((row) => ({
     id: row.id,
     dictionaryId: row.dictionary.id,
@@ -199,7 +208,10 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
     conceptId: row.conceptId ?? null,
     termId: row.termId ?? null,
     // The sender's view of the concept named terms this caller is not shown.
-    targetLabel: others.includes(row) && unseen.has(row.conceptId!) ? null : (row.targetLabel ?? null),
+    targetLabel:
+      lost.has(row.id) || (others.includes(row) && unseen.has(row.conceptId!))
+        ? null
+        : (row.targetLabel ?? null),
     text: row.text,
     status: row.status,
     senderId: row.senderId ?? null,
@@ -214,8 +226,9 @@ export async function renderFeedback(scope: Scope, rows: readonly Feedback[]): P
           url: `/api/v4/feedback/${row.id}/attachment`,
         }
       : null,
+    answersWithheld: lost.has(row.id),
     answers: answers
-      .filter((answer) => answer.feedback.id === row.id)
+      .filter((answer) => answer.feedback.id === row.id && !lost.has(row.id))
       .map((answer) => ({
         id: answer.id,
         text: answer.text,

@@ -61,7 +61,9 @@ export default function MyFeedbackScreen({ query }: { query: URLSearchParams }) 
                   {item.attachment && (
                     <p className="hint">{t('mine.attachment', { name: item.attachment.fileName })}</p>
                   )}
-                  {item.answers.length === 0 ? (
+                  {item.answersWithheld ? (
+                    <p className="hint">{t('mine.withheld')}</p>
+                  ) : item.answers.length === 0 ? (
                     <p className="hint">{t('admin.noAnswers')}</p>
                   ) : (
                     <section aria-label={t('mine.answersOf', { about: aboutOf(t, item) })}>
