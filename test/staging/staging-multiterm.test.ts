@@ -70,10 +70,10 @@ describe('MultiTerm XML into a staging area', () => {
     const added = detail.body.diff.changes.filter((c) => c.kind === 'ADDED' && c.subject === 'TERM');
     expect(added.map((c) => c.term).sort()).toEqual(['computer', 'electronic brain', 'tölva']);
 
-    const accepted = await admin.post<{ entry: EntryBody; result: { accepted: number; conceptIds: number[] } }>(
-      `/staged-entries/${computer.id}/accept`,
-      {},
-    );
+    const accepted = await admin.post<{
+      entry: EntryBody;
+      result: { accepted: number; conceptIds: number[] };
+    }>(`/staged-entries/${computer.id}/accept`, {});
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body.result.accepted).toBe(1);
     expect(accepted.body.entry.status).toBe('ACCEPTED');

@@ -28,6 +28,7 @@ import { planner } from './staging-diff.js';
 import { entriesByIds, filterSql, visibleEntry } from './staging-entries.read.js';
 import { entryFromContent } from './staging-entry-model.js';
 import { entryFacts, insertStaged } from './staging-intake.js';
+import { dropWaitingFor } from './staging-relations.js';
 
 /** PENDING entries one bulk accept by filter takes (oldest first), to keep one request's transaction bounded. */
 export const BULK_ACCEPT_MAX = 5000;
@@ -150,6 +151,11 @@ async function rejectIds(scope: Scope, area: AreaRow, ids: readonly number[], re
          select ?, ?, x, 'REJECTED', ?, ? from unnest(?::int[]) as x order by x`,
         [scope.actor.clientId, area.id, reason, scope.actor.userId, rejected.map((r) => r.id)],
       );
+      await dropWaitingFor(
+        em,
+        area,
+        rejected.map((r) => r.id),
+      );
     }
     return rejected.length;
   });
@@ -197,7 +203,7 @@ export async function rejectEntries(scope: Scope, input: BulkRejectInput): Promi
 async function lockPending(em: Scope['em'], area: AreaRow, ids: readonly number[]) {
   return sql<(PendingRow & { version: number })[]>(
     em,
-    `select id, status, merge, entry, version from staged_entries
+    `select id, status, merge, entry, entry_id, links, version from staged_entries
       where id = any(?::int[]) and staging_area_id = ? and status = 'PENDING' order by id for update`,
     [[...ids], area.id],
   );
