@@ -5,6 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * staged SKOS entry keeps its skos:broader/narrower/related links (`links`; the import's entry model has
  * no place for them), and a link from an accepted entry to one still PENDING in the same area waits in
  * `staging_pending_relations` until that entry is accepted (the relation is made) or rejected (dropped).
+ * Also: a staged entry's final decision is unique (the invariant of StagingDecision, staging.entity.ts).
  */
 export class Migration20270107110000 extends Migration {
   override async up(): Promise<void> {
@@ -23,6 +24,10 @@ export class Migration20270107110000 extends Migration {
     this.addSql(
       `create index if not exists "staging_pending_relations_target_index" on "staging_pending_relations" ("staging_area_id", "target_entry_id");`,
     );
+    // One final decision per staged entry (StagingDecision's invariant, staging.entity.ts), held by the database too.
+    this.addSql(
+      `create unique index if not exists "staging_decisions_final_unique" on "staging_decisions" ("staged_entry_id") where "decision" in ('ACCEPTED', 'REJECTED');`,
+    );
     // Accepting looks the area's PENDING entries up by the id their file gave them.
     this.addSql(
       `create index if not exists "staged_entries_entry_id_index" on "staged_entries" ("staging_area_id", "entry_id") where "status" = 'PENDING';`,
@@ -31,6 +36,7 @@ export class Migration20270107110000 extends Migration {
 
   override async down(): Promise<void> {
     this.addSql('drop index if exists "staged_entries_entry_id_index";');
+    this.addSql('drop index if exists "staging_decisions_final_unique";');
     this.addSql('drop table if exists "staging_pending_relations";');
     this.addSql('alter table "staged_entries" drop column if exists "links";');
   }

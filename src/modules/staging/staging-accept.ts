@@ -158,6 +158,9 @@ export async function acceptRows(
        from jsonb_to_recordset(?::jsonb) as x(id int, concept_id int) where s.id = x.id`,
       [scope.actor.userId, JSON.stringify(records)],
     );
+    // Set-based, not StagingDecision entities: one accept takes up to 5,000 entries in the import's run.
+    // The entries are locked PENDING by the caller (the invariant of staging.entity.ts decide), and the
+    // unique index of final decisions holds it in the database.
     await sql(
       em,
       `insert into staging_decisions (client_id, staging_area_id, staged_entry_id, decision, concept_id,
