@@ -21,6 +21,7 @@ import { License } from '../modules/license/license.entity.js';
 import { PermissionScheme } from '../modules/permission/permission-scheme.entity.js';
 import { UserSearchSettings } from '../modules/search-settings/search-settings.entity.js';
 import { Section } from '../modules/section/section.entity.js';
+import { StagingArea, StagingDecision } from '../modules/staging/staging.entity.js';
 import { SyncSettings } from '../modules/sync-settings/sync-settings.entity.js';
 import { User, UserClient } from '../modules/user/user.entity.js';
 import { View } from '../modules/view/view.entity.js';
@@ -64,4 +65,6 @@ export const entities = [
   Feedback,
   FeedbackAnswer,
   EventDraft,
+  StagingArea,
+  StagingDecision,
 ];

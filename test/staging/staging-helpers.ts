@@ -22,6 +22,8 @@ export interface EntryBody {
   source: string;
   format: string | null;
   importJobId: number | null;
+  fileName: string | null;
+  entryId: string | null;
   targetConceptId: number | null;
   merge: string;
   label: string;

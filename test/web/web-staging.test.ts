@@ -3,8 +3,8 @@
  * Debian's Chromium: a reviewer (administrator of the dictionary, no other role) creates an area,
  * imports a small TBX file into it through the import wizard, reviews an entry beside the concept it
  * would change (the field-level difference, marked in words), accepts it into a chosen workflow state,
- * edits one, rejects one with a reason, bulk-accepts the rest, and suggests a change from a concept's
- * page. Every screen is axe-clean at 1440 and 390 px and does not scroll sideways. One server and one
+ * edits one, rejects one with a reason, bulk-accepts the rest, reads the area's decisions, reaches the
+ * area from the dictionary's admin pages, and suggests a change from a concept's page. Every screen is axe-clean at 1440 and 390 px and does not scroll sideways. One server and one
  * browser; the steps run in order.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -19,6 +19,7 @@ let browser: Browser;
 let api: Api;
 let reviewer: Page;
 let dictionaryId: number;
+let dictionaryName: string;
 let diskConceptId: number;
 let areaId: number;
 const areaName = 'Supplier glossary';
@@ -40,9 +41,10 @@ beforeAll(async () => {
   ({ web, browser } = await startWebSuite());
   ({ api } = await apiSession(web.base));
   const suffix = uniqueSuffix();
+  dictionaryName = `Hardware ${suffix}`;
   const dictionary = await api.dictionaries.create.mutate({
     format: 'FULL',
-    name: `Hardware ${suffix}`,
+    name: dictionaryName,
     languages: [{ code: 'en' }, { code: 'de' }],
   } as Parameters<typeof api.dictionaries.create.mutate>[0]);
   dictionaryId = dictionary.id!;
@@ -266,6 +268,48 @@ describe('staging areas', { timeout: 180_000 }, () => {
       'No',
       expect.any(String),
     ]);
+  });
+
+  it("lists the area's decisions from its page, filtered by decision", async () => {
+    await reviewer.goto(`${web.base}/staging/${areaId}`);
+    await reviewer.getByRole('link', { name: 'Decisions in this area' }).click();
+    await poll(() => path(reviewer)).toBe(`/staging/${areaId}/decisions`);
+    await reviewer.getByRole('heading', { name: `Decisions in ${areaName}`, level: 1 }).waitFor();
+    // disk accepted, keyboard edited, thingamajig rejected, then 2 + 2 accepted in bulk.
+    await reviewer.getByText('7 decisions.').waitFor();
+    const rows = reviewer.locator('table.staging-decisions tbody tr');
+    expect(await rows.count()).toBe(7);
+    const rejection = rows.filter({ hasText: 'thingamajig' });
+    expect(await rejection.locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      people.reviewer,
+      expect.stringContaining('thingamajig'),
+      'Rejected',
+      expect.stringContaining('Not a term of the domain.'),
+    ]);
+    const accepted = rows.filter({ hasText: 'disk' }).filter({ hasText: 'Accepted' });
+    await accepted.getByRole('link', { name: `Concept ${diskConceptId}` }).waitFor();
+    await checkBothWidths(reviewer, 'staging area decisions', 'staging-decisions');
+    await select(reviewer, 'Decision').selectOption('EDITED');
+    await reviewer.getByText('1 decision.').waitFor();
+    await rows.filter({ hasText: 'computer keyboard' }).getByText('Edited').waitFor();
+    await rows.getByRole('link', { name: /computer keyboard/ }).click();
+    await poll(() => path(reviewer)).toMatch(/^\/staging\/entries\/\d+$/);
+  });
+
+  it("the dictionary's admin pages link to its staging areas", async () => {
+    await reviewer.goto(`${web.base}/admin/dictionaries/${dictionaryId}/languages`);
+    await reviewer
+      .getByRole('navigation', { name: 'Pages of this dictionary' })
+      .getByRole('link', { name: 'Staging areas' })
+      .click();
+    await poll(() => new URL(reviewer.url()).search).toBe(`?d=${dictionaryId}`);
+    await reviewer.getByRole('heading', { name: 'Staging areas', level: 1 }).waitFor();
+    await reviewer.locator('table.staging-areas').getByRole('link', { name: areaName }).waitFor();
+    await reviewer.goto(`${web.base}/admin/dictionaries`);
+    await reviewer.getByRole('link', { name: `Staging areas of ${dictionaryName}` }).click();
+    await poll(() => new URL(reviewer.url()).search).toBe(`?d=${dictionaryId}`);
+    await reviewer.locator('table.staging-areas').getByRole('link', { name: areaName }).waitFor();
   });
 
   it('suggests a change from a concept page; the reviewer finds it pending', async () => {

@@ -13,6 +13,8 @@ export interface RelationPair {
   target: number;
   type: number;
   attribute: number;
+  /** A cross-reference's text (staging's waiting TBX links); SKOS relations have none. */
+  text?: string | null;
 }
 
 export const BROADER = { type: 0, attribute: 0 } as const;
@@ -24,12 +26,14 @@ export async function writeSkosRelations(
   pairs: readonly RelationPair[],
 ): Promise<number> {
   if (pairs.length === 0) return 0;
+  // Accepting staged entries may write relations more than once in one transaction.
+  await sql(ctx.em, 'drop table if exists pg_temp.skos_relations, pg_temp.skos_new_relations');
   await sql(
     ctx.em,
     `create temporary table skos_relations on commit drop as
      select row_number() over (order by s.n)::int as k, s.* from (
        select distinct on (least(p.source, p.target), greatest(p.source, p.target)) p.*
-         from json_to_recordset(?::json) as p(n int, source int, target int, type int, attribute int)
+         from json_to_recordset(?::json) as p(n int, source int, target int, type int, attribute int, text text)
         where p.source <> p.target
           and not exists (select 1 from concept_relations r
                 where (r.source_concept_id = p.source and r.target_concept_id = p.target)
@@ -44,8 +48,8 @@ export async function writeSkosRelations(
     ctx.em,
     `create temporary table skos_new_relations on commit drop as
      with written as (
-       insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, relation_id, created_at, created_by_id)
-       select ?, ?, r.source, r.target, r.type, r.attribute, ? + r.k - 1, now(), ? from skos_relations r
+       insert into concept_relations (client_id, dictionary_id, source_concept_id, target_concept_id, type, attribute, text, relation_id, created_at, created_by_id)
+       select ?, ?, r.source, r.target, r.type, r.attribute, r.text, ? + r.k - 1, now(), ? from skos_relations r
        returning id, relation_id, source_concept_id, target_concept_id, type, attribute, text)
      select * from written`,
     [ctx.clientId, ctx.dictionaryId, serials.relationId, ctx.scope.actor.userId],

@@ -81,6 +81,11 @@ export async function importSkos(
       nordic: false,
       entryOf: (concept: SkosConceptIn) => entryOf(concept, options, (message) => ctx.error(0, message)),
       written: (concept, planned) => written.set(concept.iri, planned),
+      links: (concept) => [
+        ...[...concept.broader].map((target) => ({ kind: 'broader' as const, target })),
+        ...[...concept.narrower].map((target) => ({ kind: 'narrower' as const, target })),
+        ...[...concept.related].map((target) => ({ kind: 'related' as const, target })),
+      ],
       finish: async (ctx) => {
         await writeSkosRelations(ctx, await hierarchy(ctx, vocabulary, written));
       },

@@ -23,6 +23,8 @@ import { enabledWorkflows } from '../workflow/workflow-effects.js';
 import type { AcceptResult } from './staging.schema.js';
 import type { AreaRow } from './staging-access.js';
 import { reviveEntry } from './staging-entry-model.js';
+import type { StagedLink } from './staging-intake.js';
+import { acceptedRelations } from './staging-relations.js';
 
 /** A staged entry as accepting reads it (locked). */
 export interface PendingRow {
@@ -30,6 +32,8 @@ export interface PendingRow {
   status: string;
   merge: TbxMergeMode;
   entry: TbxEntry;
+  entry_id: string | null;
+  links: StagedLink[] | null;
 }
 
 /** The workflow state accepted entries start in; 400 for an unknown one or a dictionary without a workflow. */
@@ -116,7 +120,18 @@ export async function acceptRows(
         written: (row, planned) => {
           if (planned.writtenId !== undefined) written.set(row.id, planned.writtenId);
         },
-        finish: async () => {},
+        // The import's relation step, on the entries accepted now and on links that waited for them.
+        finish: (ctx) =>
+          acceptedRelations(
+            ctx,
+            area,
+            group.flatMap((row) => {
+              const conceptId = written.get(row.id);
+              return conceptId === undefined
+                ? []
+                : [{ id: row.id, entryId: row.entry_id, links: row.links, conceptId }];
+            }),
+          ),
       },
       async () => {},
     );
@@ -143,6 +158,9 @@ export async function acceptRows(
        from jsonb_to_recordset(?::jsonb) as x(id int, concept_id int) where s.id = x.id`,
       [scope.actor.userId, JSON.stringify(records)],
     );
+    // Set-based, not StagingDecision entities: one accept takes up to 5,000 entries in the import's run.
+    // The entries are locked PENDING by the caller (the invariant of staging.entity.ts decide), and the
+    // unique index of final decisions holds it in the database.
     await sql(
       em,
       `insert into staging_decisions (client_id, staging_area_id, staged_entry_id, decision, concept_id,

@@ -3,10 +3,12 @@
  * those who may use one see it, in lists and in user data. Counts come with each area in the same query.
  */
 
+import { OptimisticLockError } from '@mikro-orm/core';
 import { AppError, notFound, staleVersion } from '../../shared/errors.js';
 import { likePrefix, pageRequest, parseSort, toPage } from '../../shared/paging.js';
 import type { Scope } from '../../shared/scope.js';
 import { sql } from '../tbx/tbx-import-context.js';
+import { areaNameTaken, assertAreaNameFree, isUniqueViolation, StagingArea } from './staging.entity.js';
 import type {
   StagingAreaCreateInput,
   StagingAreaDto,
@@ -131,80 +133,94 @@ export async function listAreas(scope: Scope, input: StagingAreaListInput) {
   );
 }
 
-function nameTaken(error: unknown): boolean {
-  return (error as { code?: string }).code === '23505';
-}
-
 /** Creates an area (the dictionary's administrators; others who read it: 403). */
 export async function createArea(scope: Scope, input: StagingAreaCreateInput): Promise<StagingAreaDto> {
   const standing = await readableStanding(scope, input.dictionaryId);
   if (!standing.review) {
     throw new AppError('FORBIDDEN', "Only the dictionary's administrators create staging areas");
   }
-  let id: number;
+  const area = await saveArea(scope, async (em) => {
+    await assertAreaNameFree(em, { dictionaryId: input.dictionaryId, name: input.name });
+    return em.create(StagingArea, {
+      client: scope.actor.clientId,
+      dictionaryId: input.dictionaryId,
+      name: input.name,
+      description: input.description ?? null,
+      openToReaders: input.openToReaders,
+      createdById: scope.actor.userId,
+      changedById: scope.actor.userId,
+    });
+  });
+  return getArea(scope, area.id);
+}
+
+/**
+ * Runs an area's change in a transaction of its own; the unique index's refusal of a name that a
+ * concurrent request took after the check is the same 409, a stale version too.
+ */
+async function saveArea(
+  scope: Scope,
+  change: (em: Scope['em']) => Promise<StagingArea>,
+  name?: string,
+): Promise<StagingArea> {
   try {
-    const [row] = await sql<{ id: number }[]>(
-      scope.em,
-      `insert into staging_areas (client_id, dictionary_id, name, description, open_to_readers, created_by_id, changed_by_id)
-       values (?, ?, ?, ?, ?, ?, ?) returning id`,
-      [
-        scope.actor.clientId,
-        input.dictionaryId,
-        input.name,
-        input.description ?? null,
-        input.openToReaders,
-        scope.actor.userId,
-        scope.actor.userId,
-      ],
-    );
-    id = row!.id;
+    return await scope.em.transactional(async (em) => {
+      const area = await change(em);
+      await em.flush();
+      return area;
+    });
   } catch (error) {
-    if (nameTaken(error))
-      throw new AppError('CONFLICT', `A staging area named "${input.name}" already exists`);
+    if (error instanceof OptimisticLockError) throw staleVersion('Staging area');
+    if (isUniqueViolation(error)) throw areaNameTaken(name ?? '');
     throw error;
   }
-  return getArea(scope, id);
+}
+
+/** The live area as an entity (the caller checked they may use it). */
+async function areaEntity(em: Scope['em'], scope: Scope, id: number): Promise<StagingArea> {
+  const area = await em.findOne(
+    StagingArea,
+    { id, client: scope.actor.clientId, deleted: false },
+    { filters: false },
+  );
+  if (!area) throw notFound('Staging area', id);
+  return area;
 }
 
 /** Renames, describes or opens an area to readers (administrators; version checked). */
 export async function updateArea(scope: Scope, input: StagingAreaUpdateInput): Promise<StagingAreaDto> {
-  const { area } = await usableArea(scope, input.id, true);
-  if (area.version !== input.version) throw staleVersion('Staging area');
-  const sets: string[] = [];
-  const params: unknown[] = [];
-  const change = (column: string, value: unknown) => {
-    if (value === undefined) return;
-    sets.push(`${column} = ?`);
-    params.push(value);
-  };
-  change('name', input.name);
-  change('description', input.description);
-  change('open_to_readers', input.openToReaders);
-  try {
-    const updated = await sql<{ id: number }[]>(
-      scope.em,
-      `update staging_areas set ${[...sets, 'version = version + 1', 'changed_at = now()', 'changed_by_id = ?'].join(', ')}
-        where id = ? and version = ? returning id`,
-      [...params, scope.actor.userId, area.id, input.version],
-    );
-    if (updated.length === 0) throw staleVersion('Staging area');
-  } catch (error) {
-    if (nameTaken(error))
-      throw new AppError('CONFLICT', `A staging area named "${input.name}" already exists`);
-    throw error;
-  }
-  return getArea(scope, area.id);
+  const { area: seen } = await usableArea(scope, input.id, true);
+  if (seen.version !== input.version) throw staleVersion('Staging area');
+  await saveArea(
+    scope,
+    async (em) => {
+      const area = await areaEntity(em, scope, seen.id);
+      // The version read: a change made since is 409 (the entity's version is checked at the flush).
+      if (area.version !== input.version) throw staleVersion('Staging area');
+      if (input.name !== undefined && input.name !== area.name) {
+        await assertAreaNameFree(em, { id: area.id, dictionaryId: area.dictionaryId, name: input.name });
+        area.name = input.name;
+      }
+      if (input.description !== undefined) area.description = input.description;
+      if (input.openToReaders !== undefined) area.openToReaders = input.openToReaders;
+      area.changedById = scope.actor.userId;
+      return area;
+    },
+    input.name,
+  );
+  return getArea(scope, seen.id);
 }
 
 /** Soft-deletes an area (administrators); its entries are hidden with it. */
 export async function deleteArea(scope: Scope, id: number): Promise<void> {
-  const { area } = await usableArea(scope, id, true);
-  await sql(
-    scope.em,
-    `update staging_areas set deleted = true, deleted_at = now(), deleted_by_id = ?, version = version + 1
-      where id = ? and not deleted`,
-    [scope.actor.userId, area.id],
-  );
+  const { area: seen } = await usableArea(scope, id, true);
+  await saveArea(scope, async (em) => {
+    const area = await areaEntity(em, scope, seen.id);
+    area.deleted = true;
+    area.deletedAt = new Date();
+    area.deletedById = scope.actor.userId;
+    return area;
+  });
 }
 
 /** The live areas the caller may use in the acting client, for user data. */

@@ -120,6 +120,7 @@ export function entryDto(scope: Scope, row: EntryRow, standing: DictionaryStandi
         : {
             id: row.d_id,
             stagedEntryId: row.id,
+            entryLabel: row.label,
             decision: row.d_decision!,
             reason: row.d_reason,
             conceptId: row.d_concept_id,
@@ -225,8 +226,10 @@ export async function entriesByIds(scope: Scope, ids: readonly number[]): Promis
 }
 
 const DECISION_SELECT = `select x.id, x.staged_entry_id, x.decision, x.reason, x.concept_id, x.workflow_state,
-    x.merge, x.decided_by_id, coalesce(u.full_name, u.username) as decided_by_name, x.decided_at
-  from staging_decisions x left join users u on u.id = x.decided_by_id`;
+    x.merge, x.decided_by_id, coalesce(u.full_name, u.username) as decided_by_name, x.decided_at,
+    e.label as entry_label
+  from staging_decisions x join staged_entries e on e.id = x.staged_entry_id
+  left join users u on u.id = x.decided_by_id`;
 
 interface DecisionRow {
   id: number;
@@ -239,11 +242,13 @@ interface DecisionRow {
   decided_by_id: number | null;
   decided_by_name: string | null;
   decided_at: Date;
+  entry_label: string;
 }
 
 const decisionDto = (row: DecisionRow): StagingDecisionDto => ({
   id: row.id,
   stagedEntryId: row.staged_entry_id,
+  entryLabel: row.entry_label,
   decision: row.decision,
   reason: row.reason,
   conceptId: row.concept_id,

@@ -11,6 +11,7 @@ import { readableConcept } from '../concept/concept-access.js';
 import { sql } from '../tbx/tbx-import-context.js';
 import type { TbxMergeMode } from '../tbx/tbx-import-merge.js';
 import type { TbxEntry } from '../tbx/tbx-model.js';
+import { decide, isUniqueViolation } from './staging.entity.js';
 import type {
   AcceptInput,
   AcceptResult,
@@ -28,6 +29,7 @@ import { planner } from './staging-diff.js';
 import { entriesByIds, filterSql, visibleEntry } from './staging-entries.read.js';
 import { entryFromContent } from './staging-entry-model.js';
 import { entryFacts, insertStaged } from './staging-intake.js';
+import { dropWaitingFor } from './staging-relations.js';
 
 /** PENDING entries one bulk accept by filter takes (oldest first), to keep one request's transaction bounded. */
 export const BULK_ACCEPT_MAX = 5000;
@@ -101,13 +103,14 @@ export async function updateEntry(scope: Scope, input: StagedEntryUpdateInput): 
   }
   const { plan, target } = await planned(scope, area, entry, merge);
   const facts = entryFacts(plan);
-  await scope.em.transactional(async (em) => {
-    const updated = await sql<{ id: number }[]>(
+  await decideOne(scope, area, row.id, row.version, async (em, locked) => {
+    decide(em, locked, { decision: 'EDITED', merge }, scope.actor.userId);
+    await sql(
       em,
       `update staged_entries set entry = ?::jsonb, merge = ?, target_concept_id = ?, label = ?,
          languages = ?::text[], terms_text = ?, comment = case when ? then ? else comment end, entry_id = ?,
          version = version + 1, changed_at = now()
-       where id = ? and version = ? and status = 'PENDING' returning id`,
+       where id = ?`,
       [
         JSON.stringify(entry),
         merge,
@@ -119,21 +122,53 @@ export async function updateEntry(scope: Scope, input: StagedEntryUpdateInput): 
         input.comment ?? null,
         entry.id?.slice(0, 255) ?? null,
         row.id,
-        row.version,
       ],
-    );
-    if (updated.length === 0) throw staleVersion('Staged entry');
-    await sql(
-      em,
-      `insert into staging_decisions (client_id, staging_area_id, staged_entry_id, decision, merge, decided_by_id)
-       values (?, ?, ?, 'EDITED', ?, ?)`,
-      [scope.actor.clientId, area.id, row.id, merge, scope.actor.userId],
     );
   });
   return one(scope, row.id);
 }
 
-/** Marks PENDING entries REJECTED with their decisions, in the caller's transaction; answers those rejected. */
+/**
+ * One decision on one entry, in a transaction of its own: the entry's row locked and read again (a
+ * stale `version` is 409), then `change` records the decision through the StagingDecision entity's
+ * invariant (staging.entity.ts decide: PENDING only, else 409) and changes the row. The unique index of
+ * final decisions turns a race that slipped past into the same 409.
+ */
+async function decideOne(
+  scope: Scope,
+  area: AreaRow,
+  id: number,
+  version: number | undefined,
+  change: (
+    em: Scope['em'],
+    locked: { id: number; status: string; stagingAreaId: number; clientId: number },
+  ) => Promise<void>,
+) {
+  try {
+    await scope.em.transactional(async (em) => {
+      const [locked] = await sql<{ id: number; status: string; version: number }[]>(
+        em,
+        'select id, status, version from staged_entries where id = ? and staging_area_id = ? for update',
+        [id, area.id],
+      );
+      if (!locked) throw notFound('Staged entry', id);
+      if (version !== undefined && locked.status === 'PENDING' && version !== locked.version) {
+        throw staleVersion('Staged entry');
+      }
+      await change(em, { ...locked, stagingAreaId: area.id, clientId: area.client_id });
+      await em.flush();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', `Staged entry ${id} was decided meanwhile`);
+    throw error;
+  }
+}
+
+/**
+ * Marks PENDING entries REJECTED with their decisions; answers how many. The bulk path: one statement
+ * for the entries and one for their decisions (up to every entry of an area), not a unit of work of
+ * StagingDecision entities; the row's PENDING condition is the invariant here, checked in the update.
+ */
 async function rejectIds(scope: Scope, area: AreaRow, ids: readonly number[], reason: string | null) {
   return scope.em.transactional(async (em) => {
     const rejected = await sql<{ id: number }[]>(
@@ -150,6 +185,11 @@ async function rejectIds(scope: Scope, area: AreaRow, ids: readonly number[], re
          select ?, ?, x, 'REJECTED', ?, ? from unnest(?::int[]) as x order by x`,
         [scope.actor.clientId, area.id, reason, scope.actor.userId, rejected.map((r) => r.id)],
       );
+      await dropWaitingFor(
+        em,
+        area,
+        rejected.map((r) => r.id),
+      );
     }
     return rejected.length;
   });
@@ -158,8 +198,16 @@ async function rejectIds(scope: Scope, area: AreaRow, ids: readonly number[], re
 /** Rejects one entry (reviewers; its author withdraws it); not PENDING: 409. */
 export async function rejectEntry(scope: Scope, input: RejectInput): Promise<StagedEntryDto> {
   const { row, area } = await changeable(scope, input.id, input.version);
-  const done = await rejectIds(scope, area, [row.id], input.reason ?? null);
-  if (done === 0) throw new AppError('CONFLICT', `Staged entry ${row.id} was decided meanwhile`);
+  await decideOne(scope, area, row.id, input.version, async (em, locked) => {
+    decide(em, locked, { decision: 'REJECTED', reason: input.reason ?? null }, scope.actor.userId);
+    await sql(
+      em,
+      `update staged_entries set status = 'REJECTED', decided_at = now(), decided_by_id = ?,
+         version = version + 1, changed_at = now() where id = ?`,
+      [scope.actor.userId, row.id],
+    );
+    await dropWaitingFor(em, area, [row.id]);
+  });
   return one(scope, row.id);
 }
 
@@ -197,7 +245,7 @@ export async function rejectEntries(scope: Scope, input: BulkRejectInput): Promi
 async function lockPending(em: Scope['em'], area: AreaRow, ids: readonly number[]) {
   return sql<(PendingRow & { version: number })[]>(
     em,
-    `select id, status, merge, entry, version from staged_entries
+    `select id, status, merge, entry, entry_id, links, version from staged_entries
       where id = any(?::int[]) and staging_area_id = ? and status = 'PENDING' order by id for update`,
     [[...ids], area.id],
   );

@@ -38,6 +38,12 @@ export function entryFacts(planned: Pick<PlannedConcept, 'terms'>) {
   };
 }
 
+/** A link of a staged entry to another entry by its id in the file (SKOS: the other concept's IRI). */
+export interface StagedLink {
+  kind: 'broader' | 'narrower' | 'related';
+  target: string;
+}
+
 /** One staged entry to insert. */
 export interface StagedRow {
   entry: TbxEntry;
@@ -45,6 +51,7 @@ export interface StagedRow {
   target: number | null;
   comment?: string | null;
   source: 'IMPORT' | 'SUGGESTION';
+  links?: StagedLink[] | null;
 }
 
 /** Inserts staged entries in one statement; answers their ids in order. */
@@ -62,6 +69,7 @@ export async function insertStaged(
     target: row.target,
     comment: row.comment ?? null,
     entry: row.entry,
+    links: row.links?.length ? row.links : null,
     ...(({ label, languages, termsText }) => ({ label, languages, terms_text: termsText }))(
       entryFacts(row.planned),
     ),
@@ -69,11 +77,11 @@ export async function insertStaged(
   const inserted = await sql<{ id: number }[]>(
     ctx.em,
     `insert into staged_entries (client_id, staging_area_id, dictionary_id, source, format, import_job_id,
-       file_name, line, entry_id, target_concept_id, merge, label, languages, terms_text, comment, entry, created_by_id)
+       file_name, line, entry_id, target_concept_id, merge, label, languages, terms_text, comment, entry, links, created_by_id)
      select ?, ?, ?, x.source, ?, ?, ?, x.line, x.entry_id, x.target, ?, x.label,
-            array(select jsonb_array_elements_text(x.languages)), x.terms_text, x.comment, x.entry, ?
+            array(select jsonb_array_elements_text(x.languages)), x.terms_text, x.comment, x.entry, x.links, ?
        from jsonb_to_recordset(?::jsonb) as x(ord int, source text, line int, entry_id text, target int,
-            label text, languages jsonb, terms_text text, comment text, entry jsonb)
+            label text, languages jsonb, terms_text text, comment text, entry jsonb, links jsonb)
       order by x.ord
      returning id`,
     [
@@ -107,15 +115,16 @@ export async function stageEntries<T>(
   ctx.workflow = await ImportWorkflow.load(ctx);
   await progress(0, source.total);
   let processed = 0;
-  let batch: { entry: TbxEntry; planned: PlannedConcept }[] = [];
+  let batch: { entry: TbxEntry; planned: PlannedConcept; links: StagedLink[] | null }[] = [];
   const flush = async () => {
     const targets = await mergeTargets(
       ctx,
       batch.map((item) => item.planned),
     );
-    const rows = batch.map(({ entry, planned }) => ({
+    const rows = batch.map(({ entry, planned, links }) => ({
       entry,
       planned,
+      links,
       target: targets.get(planned) ?? null,
       source: 'IMPORT' as const,
     }));
@@ -135,7 +144,7 @@ export async function stageEntries<T>(
       ctx.summary.skipped++;
       continue;
     }
-    batch.push({ entry, planned });
+    batch.push({ entry, planned, links: source.links?.(item) ?? null });
     if (batch.length >= BATCH_SIZE) await flush();
   }
   if (batch.length) await flush();

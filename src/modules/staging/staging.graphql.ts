@@ -62,6 +62,7 @@ const DecisionRef = builder.objectRef<StagingDecisionDto>('StagingDecision').imp
   fields: (t) => ({
     id: t.exposeInt('id'),
     stagedEntryId: t.exposeInt('stagedEntryId'),
+    entryLabel: t.exposeString('entryLabel', { description: "the staged entry's label, as it reads now" }),
     decision: t.field({ type: DecisionEnum, resolve: (d) => d.decision }),
     reason: t.exposeString('reason', { nullable: true }),
     conceptId: t.exposeInt('conceptId', { nullable: true }),

@@ -105,6 +105,7 @@ export type StagingAreaUpdateInput = z.infer<typeof StagingAreaUpdateInputSchema
 export const StagingDecisionDtoSchema = z.object({
   id: z.number().int(),
   stagedEntryId: z.number().int(),
+  entryLabel: z.string().describe("the staged entry's label (its first terms), as it reads now"),
   decision: z.enum(StagingDecisionKinds),
   reason: z.string().nullable(),
   conceptId: z.number().int().nullable().describe('ACCEPTED: the concept written'),

@@ -31,7 +31,11 @@ export async function prepareRelations(ctx: ImportContext) {
  * ASSOCIATIVE relation (both directions of a pair count once; existing relations are not doubled).
  * Snapshots of this import's history items then show the relations.
  */
-export async function writeRelations(ctx: ImportContext) {
+export async function writeRelations(
+  ctx: ImportContext,
+  /** Runs once targets are resolved, before the unresolved are reported (staging keeps some waiting). */
+  beforeReport?: (ctx: ImportContext) => Promise<void>,
+) {
   const [pending] = await sql<{ n: number }[]>(ctx.em, 'select count(*)::int as n from tbx_xrefs');
   if (!pending?.n) return;
   const scope = [ctx.clientId, ctx.dictionaryId];
@@ -59,6 +63,7 @@ export async function writeRelations(ctx: ImportContext) {
         and c.dictionary_id = ? and c.oid is null and not c.deleted`,
     [ctx.dictionaryId],
   );
+  await beforeReport?.(ctx);
   const unresolved = await sql<{ line: number; target: string }[]>(
     ctx.em,
     `select line, target from tbx_xrefs where target_id is null order by n limit ${MAX_ERRORS}`,

@@ -12,7 +12,7 @@ import { type AsyncOutcome, type JobProgress, runAsJob } from '../jobs/job-runne
 import { EarlyIndexer } from '../search/early-indexer.js';
 import { allowLongPendingLists, mergeSearchPendingLists } from '../search/postgres-search.js';
 import { searchRuntimeOf } from '../search/search-runtime.js';
-import { stageEntries } from '../staging/staging-intake.js';
+import { type StagedLink, stageEntries } from '../staging/staging-intake.js';
 import { ImportContext, sql } from './tbx-import-context.js';
 import { mergeConcepts, mergeKeys, mergeTargets, type TbxMergeMode } from './tbx-import-merge.js';
 import { type PlannedConcept, planEntry } from './tbx-import-plan.js';
@@ -44,6 +44,8 @@ export interface ImportSource<T> {
   adjust?(planned: PlannedConcept, item: T): void;
   /** Told each item's concept once its batch is written. */
   written?(item: T, planned: PlannedConcept): void;
+  /** Links of an item to other entries that the entry model cannot hold (SKOS hierarchy), kept when staged. */
+  links?(item: T): StagedLink[];
   /** Runs after the last batch, in the transaction (relations). */
   finish(ctx: ImportContext): Promise<void>;
 }

@@ -125,7 +125,8 @@ export async function importTbx(
     scan,
     fileName: upload.fileName,
     merge: options.merge,
-    format: options.spreadsheet ? 'SPREADSHEET' : scan.multiterm ? 'MULTITERM' : 'TBX',
+    // By the file's root element: `scan.multiterm` is there only with a definition or a field mapping.
+    format: options.spreadsheet ? 'SPREADSHEET' : scan.format === 'MULTITERM_XML' ? 'MULTITERM' : 'TBX',
     upload,
     open: async (ctx) => {
       ctx.statusMapping = await importMapping(ctx, target, options.statusMapping);

@@ -9,7 +9,7 @@ import { TableScroll } from '../projects/TableScroll';
 import { type AcceptChoice, AcceptOptions, acceptInput } from './AcceptOptions';
 import { SuggestEntry } from './SuggestEntry';
 import { STAGED_SOURCES, STAGED_STATUSES, type StagedEntry } from './staging-data';
-import { areaHref, entryHref } from './staging-routes';
+import { areaHref, decisionsHref, entryHref } from './staging-routes';
 import { useWorkflowStates } from './workflow-states';
 
 const PAGE_SIZE = 50;
@@ -84,11 +84,18 @@ export function AreaEntries({ id, query }: { id: number; query: URLSearchParams 
       </p>
       {area.data.description && <p className="prewrap">{area.data.description}</p>}
       {reviewer && (
-        <p>
-          <a href={withQuery('/tbx', { area: id })} onClick={onLinkClick}>
-            {t('area.import')}
-          </a>
-        </p>
+        <ul className="inline-links">
+          <li>
+            <a href={withQuery('/tbx', { area: id })} onClick={onLinkClick}>
+              {t('area.import')}
+            </a>
+          </li>
+          <li>
+            <a href={decisionsHref(id)} onClick={onLinkClick}>
+              {t('area.history')}
+            </a>
+          </li>
+        </ul>
       )}
       <form
         className="staging-filters"

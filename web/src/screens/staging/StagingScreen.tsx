@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { AreaDecisions } from './AreaDecisions';
 import { AreaEntries } from './AreaEntries';
 import { AreaList } from './AreaList';
 import { EntryReview } from './EntryReview';
@@ -18,6 +19,8 @@ export default function StagingScreen({ path, query }: { path: string; query: UR
       return <AreaList query={query} />;
     case 'area':
       return <AreaEntries key={route.id} id={route.id} query={query} />;
+    case 'decisions':
+      return <AreaDecisions key={route.id} id={route.id} query={query} />;
     case 'entry':
       return <EntryReview key={route.id} id={route.id} />;
     default:

@@ -5,7 +5,7 @@ import { trpc } from '../../../api';
 import { Check, ErrorMessage } from '../../../components/controls';
 import { forgetCachedData, useLoaded } from '../../../data';
 import { formatNumber } from '../../../i18n';
-import { navigate, onLinkClick } from '../../../routes';
+import { navigate, onLinkClick, withQuery } from '../../../routes';
 import { loadDictionary, saveStructure, structureOf } from './dictionary-data';
 import { ConfirmButton, ConflictDialog, formProblems, jobDone, Problems, useWrite } from './kit';
 import { type Rights, useRights } from './rights';
@@ -126,6 +126,11 @@ function DictionaryItem(props: { dictionary: Listed; rights: Rights; onChanged: 
           : t('dictionaries.noLanguages')}
       </p>
       {dictionary.description && <p>{dictionary.description}</p>}
+      <p>
+        <a href={withQuery('/staging', { d: dictionary.id })} onClick={onLinkClick}>
+          {t('dictionaries.staging', { name })}
+        </a>
+      </p>
       {mode === 'rename' && (
         <RenameForm
           dictionary={dictionary}

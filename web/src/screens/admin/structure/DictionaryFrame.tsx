@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import './structure.css';
 import { ErrorMessage } from '../../../components/controls';
 import { useLoaded } from '../../../data';
-import { onLinkClick } from '../../../routes';
+import { onLinkClick, withQuery } from '../../../routes';
 import {
   type FullDictionary,
   loadDictionary,
@@ -67,6 +67,11 @@ export function DictionaryFrame(props: {
               </a>
             </li>
           ))}
+          <li>
+            <a href={withQuery('/staging', { d: id })} onClick={onLinkClick}>
+              {t('frame.staging')}
+            </a>
+          </li>
         </ul>
       </nav>
       <ErrorMessage text={loaded.error?.message} />
