@@ -11,6 +11,7 @@ import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachme
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { type EventHub, startEventHub } from './modules/events/event-hub.js'; // event-wakeups
 import { eventStreamPaths, eventStreamRoutes } from './modules/events/event-sse.js'; // events
 import { NatsPublisher } from './modules/events/nats/nats-publisher.js'; // webhooks
 import { WebhookDispatcher } from './modules/events/webhooks/webhook-dispatcher.js'; // webhooks
@@ -184,6 +185,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storageSweeper = new StorageSweeper(deps.orm, config, app.log);
   app.addHook('onReady', async () => storageSweeper.start());
   app.addHook('onClose', () => storageSweeper.close());
+  // Live event streams wake on the commits' notifications (docs/events.md, "Waking up").
+  let hub: EventHub | undefined;
+  app.addHook('onReady', async () => {
+    hub = await startEventHub(deps.orm, app.log, config.EVENTS_POLL_MS);
+  });
+  app.addHook('onClose', async () => hub?.close());
   // Webhook delivery and NATS publishing from the event log, leased so servers share them (docs/events.md).
   if (config.WEBHOOKS_DISPATCH) {
     const dispatcher = new WebhookDispatcher(deps.orm, config, app.log); // webhooks

@@ -4,9 +4,12 @@
  * redelivery. Delivery itself is the dispatcher's (webhook-dispatcher.ts).
  */
 
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notify } from '../../../db/pg-listener.js';
 import { AppError, notFound } from '../../../shared/errors.js';
 import { pageRequest, toPage } from '../../../shared/paging.js';
 import type { Scope } from '../../../shared/scope.js';
+import { WEBHOOKS_CHANNEL } from '../event-wakeups.js';
 import type {
   WebhookCreateInput,
   WebhookDeliveryListInput,
@@ -44,6 +47,10 @@ function typesOf(patterns: readonly string[]): void {
   const { unknown } = matchedTypes(patterns);
   if (unknown) throw new AppError('BAD_REQUEST', `eventTypes: ${unknown} is no event type (docs/events.md)`);
 }
+
+/** Tells every server's dispatcher, at commit, to read the subscriptions again (and deliver). */
+const subscriptionsChanged = (em: EntityManager, clientId: number) =>
+  notify(em, WEBHOOKS_CHANNEL, String(clientId));
 
 const withSecret = (row: SubscriptionRow): WebhookWithSecretDto => ({ ...toDto(row), secret: row.secret });
 
@@ -95,6 +102,7 @@ export async function createWebhook(scope: Scope, input: WebhookCreateInput): Pr
         scope.actor.clientId,
       ],
     );
+    await subscriptionsChanged(em, scope.actor.clientId);
     return row!.id;
   });
   return withSecret(await reload(scope, id));
@@ -124,6 +132,7 @@ export async function updateWebhook(scope: Scope, input: WebhookUpdateInput): Pr
         row.id,
       ],
     );
+    await subscriptionsChanged(em, scope.actor.clientId);
   });
   return toDto(await reload(scope, input.id));
 }
@@ -144,6 +153,7 @@ export async function deleteWebhook(scope: Scope, id: number): Promise<void> {
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
     await sql(em, 'delete from webhook_subscriptions where id = ?', [row.id]);
+    await subscriptionsChanged(em, scope.actor.clientId);
   });
 }
 
