@@ -47,9 +47,15 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       const query = StreamQuerySchema.safeParse(request.query);
       const resume =
         typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? lastEventId : query.data?.after;
-      const input = query.success
-        ? EventStreamInputSchema.safeParse({ ...query.data, after: resume })
-        : query;
+      // The procedure parses the query's own strings (the parsed filters are lists, which it would refuse).
+      const raw = Object.fromEntries(
+        Object.entries({
+          type: request.query.type,
+          'dictionary-id': request.query['dictionary-id'],
+          after: resume,
+        }).filter(([, value]) => value !== undefined),
+      );
+      const input = query.success ? EventStreamInputSchema.safeParse(raw) : query;
       if (!input.success) {
         const issue = input.error.issues[0];
         return sendError(reply, 400, {
@@ -63,7 +69,7 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       let stream: AsyncIterable<unknown>;
       try {
         const api = appRouter.createCaller(createContext(request, reply), { signal: abort.signal });
-        stream = await api.events.subscribe(input.data as never);
+        stream = await api.events.subscribe(raw as never);
       } catch (error) {
         return sendProcedureError(reply, error);
       }
