@@ -15,6 +15,7 @@ import { type EventHub, startEventHub } from './modules/events/event-hub.js'; //
 import { eventStreamPaths, eventStreamRoutes } from './modules/events/event-sse.js'; // events
 import { NatsPublisher } from './modules/events/nats/nats-publisher.js'; // webhooks
 import { WebhookDispatcher } from './modules/events/webhooks/webhook-dispatcher.js'; // webhooks
+import { sealStoredSecrets } from './modules/events/webhooks/webhook-secret-box.js'; // webhook-secrets
 import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { multitermPaths, multitermRoutes } from './modules/multiterm/multiterm.rest.js';
@@ -192,6 +193,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => hub?.close());
   // Webhook delivery and NATS publishing from the event log, leased so servers share them (docs/events.md).
+  // Webhook secrets at rest: encrypted with the key, and those stored before it encrypted now.
+  app.addHook('onReady', async () => {
+    if (!config.WEBHOOK_SECRET_KEY) {
+      app.log.warn('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
+      return;
+    }
+    const sealed = await sealStoredSecrets(deps.orm.em.fork(), config);
+    if (sealed > 0) app.log.info({ sealed }, 'encrypted the webhook secrets stored before WEBHOOK_SECRET_KEY');
+  });
   if (config.WEBHOOKS_DISPATCH) {
     const dispatcher = new WebhookDispatcher(deps.orm, config, app.log); // webhooks
     app.addHook('onReady', async () => dispatcher.start());

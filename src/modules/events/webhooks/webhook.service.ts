@@ -24,6 +24,7 @@ import { addressGuard } from './webhook-address-guard.js';
 import { redeliverEvent } from './webhook-delivery.js';
 import { matchedTypes } from './webhook-event-types.js';
 import { literalRefusal } from './webhook-sender.js';
+import { openSecret, sealSecret } from './webhook-secret-box.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { sql } from './webhook-sql.js';
 import {
@@ -52,7 +53,10 @@ function typesOf(patterns: readonly string[]): void {
 const subscriptionsChanged = (em: EntityManager, clientId: number) =>
   notify(em, WEBHOOKS_CHANNEL, String(clientId));
 
-const withSecret = (row: SubscriptionRow): WebhookWithSecretDto => ({ ...toDto(row), secret: row.secret });
+const withSecret = (scope: Scope, row: SubscriptionRow): WebhookWithSecretDto => ({
+  ...toDto(row),
+  secret: openSecret(scope.config, row.secret),
+});
 
 async function reload(scope: Scope, id: number): Promise<SubscriptionRow> {
   const row = await findSubscription(scope.em, scope.actor.clientId, id);
@@ -98,14 +102,14 @@ export async function createWebhook(scope: Scope, input: WebhookCreateInput): Pr
         input.dictionaryIds,
         input.active,
         input.description ?? null,
-        newWebhookSecret(),
+        sealSecret(scope.config, newWebhookSecret()),
         scope.actor.clientId,
       ],
     );
     await subscriptionsChanged(em, scope.actor.clientId);
     return row!.id;
   });
-  return withSecret(await reload(scope, id));
+  return withSecret(scope, await reload(scope, id));
 }
 
 /** Changes what was given; enabling a disabled subscription resumes delivery where it stopped. */
@@ -142,11 +146,11 @@ export async function rotateWebhookSecret(scope: Scope, id: number): Promise<Web
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
     await sql(em, 'update webhook_subscriptions set secret = ?, updated_at = now() where id = ?', [
-      newWebhookSecret(),
+      sealSecret(scope.config, newWebhookSecret()),
       row.id,
     ]);
   });
-  return withSecret(await reload(scope, id));
+  return withSecret(scope, await reload(scope, id));
 }
 
 export async function deleteWebhook(scope: Scope, id: number): Promise<void> {
