@@ -200,7 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return;
     }
     const sealed = await sealStoredSecrets(deps.orm.em.fork(), config);
-    if (sealed > 0) app.log.info({ sealed }, 'encrypted the webhook secrets stored before WEBHOOK_SECRET_KEY');
+    if (sealed > 0)
+      app.log.info({ sealed }, 'encrypted the webhook secrets stored before WEBHOOK_SECRET_KEY');
   });
   if (config.WEBHOOKS_DISPATCH) {
     const dispatcher = new WebhookDispatcher(deps.orm, config, app.log); // webhooks

@@ -55,7 +55,8 @@ async function emit(clientId: number, dictionaryId: number, conceptId: number): 
 }
 
 const stored = async (id: number) =>
-  (await rows<{ secret: string }>(t, 'select secret from webhook_subscriptions where id = ?', [id]))[0]!.secret;
+  (await rows<{ secret: string }>(t, 'select secret from webhook_subscriptions where id = ?', [id]))[0]!
+    .secret;
 
 /** Verifies the n-th request the receiver got with `secret`; returns the event's concept id. */
 function verified(receiver: Receiver, index: number, secret: string): number {

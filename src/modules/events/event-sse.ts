@@ -10,7 +10,12 @@ import { sendError, sendProcedureError } from '../../rest/error-body.js';
 import type { ContextFactory } from '../../rest/procedure-call.js';
 import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { appRouter } from '../../trpc/router.js';
-import { EventFilterInputSchema, EventStreamInputSchema } from './event.schema.js';
+import {
+  EventFilterInputSchema,
+  EventStreamInputSchema,
+  type StreamItem,
+  streamItemOf,
+} from './event.schema.js';
 
 const StreamQuerySchema = EventFilterInputSchema.extend({
   after: z.string().regex(/^\d+$/, 'after must be a sequence number').optional(),
@@ -91,9 +96,7 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       reply.raw.write(': polyterm events\n\n');
       try {
         for (let item = first; !item.done && !abort.signal.aborted; item = await iterator.next()) {
-          reply.raw.write(
-            sseMessage(item.value as { event?: { sequence: number; type: string } } & { heartbeat?: number }),
-          );
+          reply.raw.write(sseMessage(streamItemOf(item.value)));
         }
       } catch (error) {
         request.log.warn({ err: error }, 'event stream ended by an error');
@@ -107,8 +110,8 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
   return { plugin, paths: eventStreamPaths };
 }
 
-function sseMessage(item: { event?: { sequence: number; type: string }; heartbeat?: number }): string {
-  if (item.event) {
+function sseMessage(item: StreamItem): string {
+  if ('event' in item) {
     return `id: ${item.event.sequence}\nevent: ${item.event.type}\ndata: ${JSON.stringify(item.event)}\n\n`;
   }
   return `id: ${item.heartbeat}\n: heartbeat\n\n`;

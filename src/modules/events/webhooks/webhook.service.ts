@@ -23,8 +23,8 @@ import { assertDictionaries, managedSubscription, webhookReach } from './webhook
 import { addressGuard } from './webhook-address-guard.js';
 import { redeliverEvent } from './webhook-delivery.js';
 import { matchedTypes } from './webhook-event-types.js';
-import { literalRefusal } from './webhook-sender.js';
 import { openSecret, sealSecret } from './webhook-secret-box.js';
+import { literalRefusal } from './webhook-sender.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { sql } from './webhook-sql.js';
 import {
