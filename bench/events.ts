@@ -116,7 +116,7 @@ async function main() {
       {
         ...serverEnv(database.url),
         WEBHOOKS_ALLOWED_NETWORKS: '127.0.0.1/32',
-        WEBHOOKS_POLL_MS: process.env.BENCH_POLL_MS ?? '100',
+        EVENTS_POLL_MS: process.env.BENCH_POLL_MS ?? '5000',
         EVENTS_NATS_URL: NATS_URL,
         EVENTS_NATS_STREAM: stream,
         EVENTS_NATS_SUBJECT_PREFIX: prefix,

@@ -11,9 +11,11 @@ import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachme
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
 import { printPaths, printRoute } from './modules/display/print.rest.js';
+import { type EventHub, startEventHub } from './modules/events/event-hub.js'; // event-wakeups
 import { eventStreamPaths, eventStreamRoutes } from './modules/events/event-sse.js'; // events
 import { NatsPublisher } from './modules/events/nats/nats-publisher.js'; // webhooks
 import { WebhookDispatcher } from './modules/events/webhooks/webhook-dispatcher.js'; // webhooks
+import { sealStoredSecrets } from './modules/events/webhooks/webhook-secret-box.js'; // webhook-secrets
 import { feedbackPaths, feedbackRoutes } from './modules/feedback/feedback.rest.js'; // feedback
 import { JobHeartbeat } from './modules/jobs/job-heartbeat.js';
 import { multitermPaths, multitermRoutes } from './modules/multiterm/multiterm.rest.js';
@@ -184,7 +186,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storageSweeper = new StorageSweeper(deps.orm, config, app.log);
   app.addHook('onReady', async () => storageSweeper.start());
   app.addHook('onClose', () => storageSweeper.close());
+  // Live event streams wake on the commits' notifications (docs/events.md, "Waking up").
+  let hub: EventHub | undefined;
+  app.addHook('onReady', async () => {
+    hub = await startEventHub(deps.orm, app.log, config.EVENTS_POLL_MS);
+  });
+  app.addHook('onClose', async () => hub?.close());
   // Webhook delivery and NATS publishing from the event log, leased so servers share them (docs/events.md).
+  // Webhook secrets at rest: encrypted with the key, and those stored before it encrypted now.
+  app.addHook('onReady', async () => {
+    if (!config.WEBHOOK_SECRET_KEY) {
+      app.log.warn('WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted');
+      return;
+    }
+    const sealed = await sealStoredSecrets(deps.orm.em.fork(), config);
+    if (sealed > 0)
+      app.log.info({ sealed }, 'encrypted the webhook secrets stored before WEBHOOK_SECRET_KEY');
+  });
   if (config.WEBHOOKS_DISPATCH) {
     const dispatcher = new WebhookDispatcher(deps.orm, config, app.log); // webhooks
     app.addHook('onReady', async () => dispatcher.start());

@@ -174,8 +174,12 @@ export const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(24 * 60 * 60 * 1000),
-  /** How often an idle server looks for new events to deliver or publish (ms). */
-  WEBHOOKS_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /**
+   * The fallback (ms): how often a server looks for new events without being told. Streams, webhooks and
+   * NATS wake on the commit's notification (docs/events.md, "Waking up"); this only bounds the delay
+   * when a notification is lost.
+   */
+  EVENTS_POLL_MS: z.coerce.number().int().min(10).default(5000),
   /** Whether this server delivers webhooks (and publishes to NATS); every server may, leases share the work. */
   WEBHOOKS_DISPATCH: booleanFromEnv.default(true),
   /** With it, every event is published to NATS JetStream too (docs/events.md, "NATS"). */
@@ -189,6 +193,17 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('polyterm'),
+  /**
+   * Where a NATS stream's publishing starts the first time this installation publishes to it: `end`
+   * (events committed from then on; the default) or `beginning` (the whole log). Later starts resume
+   * from the last published event, per client and stream.
+   */
+  EVENTS_NATS_START: z.enum(['end', 'beginning']).default('end'),
+  /**
+   * The key that encrypts webhook signing secrets at rest (AES-256-GCM; docs/events.md, "The secret"): at
+   * least 32 characters, e.g. `openssl rand -base64 32`. Every server of an installation needs the same.
+   */
+  WEBHOOK_SECRET_KEY: z.string().min(32, 'at least 32 characters, e.g. openssl rand -base64 32').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

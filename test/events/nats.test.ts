@@ -8,7 +8,7 @@ import { AckPolicy, type JsMsg, jetstream, jetstreamManager } from '@nats-io/jet
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventInput, recordEvents } from '../../src/modules/events/event-log.js';
-import { NatsPublisher } from '../../src/modules/events/nats/nats-publisher.js';
+import { NatsPublisher, natsTarget } from '../../src/modules/events/nats/nats-publisher.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { loginSysadmin } from '../helpers/rest.js';
 import { createDictionary, newTenant, rows, uniqueSuffix } from '../helpers/structure.js';
@@ -18,6 +18,7 @@ const NATS_URL = process.env.EVENTS_NATS_URL ?? 'nats://127.0.0.1:4222';
 const suffix = uniqueSuffix();
 const STREAM = `POLYTERM_TEST_${suffix}`;
 const PREFIX = `pt${suffix}`;
+const TARGET = natsTarget(STREAM);
 
 let t: TestApp;
 let nc: NatsConnection;
@@ -30,8 +31,15 @@ beforeAll(async () => {
     EVENTS_NATS_SUBJECT_PREFIX: PREFIX,
   });
   nc = await connect({ servers: NATS_URL });
-  publisher = new NatsPublisher(t.orm, { ...t.config, WEBHOOKS_POLL_MS: 50 }, t.app.log);
-  publisher.start();
+  // Commits wake the publisher; the fallback poll only picks up the cursor this test moves by hand.
+  publisher = new NatsPublisher(t.orm, { ...t.config, EVENTS_POLL_MS: 500 }, t.app.log);
+  await publisher.start();
+  // Clients created from now on are new to the stream: their events are published from the first.
+  await until(
+    async () => (await rows(t, 'select 1 from event_publish_targets where target = ?', [TARGET])).length > 0,
+    10_000,
+    'the stream to start',
+  );
 });
 afterAll(async () => {
   await publisher?.close();
@@ -93,16 +101,17 @@ describe('NATS JetStream', () => {
     );
 
     // A publisher that crashed after the acks but before moving its cursor publishes them again.
-    await rows(t, "update event_publish_cursors set cursor = ? where target = 'nats' and client_id = ?", [
+    await rows(t, 'update event_publish_cursors set cursor = ? where target = ? and client_id = ?', [
       last - 10,
+      TARGET,
       tenant.id,
     ]);
     await until(
       async () => {
         const [cursor] = await rows<{ cursor: string }>(
           t,
-          "select cursor::text as cursor from event_publish_cursors where target = 'nats' and client_id = ?",
-          [tenant.id],
+          'select cursor::text as cursor from event_publish_cursors where target = ? and client_id = ?',
+          [TARGET, tenant.id],
         );
         return Number(cursor?.cursor) === last;
       },

@@ -84,5 +84,6 @@ export const WEBHOOK_TEST_CONFIG = {
   WEBHOOKS_RETRY_BASE_MS: '40',
   WEBHOOKS_RETRY_MAX_MS: '400',
   WEBHOOKS_RETRY_WINDOW_MS: '2500',
-  WEBHOOKS_POLL_MS: '50',
+  // One key for every suite's servers: each may deliver another suite's subscriptions.
+  WEBHOOK_SECRET_KEY: 'test-webhook-secret-key-0123456789abcdef',
 };

@@ -86,7 +86,10 @@ export async function* eventStream(
   let cursor = input.after ?? (await lastSequence(scope.em, clientId));
   // At once, so that a channel can answer its headers knowing the stream was accepted.
   yield { heartbeat: cursor };
+  const hub = eventHubOf(scope.em);
   while (!signal?.aborted) {
+    // Before the read: a notification that comes after it makes the wait below return at once.
+    const generation = hub.generation(clientId);
     const upTo = await lastSequence(scope.em, clientId);
     if (upTo > cursor) {
       const { visible, cursor: next } = await readVisible(scope, filter, cursor, upTo, ROUND);
@@ -97,7 +100,7 @@ export async function* eventStream(
       scope.em.clear();
       continue;
     }
-    const moved = await eventHubOf(scope.em).wait(clientId, cursor, HEARTBEAT_MS, signal);
+    const moved = await hub.wait(clientId, cursor, HEARTBEAT_MS, signal, generation);
     if (!moved && !signal?.aborted) yield { heartbeat: cursor };
   }
 }

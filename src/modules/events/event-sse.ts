@@ -10,7 +10,12 @@ import { sendError, sendProcedureError } from '../../rest/error-body.js';
 import type { ContextFactory } from '../../rest/procedure-call.js';
 import { errorContent, type RawRoute } from '../../rest/raw-route.js';
 import { appRouter } from '../../trpc/router.js';
-import { EventFilterInputSchema, EventStreamInputSchema } from './event.schema.js';
+import {
+  EventFilterInputSchema,
+  EventStreamInputSchema,
+  type StreamItem,
+  streamItemOf,
+} from './event.schema.js';
 
 const StreamQuerySchema = EventFilterInputSchema.extend({
   after: z.string().regex(/^\d+$/, 'after must be a sequence number').optional(),
@@ -47,9 +52,15 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       const query = StreamQuerySchema.safeParse(request.query);
       const resume =
         typeof lastEventId === 'string' && /^\d+$/.test(lastEventId) ? lastEventId : query.data?.after;
-      const input = query.success
-        ? EventStreamInputSchema.safeParse({ ...query.data, after: resume })
-        : query;
+      // The procedure parses the query's own strings (the parsed filters are lists, which it would refuse).
+      const raw = Object.fromEntries(
+        Object.entries({
+          type: request.query.type,
+          'dictionary-id': request.query['dictionary-id'],
+          after: resume,
+        }).filter(([, value]) => value !== undefined),
+      );
+      const input = query.success ? EventStreamInputSchema.safeParse(raw) : query;
       if (!input.success) {
         const issue = input.error.issues[0];
         return sendError(reply, 400, {
@@ -63,7 +74,7 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       let stream: AsyncIterable<unknown>;
       try {
         const api = appRouter.createCaller(createContext(request, reply), { signal: abort.signal });
-        stream = await api.events.subscribe(input.data as never);
+        stream = await api.events.subscribe(raw as never);
       } catch (error) {
         return sendProcedureError(reply, error);
       }
@@ -85,9 +96,7 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
       reply.raw.write(': polyterm events\n\n');
       try {
         for (let item = first; !item.done && !abort.signal.aborted; item = await iterator.next()) {
-          reply.raw.write(
-            sseMessage(item.value as { event?: { sequence: number; type: string } } & { heartbeat?: number }),
-          );
+          reply.raw.write(sseMessage(streamItemOf(item.value)));
         }
       } catch (error) {
         request.log.warn({ err: error }, 'event stream ended by an error');
@@ -101,8 +110,8 @@ export function eventStreamRoutes(createContext: ContextFactory): RawRoute {
   return { plugin, paths: eventStreamPaths };
 }
 
-function sseMessage(item: { event?: { sequence: number; type: string }; heartbeat?: number }): string {
-  if (item.event) {
+function sseMessage(item: StreamItem): string {
+  if ('event' in item) {
     return `id: ${item.event.sequence}\nevent: ${item.event.type}\ndata: ${JSON.stringify(item.event)}\n\n`;
   }
   return `id: ${item.heartbeat}\n: heartbeat\n\n`;

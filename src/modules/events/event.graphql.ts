@@ -5,7 +5,7 @@
  */
 import { builder, defined } from '../../graphql/builder.js';
 import { loading, PAGE_CONTENT_COST } from '../../graphql/cost.js';
-import type { EventDto, EventPage, StreamItem } from './event.schema.js';
+import { type EventDto, type EventPage, streamItemOf } from './event.schema.js';
 
 const EventRef = builder.objectRef<EventDto>('Event').implement({
   description: 'One change of the event log (docs/events.md).',
@@ -72,14 +72,15 @@ builder.queryFields((t) => ({
  * The stream's events without its heartbeats. Ending the subscription ends the stream at once rather
  * than at the next event a generator would wait for; the stream itself stops by its next heartbeat.
  */
-function eventsOnly(stream: AsyncIterable<StreamItem>): AsyncIterableIterator<EventDto> {
+function eventsOnly(stream: AsyncIterable<unknown>): AsyncIterableIterator<EventDto> {
   const inner = stream[Symbol.asyncIterator]();
   return {
     async next() {
       for (;;) {
         const item = await inner.next();
         if (item.done) return { done: true, value: undefined };
-        if ('event' in item.value) return { done: false, value: item.value.event };
+        const value = streamItemOf(item.value);
+        if ('event' in value) return { done: false, value: value.event };
       }
     },
     async return() {
@@ -111,7 +112,7 @@ builder.subscriptionFields((t) => ({
         (await api.events.subscribe({
           ...(args.after === null || args.after === undefined ? {} : { after: args.after }),
           ...filterOf(args),
-        } as never)) as AsyncIterable<StreamItem>,
+        } as never)) as AsyncIterable<unknown>,
       ),
     resolve: (event: EventDto) => event,
   }),

@@ -1,3 +1,4 @@
+import { tracked } from '@trpc/server';
 import { authedProcedure, router } from '../../trpc/trpc.js';
 import { EventFeedInputSchema, EventPageSchema, EventStreamInputSchema } from './event.schema.js';
 import { eventPage, eventStream } from './event-feed.js';
@@ -24,8 +25,21 @@ export const eventRouter = router({
     .output(EventPageSchema)
     .query(({ ctx, input }) => eventPage(ctx.scope, input)),
 
-  /** Each event as it is committed (tRPC over SSE; the GraphQL subscription and GET /events/stream use it). */
-  subscribe: authedProcedure
-    .input(EventStreamInputSchema)
-    .subscription(({ ctx, input, signal }) => eventStream(ctx.scope, input, signal)),
+  /**
+   * Each event as it is committed (tRPC over SSE; the GraphQL subscription and GET /events/stream use it).
+   * Every item is `tracked` with its sequence (a heartbeat's: how far the stream has read), so a
+   * reconnecting httpSubscriptionLink sends it back as `lastEventId` and resumes right after it.
+   */
+  subscribe: authedProcedure.input(EventStreamInputSchema).subscription(async function* ({
+    ctx,
+    input,
+    signal,
+  }) {
+    const { lastEventId, ...filters } = input;
+    const after = lastEventId ? Number(lastEventId) : input.after;
+    const stream = eventStream(ctx.scope, { ...filters, ...(after === undefined ? {} : { after }) }, signal);
+    for await (const item of stream) {
+      yield tracked(String('event' in item ? item.event.sequence : item.heartbeat), item);
+    }
+  }),
 });

@@ -1,3 +1,4 @@
+import { isTrackedEnvelope } from '@trpc/server';
 import { z } from 'zod';
 import { EventTypes } from './event-types.js';
 
@@ -87,8 +88,18 @@ export const EventStreamInputSchema = EventFilterInputSchema.extend({
     .min(0)
     .optional()
     .describe('resume after this sequence; default: only events committed from now on'),
+  /** Sent by a reconnecting tRPC httpSubscriptionLink: the id of the last item it received; wins over `after`. */
+  lastEventId: z
+    .string()
+    .regex(/^\d+$/, 'lastEventId must be a sequence number')
+    .nullish()
+    .describe('the last id received (tRPC reconnects send it); resumes after it'),
 });
 export type EventStreamInput = z.infer<typeof EventStreamInputSchema>;
 
 /** What the stream yields: an event, or a heartbeat naming how far the stream has read. */
 export type StreamItem = { event: EventDto } | { heartbeat: number };
+
+/** A stream item as a caller of the procedure gets it: tracked (tRPC's [id, item] envelope) or plain. */
+export const streamItemOf = (value: unknown): StreamItem =>
+  (isTrackedEnvelope(value) ? value[1] : value) as StreamItem;

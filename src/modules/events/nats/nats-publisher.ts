@@ -15,42 +15,105 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../../config.js';
 import { readEvents } from '../event-log.js';
 import type { EventRecord } from '../event-types.js';
+import { EVENTS_CHANNEL, listenForClients, WakeLoop } from '../event-wakeups.js';
 import { eventId } from '../webhooks/webhook-delivery.js';
 import { sql } from '../webhooks/webhook-sql.js';
 
 const BATCH = 500;
 const PARALLEL = 4;
 const LEASE_MS = 30_000;
-const TARGET = 'nats';
+/** The cursors' target before they were kept per stream; adopted by the first stream that starts. */
+const LEGACY_TARGET = 'nats';
 
 /** The subject of an event: <prefix>.<client id>.<type>, e.g. polyterm.12.concept.updated. */
 export const subjectOf = (prefix: string, event: Pick<EventRecord, 'clientId' | 'type'>) =>
   `${prefix}.${event.clientId}.${event.type}`;
 
+/** The cursors' key: one cursor per client and stream, so a new stream starts on its own. */
+export const natsTarget = (stream: string) => `nats:${stream}`;
+
 export class NatsPublisher {
   readonly owner = `${process.pid}-${randomUUID()}`;
   private connection: NatsConnection | null = null;
   private client: JetStreamClient | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private closed = false;
+  private readonly loop: WakeLoop;
+  private readonly target: string;
+  private unlisten: (() => Promise<void>) | null = null;
+  private started = false;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly config: Config,
     private readonly log: FastifyBaseLogger,
-  ) {}
-
-  start(): void {
-    this.schedule(0);
+  ) {
+    this.target = natsTarget(config.EVENTS_NATS_STREAM);
+    this.loop = new WakeLoop(() => this.tick(), config.EVENTS_POLL_MS);
   }
 
-  private schedule(ms: number): void {
-    if (this.closed) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round().then((busy) => this.schedule(busy ? 0 : this.config.WEBHOOKS_POLL_MS));
-    }, ms);
-    this.timer.unref();
+  /** Wakes on every commit's notification and when the listener reconnects; else every EVENTS_POLL_MS. */
+  async start(): Promise<void> {
+    const wake = () => this.loop.wake();
+    this.unlisten = await listenForClients(this.orm, this.log, EVENTS_CHANNEL, wake, wake);
+    this.loop.wake();
+  }
+
+  private async tick(): Promise<number> {
+    if (!(await this.round())) return this.nextDue();
+    return 0;
+  }
+
+  /** When a lease another server holds on unpublished events runs out (it may have crashed). */
+  private async nextDue(): Promise<number> {
+    try {
+      const [row] = await sql<{ ms: number | null }>(
+        this.orm.em.fork(),
+        `select extract(epoch from min(p.lease_until) - now()) * 1000 as ms from event_publish_cursors p
+           join event_sequences q on q.client_id = p.client_id and q.last_sequence > p.cursor
+          where p.target = ? and p.lease_until > now()`,
+        [this.target],
+      );
+      return row?.ms === null || row?.ms === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(Number(row.ms), 20);
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  }
+
+  /**
+   * The first start of this stream, once per installation (event_publish_targets): every client's
+   * cursor starts at its last event (EVENTS_NATS_START=end) or at 0 (beginning); cursors of the time
+   * before they were kept per stream carry on. A client whose first event comes later starts at 0.
+   */
+  private async firstStart(): Promise<void> {
+    if (this.started) return;
+    await this.orm.em.fork().transactional(async (em) => {
+      const [started] = await sql(
+        em,
+        'insert into event_publish_targets (target) values (?) on conflict do nothing returning target',
+        [this.target],
+      );
+      if (!started) return;
+      await sql(
+        em,
+        `insert into event_publish_cursors (target, client_id, cursor)
+         select ?, client_id, cursor from event_publish_cursors where target = ?
+         on conflict do nothing`,
+        [this.target, LEGACY_TARGET],
+      );
+      await sql(
+        em,
+        `insert into event_publish_cursors (target, client_id, cursor)
+         select ?, client_id, ${this.config.EVENTS_NATS_START === 'end' ? 'last_sequence' : '0'} from event_sequences
+         on conflict do nothing`,
+        [this.target],
+      );
+      this.log.info(
+        { stream: this.config.EVENTS_NATS_STREAM, from: this.config.EVENTS_NATS_START },
+        'NATS publishing starts for this stream',
+      );
+    });
+    this.started = true;
   }
 
   /** Connects and makes sure the stream exists (its subjects: <prefix>.>). */
@@ -77,6 +140,7 @@ export class NatsPublisher {
   /** One round: claims clients with unpublished events and publishes them; true when there was work. */
   async round(): Promise<boolean> {
     try {
+      await this.firstStart();
       const client = await this.jetstream();
       const em = this.orm.em.fork();
       const claimed = await this.claim(em);
@@ -89,14 +153,15 @@ export class NatsPublisher {
   }
 
   private async claim(em: EntityManager): Promise<{ clientId: number; cursor: string }[]> {
-    // A client's cursor row comes with its first event; it starts at 0, so every event is published.
+    // A client that had no event when the stream first started gets its cursor with its first event,
+    // at 0: all of its events come after that start.
     await sql(
       em,
       `insert into event_publish_cursors (target, client_id)
        select ?, q.client_id from event_sequences q
         where not exists (select 1 from event_publish_cursors p where p.target = ? and p.client_id = q.client_id)
        on conflict do nothing`,
-      [TARGET, TARGET],
+      [this.target, this.target],
     );
     return sql(
       em,
@@ -108,7 +173,7 @@ export class NatsPublisher {
        update event_publish_cursors p set lease_owner = ?, lease_until = now() + ? * interval '1 millisecond'
          from due where p.target = ? and p.client_id = due.client_id
        returning p.client_id as "clientId", p.cursor::text as cursor`,
-      [TARGET, this.owner, LEASE_MS, TARGET],
+      [this.target, this.owner, LEASE_MS, this.target],
     );
   }
 
@@ -130,7 +195,7 @@ export class NatsPublisher {
             em,
             `update event_publish_cursors set cursor = ?, lease_until = now() + ? * interval '1 millisecond'
              where target = ? and client_id = ? and lease_owner = ? returning client_id`,
-            [cursor, LEASE_MS, TARGET, clientId, this.owner],
+            [cursor, LEASE_MS, this.target, clientId, this.owner],
           );
           if (rows.length === 0) return;
         }
@@ -139,7 +204,7 @@ export class NatsPublisher {
       await sql(
         em,
         'update event_publish_cursors set lease_owner = null, lease_until = null where target = ? and client_id = ? and lease_owner = ?',
-        [TARGET, clientId, this.owner],
+        [this.target, clientId, this.owner],
       );
     } catch (error) {
       this.log.warn({ err: error, clientId }, 'publishing events to NATS failed; retried after the lease');
@@ -157,9 +222,8 @@ export class NatsPublisher {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.unlisten?.();
+    await this.loop.close();
     await this.connection?.drain().catch(() => undefined);
   }
 }

@@ -12,6 +12,7 @@ import type { EventRecord } from '../event-types.js';
 import { actorOfUser, filterVisibleEvents, scopeOfActor } from '../event-visibility.js';
 import type { WebhookDeliveryDto } from './webhook.schema.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
+import { openSecret } from './webhook-secret-box.js';
 import { type Agents, type SendResult, send } from './webhook-sender.js';
 import { signedHeaders } from './webhook-signing.js';
 import { sql } from './webhook-sql.js';
@@ -37,7 +38,8 @@ export async function attemptOnce(
 ): Promise<{ result: SendResult; record: DeliveryRecord }> {
   const body = webhookBody(event);
   const id = eventId(event);
-  const result = await send(subscription.url, signedHeaders(subscription.secret, id, body), body, {
+  const secret = openSecret(config, subscription.secret);
+  const result = await send(subscription.url, signedHeaders(secret, id, body), body, {
     guard,
     timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
     ...(agents ? { agents } : {}),

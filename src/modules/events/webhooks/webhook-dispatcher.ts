@@ -17,6 +17,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../../config.js';
 import { readEvents } from '../event-log.js';
+import { EVENTS_CHANNEL, listenForClients, WakeLoop, WEBHOOKS_CHANNEL } from '../event-wakeups.js';
 import { type AddressGuard, addressGuard } from './webhook-address-guard.js';
 import { attemptOnce, visibleToOwner } from './webhook-delivery.js';
 import { matchedTypes } from './webhook-event-types.js';
@@ -48,15 +49,23 @@ export function backoffMs(config: Config, attempt: number, random = Math.random(
   return Math.round(delay / 2 + (random * delay) / 2);
 }
 
+/** A subscription with events it may take, as the claim and the next wake-up see it. */
+const PENDING = `s.active and exists (select 1 from events e where e.client_id = s.client_id and e.sequence > s.cursor
+    and (cardinality(s.event_types) = 0
+         or e.type like any(array(select replace(p, '*', '%') from unnest(s.event_types) p)))
+    and (cardinality(s.dictionary_ids) = 0 or e.dictionary_id = any(s.dictionary_ids)))`;
+
 export class WebhookDispatcher {
   /** This server's name in leases. */
   readonly owner = `${process.pid}-${randomUUID()}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private closed = false;
+  private readonly loop: WakeLoop;
   private readonly guard: AddressGuard;
   private readonly leaseMs: number;
   private readonly agents: Agents = keepAliveAgents();
+  private readonly unlisten: (() => Promise<void>)[] = [];
+  /** Clients with an active subscription; null: to be read at the next round. */
+  private subscribed: Set<number> | null = null;
+  private subscribedAt = 0;
 
   constructor(
     private readonly orm: MikroORM,
@@ -66,18 +75,67 @@ export class WebhookDispatcher {
     this.guard = addressGuard(config);
     // Longer than one delivery can take, so a live server keeps its lease between renewals.
     this.leaseMs = Math.max(config.WEBHOOKS_TIMEOUT_MS * 3, 5000);
+    this.loop = new WakeLoop(() => this.tick(), config.EVENTS_POLL_MS);
   }
 
-  start(): void {
-    this.schedule(0);
+  /**
+   * Wakes on the commits of clients with subscriptions, on changes of subscriptions, and when the
+   * listener reconnects; otherwise every EVENTS_POLL_MS only (docs/events.md, "Waking up").
+   */
+  async start(): Promise<void> {
+    const reread = () => {
+      this.subscribed = null;
+      this.loop.wake();
+    };
+    this.unlisten.push(
+      await listenForClients(
+        this.orm,
+        this.log,
+        EVENTS_CHANNEL,
+        (clientId) => {
+          // Events of a client without subscriptions cost nothing: not even a query.
+          if (this.subscribed === null || this.subscribed.has(clientId)) this.loop.wake();
+        },
+        reread,
+      ),
+      await listenForClients(this.orm, this.log, WEBHOOKS_CHANNEL, reread, reread),
+    );
+    this.loop.wake();
   }
 
-  private schedule(ms: number): void {
-    if (this.closed) return;
-    this.timer = setTimeout(() => {
-      this.running = this.round().then((busy) => this.schedule(busy ? 0 : this.config.WEBHOOKS_POLL_MS));
-    }, ms);
-    this.timer.unref();
+  /** One wake-up: rounds while there is work; then the time until a retry or a lease falls due. */
+  private async tick(): Promise<number> {
+    try {
+      const em = this.orm.em.fork();
+      // Read again with the fallback poll (and after a change of subscriptions or a reconnect).
+      if (this.subscribed === null || Date.now() - this.subscribedAt >= this.config.EVENTS_POLL_MS) {
+        this.subscribedAt = Date.now();
+        const rows = await sql<{ clientId: number }>(
+          em,
+          'select distinct client_id as "clientId" from webhook_subscriptions where active',
+        );
+        this.subscribed = new Set(rows.map((row) => row.clientId));
+      }
+      if (this.subscribed.size === 0) return this.idle();
+      if (await this.round()) return 0;
+      const [next] = await sql<{ ms: number | null }>(
+        em,
+        `select extract(epoch from min(greatest(s.next_attempt_at, coalesce(s.lease_until, s.next_attempt_at))) - now())
+                * 1000 as ms
+           from webhook_subscriptions s where ${PENDING}`,
+      );
+      // Due now but not claimed: another server took it a moment ago; look again shortly.
+      return next?.ms === null || next?.ms === undefined ? this.idle() : Math.max(Number(next.ms), 20);
+    } catch (error) {
+      this.log.warn({ err: error }, 'webhook round failed; the fallback poll retries');
+      this.subscribed = null;
+      return this.idle();
+    }
+  }
+
+  /** Until the fallback poll. */
+  private idle(): number {
+    return Number.POSITIVE_INFINITY;
   }
 
   /** One round: claims due subscriptions and works through them; true when there was work. */
@@ -112,11 +170,7 @@ export class WebhookDispatcher {
       `with due as (
          select s.id from webhook_subscriptions s
            join event_sequences q on q.client_id = s.client_id and q.last_sequence > s.cursor
-          where s.active and s.next_attempt_at <= now() and (s.lease_until is null or s.lease_until < now())
-            and exists (select 1 from events e where e.client_id = s.client_id and e.sequence > s.cursor
-                          and (cardinality(s.event_types) = 0
-                               or e.type like any(array(select replace(p, '*', '%') from unnest(s.event_types) p)))
-                          and (cardinality(s.dictionary_ids) = 0 or e.dictionary_id = any(s.dictionary_ids)))
+          where s.next_attempt_at <= now() and (s.lease_until is null or s.lease_until < now()) and ${PENDING}
           order by s.next_attempt_at limit ${PARALLEL}
           for update of s skip locked)
        update webhook_subscriptions s set lease_owner = ?, lease_until = now() + ? * interval '1 millisecond'
@@ -266,9 +320,8 @@ export class WebhookDispatcher {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await Promise.all(this.unlisten.splice(0).map((off) => off()));
+    await this.loop.close();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }

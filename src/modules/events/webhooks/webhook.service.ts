@@ -4,9 +4,12 @@
  * redelivery. Delivery itself is the dispatcher's (webhook-dispatcher.ts).
  */
 
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notify } from '../../../db/pg-listener.js';
 import { AppError, notFound } from '../../../shared/errors.js';
 import { pageRequest, toPage } from '../../../shared/paging.js';
 import type { Scope } from '../../../shared/scope.js';
+import { WEBHOOKS_CHANNEL } from '../event-wakeups.js';
 import type {
   WebhookCreateInput,
   WebhookDeliveryListInput,
@@ -20,6 +23,7 @@ import { assertDictionaries, managedSubscription, webhookReach } from './webhook
 import { addressGuard } from './webhook-address-guard.js';
 import { redeliverEvent } from './webhook-delivery.js';
 import { matchedTypes } from './webhook-event-types.js';
+import { openSecret, sealSecret } from './webhook-secret-box.js';
 import { literalRefusal } from './webhook-sender.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { sql } from './webhook-sql.js';
@@ -45,7 +49,14 @@ function typesOf(patterns: readonly string[]): void {
   if (unknown) throw new AppError('BAD_REQUEST', `eventTypes: ${unknown} is no event type (docs/events.md)`);
 }
 
-const withSecret = (row: SubscriptionRow): WebhookWithSecretDto => ({ ...toDto(row), secret: row.secret });
+/** Tells every server's dispatcher, at commit, to read the subscriptions again (and deliver). */
+const subscriptionsChanged = (em: EntityManager, clientId: number) =>
+  notify(em, WEBHOOKS_CHANNEL, String(clientId));
+
+const withSecret = (scope: Scope, row: SubscriptionRow): WebhookWithSecretDto => ({
+  ...toDto(row),
+  secret: openSecret(scope.config, row.secret),
+});
 
 async function reload(scope: Scope, id: number): Promise<SubscriptionRow> {
   const row = await findSubscription(scope.em, scope.actor.clientId, id);
@@ -91,13 +102,14 @@ export async function createWebhook(scope: Scope, input: WebhookCreateInput): Pr
         input.dictionaryIds,
         input.active,
         input.description ?? null,
-        newWebhookSecret(),
+        sealSecret(scope.config, newWebhookSecret()),
         scope.actor.clientId,
       ],
     );
+    await subscriptionsChanged(em, scope.actor.clientId);
     return row!.id;
   });
-  return withSecret(await reload(scope, id));
+  return withSecret(scope, await reload(scope, id));
 }
 
 /** Changes what was given; enabling a disabled subscription resumes delivery where it stopped. */
@@ -124,6 +136,7 @@ export async function updateWebhook(scope: Scope, input: WebhookUpdateInput): Pr
         row.id,
       ],
     );
+    await subscriptionsChanged(em, scope.actor.clientId);
   });
   return toDto(await reload(scope, input.id));
 }
@@ -133,17 +146,18 @@ export async function rotateWebhookSecret(scope: Scope, id: number): Promise<Web
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
     await sql(em, 'update webhook_subscriptions set secret = ?, updated_at = now() where id = ?', [
-      newWebhookSecret(),
+      sealSecret(scope.config, newWebhookSecret()),
       row.id,
     ]);
   });
-  return withSecret(await reload(scope, id));
+  return withSecret(scope, await reload(scope, id));
 }
 
 export async function deleteWebhook(scope: Scope, id: number): Promise<void> {
   await scope.em.transactional(async (em) => {
     const row = await managedSubscription({ ...scope, em }, id);
     await sql(em, 'delete from webhook_subscriptions where id = ?', [row.id]);
+    await subscriptionsChanged(em, scope.actor.clientId);
   });
 }
 
