@@ -43,7 +43,12 @@ export async function* readTermbaseFile(
     return;
   }
   if (source.format === 'MULTITERM_XML') {
-    yield* readMtf(createReadStream(path), { ...options, fields: source.multiterm?.targets });
+    const multimedia = new Set(
+      (source.multiterm?.definition?.fields ?? [])
+        .filter((field) => field.type === 'MULTIMEDIA')
+        .map((field) => field.name.toLowerCase()),
+    );
+    yield* readMtf(createReadStream(path), { ...options, fields: source.multiterm?.targets, multimedia });
     return;
   }
   yield* readTbx(createReadStream(path), options);
