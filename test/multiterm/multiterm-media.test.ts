@@ -158,6 +158,8 @@ describe('MultiTerm multimedia fields', () => {
       'media_Werkzeuge/zahnrad.png': images.gear,
       'media_Werkzeuge/zahnrad de.png': images.gearSound,
       'media_Werkzeuge/schraube.png': images.screw,
+      // A file no value names is not stored.
+      'media_Werkzeuge/liesmich.txt': 'Bilder der Werkzeuge',
     });
     const summary = await importZip(`Werkzeuge ${Date.now()}`, original);
     expect(summary.concepts).toBe(3);
@@ -166,6 +168,12 @@ describe('MultiTerm multimedia fields', () => {
       expect.stringMatching(/^Abbildung: the file media_Werkzeuge\/fehlt\.png is not in the package/),
     ]);
 
+    const stored = await rows<{ n: number }>(
+      server.t,
+      'select count(*)::int as n from attachments where dictionary_id = ?',
+      [summary.dictionaryId],
+    );
+    expect(stored[0]!.n).toBe(3);
     const imported = await filesOf(summary.dictionaryId);
     expect(imported.dictionary.conceptFields.find((f) => f.name === 'Abbildung')?.fieldType).toBe(
       'ATTACHMENT',

@@ -9,8 +9,52 @@
  * from Polyterm, `media_Termbase/a.png`), or absolute on the exporting machine (`C:\Export\media\a.png`,
  * `file:///C:/…`). The file is found by its path in the zip, else by its name when only one file has it.
  */
+import { createReadStream } from 'node:fs';
 import type { BundleImport } from '../attachment/attachment-import.js';
 import type { TbxEntry, TbxValue } from '../tbx/tbx-model.js';
+import type { MtfDefinition } from './mtf-definition.js';
+import type { MtfFieldTargets } from './mtf-field-mapping.js';
+import { readMtf } from './mtf-reader.js';
+
+/** The definition's multimedia fields, by name in lower case (the reader's `multimedia` option). */
+export const multimediaFields = (definition: MtfDefinition | undefined) =>
+  new Set(
+    (definition?.fields ?? [])
+      .filter((field) => field.type === 'MULTIMEDIA')
+      .map((field) => field.name.toLowerCase()),
+  );
+
+/**
+ * The package's files some value of the XML names (one more pass over the file, made only when the zip
+ * holds files): the others (a read-me, a layout, a field the mapping leaves out) are not stored, so no
+ * attachment of the dictionary is left without a value naming it.
+ */
+export async function referencedMedia(
+  path: string,
+  media: ReadonlyMap<string, string>,
+  source: { definition?: MtfDefinition; targets?: MtfFieldTargets } | undefined,
+): Promise<Map<string, string>> {
+  const resolve = mediaResolver(media.keys());
+  const used = new Set<string>();
+  const visit = (values: readonly TbxValue[]) => {
+    for (const value of values) {
+      const name = value.media ? resolve(value.target ?? '') : undefined;
+      if (name !== undefined) used.add(name);
+    }
+  };
+  const reading = readMtf(createReadStream(path), {
+    fields: source?.targets,
+    multimedia: multimediaFields(source?.definition),
+  });
+  for await (const entry of reading) {
+    visit(entry.values);
+    for (const section of entry.languages) {
+      visit(section.values);
+      for (const term of section.terms) visit(term.values);
+    }
+  }
+  return new Map([...media].filter(([name]) => used.has(name)));
+}
 
 /** Finds the zip name a link names; undefined when it names no file of the package. */
 export function mediaResolver(names: Iterable<string>): (link: string) => string | undefined {

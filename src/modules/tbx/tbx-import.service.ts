@@ -13,7 +13,7 @@ import { isZip, unpackBundle, zipEntryNames } from '../attachment/attachment-bun
 import { bindBundledValues, storeBundledFiles } from '../attachment/attachment-import.js';
 import type { AsyncOutcome } from '../jobs/job-runner.js';
 import { applyDefinition, fieldTargets, type MtfFieldMapping } from '../multiterm/mtf-field-mapping.js';
-import { bindMediaValues, mediaResolver } from '../multiterm/mtf-media.js';
+import { bindMediaValues, mediaResolver, referencedMedia } from '../multiterm/mtf-media.js';
 import { unpackMultiTermZip, uploadedDefinition } from '../multiterm/mtf-package.js';
 import { TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
@@ -116,6 +116,8 @@ export async function importTbx(
       options.spreadsheet,
       definition || targets ? { definition, targets } : undefined,
     );
+    // Only the package's files that some value names become attachments.
+    if (media.size) media = await referencedMedia(documentPath, media, scan.multiterm);
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
