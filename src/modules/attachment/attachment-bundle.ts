@@ -40,7 +40,7 @@ export function zipBundle(
   return output;
 }
 
-async function* blobBytes(store: BlobStore, key: string): AsyncGenerator<Buffer> {
+export async function* blobBytes(store: BlobStore, key: string): AsyncGenerator<Buffer> {
   for await (const chunk of await store.get(key)) yield chunk as Buffer;
 }
 

@@ -27,7 +27,9 @@ export async function storeBundledFiles(
   const keys = new Map<string, string>();
   const store = attachmentStore(ctx.em);
   for (const [path, diskPath] of files) {
-    const fileName = decodeURIComponent(BUNDLE_PATH.exec(path)?.[2] ?? 'file');
+    // A TBX bundle's path (files/<key>/<name>), else a MultiTerm package's file name as zipped.
+    const bundled = BUNDLE_PATH.exec(path)?.[2];
+    const fileName = bundled ? decodeURIComponent(bundled) : path.split('/').at(-1) || 'file';
     const blob = await store.put(createReadStream(diskPath), {
       maxBytes: ctx.maxBytes,
       clientId: ctx.clientId,

@@ -56,8 +56,8 @@ export class MtfDefinitionCollector {
   }
 
   /** A value the export wrote: the field is used at that level (and a picklist holds the value). */
-  field(name: string, level: MtfLevel, value: string): void {
-    const entry = this.entry(name);
+  field(name: string, level: MtfLevel, value: string, type?: MtfFieldType): void {
+    const entry = this.entry(name, type ? { name, type, picklist: [], level } : undefined);
     entry.seen.add(level);
     if (entry.known.type === 'PICKLIST' && entry.values.size < MAX_PICKLIST) entry.values.add(value);
   }
@@ -157,7 +157,7 @@ export function knownFields(
   return exported.flatMap((field) => {
     const model = fields.find((f) => f.oid === field.oid);
     const type = MTF_TYPES[model?.fieldType ?? ''] ?? 'TEXT';
-    if (!model || type === 'MULTIMEDIA') return [];
+    if (!model) return [];
     const picklist =
       type === 'PICKLIST'
         ? items

@@ -59,6 +59,10 @@ export function applyDefinition(
     // Index-level values are the concept's language fields, which are concept fields.
     const levels = new Set(field.levels.map((level): FieldLevel => (level === 'TERM' ? 'TERM' : 'CONCEPT')));
     const picklist = field.type === 'PICKLIST' ? field.picklist : undefined;
-    for (const level of levels) structure.field(target, level, 'descrip', picklist);
+    for (const level of levels) {
+      // A multimedia field holds files: an ATTACHMENT field of its name (mtf-media.ts binds the values).
+      if (field.type === 'MULTIMEDIA') structure.attachmentField(target, level);
+      else structure.field(target, level, 'descrip', picklist);
+    }
   }
 }

@@ -29,7 +29,12 @@ export interface ReadMtfOptions extends ReadTbxOptions {
   onField?: (name: string, level: MtfLevel, text: string) => void;
   /** Each index of an entry: its lang attribute and its name (type). */
   onLanguage?: (lang: string, name: string) => void;
+  /** The termbase definition's multimedia fields (names in lower case): their links name files. */
+  multimedia?: ReadonlySet<string>;
 }
+
+/** An xref `type` that says the link names a multimedia file (MultiTerm writes `Multimedia`). */
+const MEDIA_TYPE = /multimedia|graphic|image|picture|media/i;
 
 /** The entries of a MultiTerm XML document in file order. Throws TbxFormatError for a bad file. */
 export async function* readMtf(
@@ -71,7 +76,7 @@ class MtfStreamReader {
   private captureAttrs: Record<string, string> = {};
   private text = '';
   /** The descrip's xref: its link and where its text starts and ends in the captured text. */
-  private link: { clink?: string; ulink?: string; from?: number; to?: number } = {};
+  private link: { clink?: string; ulink?: string; media?: boolean; from?: number; to?: number } = {};
 
   private readonly onHeader: ((header: TbxHeader) => void) | undefined;
 
@@ -143,9 +148,11 @@ class MtfStreamReader {
     if (this.capture) {
       // Mixed content of a descrip: an xref's link is kept with the value, its text as the value's text.
       if (name === 'xref' && this.link.from === undefined) {
+        // Glink: MTF's link to a graphics file; an xref typed Multimedia: MultiTerm's multimedia field.
         this.link = {
           clink: attrs.Clink || undefined,
-          ulink: attrs.Ulink || undefined,
+          ulink: attrs.Ulink || attrs.Glink || undefined,
+          media: Boolean(attrs.Glink) || MEDIA_TYPE.test(attrs.type ?? ''),
           from: this.text.length,
         };
       }
@@ -227,7 +234,8 @@ class MtfStreamReader {
     this.capture = kind;
     this.captureAttrs = attrs;
     this.text = '';
-    this.link = {};
+    // A descrip may carry the graphics link itself (MTF's Glink attribute), its text the file's name.
+    this.link = kind === 'descrip' && attrs.Glink ? { ulink: attrs.Glink, media: true } : {};
   }
 
   private finishCapture(): void {
@@ -270,8 +278,8 @@ class MtfStreamReader {
    */
   private addValue(fieldName: string, text: string, rawText: string): void {
     const { clink, ulink, from, to } = this.link;
-    const linkText = from === undefined ? '' : squash(rawText.slice(from, to));
-    const whole = from !== undefined && linkText === text;
+    const linkText = from === undefined ? text : squash(rawText.slice(from, to));
+    const whole = linkText === text && (from !== undefined || this.link.media === true);
     const holder = this.term ?? this.lang ?? this.entry!;
     const line = this.parser.line;
     const name = fieldName.trim() || 'note';
@@ -298,11 +306,14 @@ class MtfStreamReader {
       value,
       line,
     };
-    if (ulink && whole) {
+    const media = Boolean(ulink) && (this.link.media || this.options.multimedia?.has(key));
+    if (ulink && (whole || media)) {
       tbxValue.target = ulink;
       tbxValue.element = 'xref';
+      // A multimedia value names a file of the package (an attachment of the field once imported).
+      if (media) tbxValue.media = true;
       // A field of the termbase's own that is only a link is a link (TBX's externalCrossReference).
-      if (category === name) tbxValue.category = 'externalCrossReference';
+      else if (category === name) tbxValue.category = 'externalCrossReference';
     }
     holder.values.push(tbxValue);
     if (clink) {

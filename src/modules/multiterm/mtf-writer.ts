@@ -116,6 +116,13 @@ function descripGroup(
   level: MtfLevel,
   definition?: MtfDefinitionCollector,
 ): string {
+  // An ATTACHMENT value: MultiTerm's multimedia field, under the field's own name, its file as a Ulink
+  // (a path in the package, or the download URL).
+  if (value.fieldName !== undefined && value.target !== undefined) {
+    definition?.field(value.fieldName, level, value.value, 'MULTIMEDIA');
+    const link = `<xref Ulink="${escapeXmlAttribute(value.target)}" type="Multimedia">${escapeXmlText(value.value)}</xref>`;
+    return `${indent}<descripGrp><descrip type="${escapeXmlAttribute(value.fieldName)}">${link}</descrip></descripGrp>\n`;
+  }
   const { name, value: text } = exportedValue(value.category, value.value);
   definition?.field(name, level, text);
   let content = escapeXmlText(text);

@@ -45,7 +45,7 @@ function valuesOf(
     .flatMap((field) =>
       (fieldMap[field.oid] ?? []).flatMap((value) =>
         attachments?.fieldOids.has(field.oid)
-          ? [attachmentXref(attachments, value, conceptId)]
+          ? [{ ...attachmentXref(attachments, value, conceptId), fieldName: field.category }]
           : tbxValuesOf(field.category, value, field.tbxNames, field.element, fieldParts[field.oid]).map(
               (written) => withMappedStatus(plan, written),
             ),

@@ -157,7 +157,8 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
       scope.actor.clientId,
       dictionary.id,
       attachmentOids,
-      bundle,
+      // A MultiTerm package carries its multimedia files as a TBX bundle does (files/<key>/<name>).
+      bundle || mtfPackage,
     );
   }
   const mapping = effectiveMapping(await storedStatusMapping(scope.em, dictionary.id), input.statusMapping);
@@ -211,7 +212,13 @@ export async function exportTbx(scope: Scope, input: TbxExportInput): Promise<Tb
   const document = special[input.format]?.() ?? writeTbx(header, entries, { report, examples });
   const store = attachmentStore(scope.em.fork());
   const chunks = definition
-    ? zipMultiTermPackage(safeName, document, () => writeMtfDefinition(definition.definition()))
+    ? zipMultiTermPackage(
+        safeName,
+        document,
+        () => writeMtfDefinition(definition.definition()),
+        plan.attachments,
+        store,
+      )
     : bundle && plan.attachments
       ? zipBundle(documentName, document, plan.attachments, store)
       : document;

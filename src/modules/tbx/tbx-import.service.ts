@@ -13,6 +13,7 @@ import { isZip, unpackBundle, zipEntryNames } from '../attachment/attachment-bun
 import { bindBundledValues, storeBundledFiles } from '../attachment/attachment-import.js';
 import type { AsyncOutcome } from '../jobs/job-runner.js';
 import { applyDefinition, fieldTargets, type MtfFieldMapping } from '../multiterm/mtf-field-mapping.js';
+import { bindMediaValues, mediaResolver, referencedMedia } from '../multiterm/mtf-media.js';
 import { unpackMultiTermZip, uploadedDefinition } from '../multiterm/mtf-package.js';
 import { TBX_IMPORT_JOB } from '../search/search-runtime.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
@@ -88,6 +89,8 @@ export async function importTbx(
   let scan: FileScan;
   let documentPath = upload.path;
   let bundled: Map<string, string> = new Map();
+  // A MultiTerm package's multimedia files (zip name -> file on disk), for its multimedia fields.
+  let media: Map<string, string> = new Map();
   try {
     target = await importTarget(scope, options);
     // A zip is a MultiTerm package (its XML with the .xdt definition; an Office document is refused
@@ -95,7 +98,7 @@ export async function importTbx(
     if (!options.spreadsheet && (await isZip(upload.path))) {
       const names = await zipEntryNames(upload.path);
       if (names.some((name) => /\.xdt$/i.test(name) || name === '[Content_Types].xml')) {
-        await unpackMultiTermZip(upload);
+        media = await unpackMultiTermZip(upload, { media: true });
       } else {
         documentPath = join(dirname(upload.path), 'bundle-document.tbx');
         bundled = await unpackBundle(
@@ -113,6 +116,8 @@ export async function importTbx(
       options.spreadsheet,
       definition || targets ? { definition, targets } : undefined,
     );
+    // Only the package's files that some value names become attachments.
+    if (media.size) media = await referencedMedia(documentPath, media, scan.multiterm);
   } catch (error) {
     // Removed before the refusal is answered, so nothing of a refused file outlives its request.
     await upload.discard();
@@ -139,6 +144,8 @@ export async function importTbx(
         error: (line: number, message: string) => ctx.error(line, message),
       };
       const attachmentKeys = bundled.size ? await storeBundledFiles(bundle, bundled) : null;
+      const mediaKeys = scan.format === 'MULTITERM_XML' ? await storeBundledFiles(bundle, media) : null;
+      const resolveMedia = mediaResolver(media.keys());
       return {
         items: readTermbaseFile(documentPath, scan),
         total: scan.entries,
@@ -149,6 +156,7 @@ export async function importTbx(
         },
         entryOf: (entry) => {
           if (attachmentKeys) bindBundledValues(entry, attachmentKeys, bundle);
+          if (mediaKeys) bindMediaValues(entry, mediaKeys, resolveMedia, bundle);
           return entry;
         },
         finish: writeRelations,

@@ -19,6 +19,16 @@ export interface TbxValue {
   component?: string;
   /** Set by a bundle import: the attachment this xGraphic/xSource names (attachment-import.ts). */
   attachmentKey?: string;
+  /**
+   * An ATTACHMENT value's field, as the export names it (MultiTerm XML writes the field's own name as
+   * the descrip's type, where TBX writes xGraphic/xSource).
+   */
+  fieldName?: string;
+  /**
+   * A MultiTerm multimedia value (mtf-reader.ts): its target names a file of the termbase's package,
+   * which the import stores as an attachment (mtf-media.ts).
+   */
+  media?: boolean;
 }
 
 /** A transacGrp: who did what when (`origination`/`creation` or `modification`). */

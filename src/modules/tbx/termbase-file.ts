@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { MtfDefinition } from '../multiterm/mtf-definition.js';
 import type { MtfFieldTargets } from '../multiterm/mtf-field-mapping.js';
+import { multimediaFields } from '../multiterm/mtf-media.js';
 import { isMultiTermXml, readMtf } from '../multiterm/mtf-reader.js';
 import { sheetEntries } from '../spreadsheet/sheet-entries.js';
 import type { SheetMapping } from '../spreadsheet/sheet-mapping.js';
@@ -43,7 +44,11 @@ export async function* readTermbaseFile(
     return;
   }
   if (source.format === 'MULTITERM_XML') {
-    yield* readMtf(createReadStream(path), { ...options, fields: source.multiterm?.targets });
+    yield* readMtf(createReadStream(path), {
+      ...options,
+      fields: source.multiterm?.targets,
+      multimedia: multimediaFields(source.multiterm?.definition),
+    });
     return;
   }
   yield* readTbx(createReadStream(path), options);
