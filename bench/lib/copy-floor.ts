@@ -16,6 +16,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { cpuSecondsOf } from '../process-cpu.js';
 
 /** The tables an import into a new dictionary writes itself, in foreign-key order. */
 const TABLES = [
@@ -38,6 +39,8 @@ interface Shift {
 
 export interface FloorRun {
   seconds: number;
+  /** CPU time of the COPY's own PostgreSQL backend (the shared server's other work left out). */
+  cpuSeconds: number;
   rows: Record<string, number>;
 }
 
@@ -142,6 +145,8 @@ export class CopyFloor {
    * as at an import's commit). Run it after triggerCost: it keeps the scratch ids taken.
    */
   async floor(): Promise<FloorRun> {
+    const pid = Number((await this.client.query('select pg_backend_pid() as pid')).rows[0].pid);
+    const cpuBefore = cpuSecondsOf([pid]);
     const started = performance.now();
     await this.client.query('begin');
     try {
@@ -153,6 +158,7 @@ export class CopyFloor {
       throw error;
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSecondsOf([pid]) - cpuBefore;
     for (const table of ['dictionaries', 'sections', ...TABLES.filter((t) => t !== 'concept_domains')])
       await this.client.query(
         `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,
@@ -164,7 +170,11 @@ export class CopyFloor {
     const events = await this.client.query('select count(*)::int as n from events where dictionary_id = $1', [
       this.shift.dictionaryId,
     ]);
-    return { seconds, rows: { ...this.rows, search_outbox: outbox.rows[0].n, events: events.rows[0].n } };
+    return {
+      seconds,
+      cpuSeconds,
+      rows: { ...this.rows, search_outbox: outbox.rows[0].n, events: events.rows[0].n },
+    };
   }
 
   async close() {
@@ -238,4 +248,29 @@ async function selectOf(
       ? `concept_id in (select id from concepts where dictionary_id = ${dictionaryId})`
       : `dictionary_id = ${dictionaryId}`;
   return { select: `select ${columns.join(', ')} from ${table} where ${where} order by 1`, where };
+}
+
+/**
+ * CPU seconds so far of each PostgreSQL backend connected to the database (by pid): sampled before and
+ * after an import, the difference is what the server's connections cost PostgreSQL, without the other
+ * databases of a shared server. A backend that ended in between is missed (a lower bound).
+ */
+export async function backendCpu(databaseUrl: string | URL): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return new Map(rows.map((row) => [row.pid, cpuSecondsOf([row.pid])]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds the backends spent between two backendCpu samples. */
+export function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }
