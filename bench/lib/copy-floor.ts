@@ -51,10 +51,16 @@ export class CopyFloor {
     private readonly shift: Shift,
     private readonly rows: Record<Table, number>,
     private readonly dictionaryId: number,
+    private readonly lastConceptId: number | null,
   ) {}
 
   /** Reads the dictionary's rows into files (COPY TO), their keys moved to the scratch dictionary. */
-  static async prepare(databaseUrl: string | URL, dictionaryId: number): Promise<CopyFloor> {
+  static async prepare(
+    databaseUrl: string | URL,
+    dictionaryId: number,
+    /** Only the first concepts (and what belongs to them): trigger costs on a sample. */
+    conceptLimit?: number,
+  ): Promise<CopyFloor> {
     const client = new pg.Client({ connectionString: databaseUrl.toString() });
     await client.connect();
     const dir = await mkdtemp(path.join(tmpdir(), 'polyterm-copy-floor-'));
@@ -82,14 +88,28 @@ export class CopyFloor {
     ] as const)
       shift.ids[table] = (await next(table)) - (await min(table));
     const rows = {} as Record<Table, number>;
-    const floor = new CopyFloor(client, dir, shift, rows, dictionaryId);
+    const last = conceptLimit
+      ? await client.query('select id from concepts where dictionary_id = $1 order by id offset $2 limit 1', [
+          dictionaryId,
+          conceptLimit - 1,
+        ])
+      : null;
+    const lastConceptId = last?.rows[0] ? Number(last.rows[0].id) : null;
+    const floor = new CopyFloor(client, dir, shift, rows, dictionaryId, lastConceptId);
     for (const table of TABLES) rows[table] = await floor.export(table, []);
     return floor;
   }
 
   /** Writes a table's rows to its file (less the omitted columns); answers how many. */
   private async export(table: Table, omit: readonly string[]): Promise<number> {
-    const { select, where } = await selectOf(this.client, table, this.dictionaryId, this.shift, omit);
+    const { select, where } = await selectOf(
+      this.client,
+      table,
+      this.dictionaryId,
+      this.shift,
+      omit,
+      this.lastConceptId,
+    );
     await pipeline(
       this.client.query(copyTo(`copy (${select}) to stdout`)),
       createWriteStream(this.fileOf(table, omit)),
@@ -226,6 +246,7 @@ async function selectOf(
   dictionaryId: number,
   shift: Shift,
   omit: readonly string[],
+  lastConceptId: number | null,
 ) {
   const conceptShift = shift.ids.concepts!;
   const termShift = shift.ids.terms!;
@@ -243,10 +264,12 @@ async function selectOf(
     const name = quoted.slice(1, -1);
     return moved[name] ?? quoted;
   });
+  const limit =
+    lastConceptId === null ? '' : ` and ${table === 'concepts' ? 'id' : 'concept_id'} <= ${lastConceptId}`;
   const where =
-    table === 'concept_domains'
+    (table === 'concept_domains'
       ? `concept_id in (select id from concepts where dictionary_id = ${dictionaryId})`
-      : `dictionary_id = ${dictionaryId}`;
+      : `dictionary_id = ${dictionaryId}`) + limit;
   return { select: `select ${columns.join(', ')} from ${table} where ${where} order by 1`, where };
 }
 
