@@ -18,6 +18,7 @@ import { rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import pg from 'pg';
 import { escapeXmlText } from '../src/modules/tbx/tbx-writer.js';
 import { createBenchDatabase } from './bench-database.js';
 import { backendCpu, backendCpuBetween, CopyFloor } from './lib/copy-floor.js';
@@ -37,6 +38,30 @@ const TARGETS = { shareOfCopy: 0.5, peakRssMb: 300 };
  * COPY runs of them, and the per-row stem trigger is slow.
  */
 const TRIGGER_TERMS = Number(process.env.BENCH_TRIGGER_TERMS ?? 20_000);
+const FUNCTION_STATS = process.env.BENCH_FUNCTION_STATS === '1';
+
+async function onDatabase<T extends pg.QueryResultRow>(url: URL, statement: string) {
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return (await client.query<T>(statement)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The functions the import spent most time in (total includes what they call; self does not). */
+async function printFunctionStats(url: URL) {
+  // Statistics reach the shared counters once a backend idles for a second.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const rows = await onDatabase<{ funcname: string; calls: string; total: number; self: number }>(
+    url,
+    `select funcname, calls, round(total_time)::int as total, round(self_time)::int as self
+       from pg_stat_user_functions order by total_time desc limit 12`,
+  );
+  for (const row of rows)
+    console.log(`  function ${row.funcname}: ${row.calls} calls, total ${row.total} ms, self ${row.self} ms`);
+}
 const load = () =>
   `load average ${loadavg()
     .map((n) => n.toFixed(1))
@@ -108,6 +133,9 @@ async function triggerCosts(databaseUrl: URL, dictionaryId: number) {
 async function main() {
   const database = await createBenchDatabase();
   const { name, url: databaseUrl } = database;
+  // BENCH_FUNCTION_STATS=1: PostgreSQL times its functions (triggers, key functions) in this database,
+  // and the import's top ones are printed: where its time goes beyond the COPY floor's.
+  if (FUNCTION_STATS) await onDatabase(databaseUrl, `alter database "${name}" set track_functions = 'all'`);
   const file = path.join(tmpdir(), `${name}.tbx`);
   // Indexing is part of the import: with Elasticsearch the job reports DONE once the outbox is applied.
   const elasticsearch = ENGINE === 'postgresql' ? null : await startBenchElasticsearch();
@@ -146,6 +174,7 @@ async function main() {
     const importSeconds = (Date.now() - started) / 1000;
     const cpuAfter = sampleCpu(pid);
     const importBackendCpu = backendCpuBetween(backendsBefore, await backendCpu(databaseUrl));
+    if (FUNCTION_STATS) await printFunctionStats(databaseUrl);
     const importPeak = memoryOf(pid).hwm;
     console.log(
       `import${elasticsearch ? ' (including indexing)' : ''}: ${importSeconds.toFixed(1)} s, ${Math.round(TERMS / importSeconds)} terms/s, server peak RSS ${mb(importPeak)} (target <= ${TARGETS.peakRssMb} MB: ${verdict(importPeak <= TARGETS.peakRssMb * 1024 * 1024)}), ${load()}`,
