@@ -1,12 +1,21 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
 import { AppError } from '../../shared/errors.js';
 import type { BlobInfo, BlobStore } from '../storage/blob-store.js';
 import { RASTER_IMAGE_TYPES } from '../storage/sniff.js';
 
-// libvips keeps decoded images in a cache meant for repeated operations on one image; every upload is a
-// new image, so the cache only holds memory (hundreds of MB under a stream of uploads).
-sharp.cache(false);
+/**
+ * sharp, loaded on the first thumbnail (libvips adds some 20 MB to a server that may never make one).
+ * libvips keeps decoded images in a cache meant for repeated operations on one image; every upload is a
+ * new image, so the cache only holds memory (hundreds of MB under a stream of uploads).
+ */
+let loaded: Promise<typeof import('sharp')> | null = null;
+const loadSharp = () => {
+  loaded ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    return module;
+  });
+  return loaded;
+};
 
 /** Longest side of a thumbnail, in pixels. */
 export const THUMBNAIL_SIZE = 256;
@@ -38,6 +47,7 @@ export async function makeThumbnail(
   clientId: number,
 ): Promise<Thumbnail> {
   const source: Readable = await store.get(image.key);
+  const { default: sharp } = await loadSharp();
   const decoder = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', pages: 1 });
   source.on('error', (error) => decoder.destroy(error));
   source.pipe(decoder);

@@ -6,9 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import jsonld from 'jsonld';
-import { StreamParser } from 'n3';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import type jsonld from 'jsonld';
 import { DC, DCT, type LabelKind, RDF_TYPE, RDFS, SKOS, SKOSXL } from './skos-vocabulary.js';
 import type { SkosFormat } from './skos-writers.js';
 
@@ -102,7 +100,8 @@ async function* quadsOf(path: string, format: SkosFormat): AsyncGenerator<Quad> 
     }
     let quads: Quad[];
     try {
-      quads = (await jsonld.toRDF(document as jsonld.JsonLdDocument, {
+      const { default: JsonLd } = await import('jsonld');
+      quads = (await JsonLd.toRDF(document as jsonld.JsonLdDocument, {
         // Contexts are never fetched: an import must not make the server call out.
         documentLoader: async (url: string) => {
           throw new SkosFormatError(
@@ -119,10 +118,11 @@ async function* quadsOf(path: string, format: SkosFormat): AsyncGenerator<Quad> 
     yield* quads;
     return;
   }
+  // The RDF parsers are loaded on first use: with jsonld they add tens of MB to the server's memory.
   const parser =
     format === 'rdfxml'
-      ? new RdfXmlParser({ baseIRI: 'urn:polyterm:upload' })
-      : new StreamParser({ baseIRI: 'urn:polyterm:upload' });
+      ? new (await import('rdfxml-streaming-parser')).RdfXmlParser({ baseIRI: 'urn:polyterm:upload' })
+      : new (await import('n3')).StreamParser({ baseIRI: 'urn:polyterm:upload' });
   const input = createReadStream(path);
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser as unknown as NodeJS.WritableStream);

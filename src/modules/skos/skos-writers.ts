@@ -4,7 +4,6 @@
  * JSON-LD by small writers of our own for the fixed shape we emit (no RDF/JS package serialises RDF/XML,
  * and a JSON-LD library would hold the whole graph to compact it).
  */
-import { DataFactory, Writer } from 'n3';
 import { PREFIXES, RDF, type SkosLiteral, type SkosNode, type SkosObject } from './skos-vocabulary.js';
 
 export const SkosFormats = ['turtle', 'rdfxml', 'jsonld'] as const;
@@ -37,6 +36,8 @@ async function* writeTurtle(nodes: AsyncIterable<SkosNode>): AsyncGenerator<stri
     end: (done?: () => void) => done?.(),
   };
   // N3.js writes to anything with write/end: each node's text is taken as soon as it is written.
+  // Loaded on first use, as the readers' RDF libraries: less memory for a server that never writes Turtle.
+  const { DataFactory, Writer } = await import('n3');
   const writer = new Writer(sink as unknown as NodeJS.WritableStream, {
     prefixes: { ...PREFIXES },
     end: false,

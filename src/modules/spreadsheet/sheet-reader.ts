@@ -18,7 +18,7 @@ import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { MergeFiller, sheetMerges } from './sheet-merges.js';
 
 export type SheetKind = 'CSV' | 'XLSX';
@@ -196,7 +196,8 @@ function mode(values: number[]): number {
 }
 
 async function readWorkbook(path: string): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   try {
     await workbook.xlsx.readFile(path);
   } catch (error) {
@@ -225,7 +226,8 @@ const unreadable = (error: unknown) =>
  * files Excel and LibreOffice write, names them all by the first sheet; else every sheet is passed.
  */
 async function streamedSheetNames(path: string): Promise<string[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
+  const { default: Excel } = await import('exceljs');
+  const reader = new Excel.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
   const names: string[] = [];
   try {
     for await (const sheet of reader) {
@@ -243,7 +245,8 @@ async function streamedSheetNames(path: string): Promise<string[]> {
 
 /** The rows of one sheet of a streamed workbook (the first when none is named). */
 async function* streamedRows(path: string, sheetName: string | null): AsyncGenerator<SheetRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
+  const { default: Excel } = await import('exceljs');
+  const reader = new Excel.stream.xlsx.WorkbookReader(path, STREAM_OPTIONS);
   let first = true;
   try {
     for await (const sheet of reader) {

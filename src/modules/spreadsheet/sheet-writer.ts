@@ -8,7 +8,6 @@
  */
 import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import { exportedValue } from '../tbx/field-names.js';
 import type { TbxEntry, TbxValue } from '../tbx/tbx-model.js';
 
@@ -192,7 +191,9 @@ export async function* writeXlsx(
   const columns = columnsOf(layout);
   const entries = reported(source, layout, report);
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  // Loaded on first use: exceljs adds tens of MB to the server's memory.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({
     stream: output,
     useStyles: false,
     useSharedStrings: false,
