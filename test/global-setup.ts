@@ -9,6 +9,11 @@ import { prepareDatabase, startThrowawayCluster } from './helpers/embedded-postg
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /**
+     * A copy of the run's database right after migration and bootstrap, which nothing connects to:
+     * isolated databases are cloned from it (CREATE DATABASE ... TEMPLATE) instead of migrated anew.
+     */
+    databaseTemplate: string;
     /** A real Elasticsearch: ELASTICSEARCH_URL when given, else one started for the run. */
     elasticsearchUrl: string;
     /** Index names of this run start with it, so runs sharing a cluster never meet. */
@@ -54,15 +59,22 @@ export default async function setup(project: TestProject) {
     : startElasticsearch();
   elasticsearch.catch(() => {});
   await prepareDatabase(databaseUrl);
+  // Cloned before any suite connects to the run's database (a template must have no other sessions).
+  const template = `${name}_template`;
+  await withAdmin(databaseUrl, (admin) => admin.query(`create database "${template}" template "${name}"`));
+  const dropTemplate = () =>
+    withAdmin(databaseUrl, (admin) => admin.query(`drop database if exists "${template}" with (force)`));
 
   let search: { url: string; stop(): Promise<void> };
   try {
     search = await elasticsearch;
   } catch (error) {
+    await dropTemplate();
     await teardown();
     throw error;
   }
   project.provide('databaseUrl', databaseUrl);
+  project.provide('databaseTemplate', template);
   project.provide('elasticsearchUrl', search.url);
   project.provide('elasticsearchIndexPrefix', name);
   const webBuildRoot = await mkdtemp(join(tmpdir(), 'polyterm-web-'));
@@ -70,6 +82,20 @@ export default async function setup(project: TestProject) {
   return async () => {
     await rm(webBuildRoot, { recursive: true, force: true });
     await search.stop();
+    await dropTemplate();
     await teardown();
   };
+}
+
+/** Runs `use` on a connection to the server of `url`, on its maintenance database `postgres`. */
+async function withAdmin<T>(url: string, use: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const maintenance = new URL(url);
+  maintenance.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: maintenance.toString() });
+  await admin.connect();
+  try {
+    return await use(admin);
+  } finally {
+    await admin.end();
+  }
 }

@@ -18,6 +18,12 @@ const restCall = new AsyncLocalStorage<true>();
 /** Runs a call served by trpc-to-openapi: its schemas coerce strings while it runs. */
 export const withRestCoercion = <T>(call: () => T): T => restCall.run(true, call);
 
+/**
+ * Runs `call` without that coercion, inside a REST call too: for parses of stored values, which are
+ * not strings from a URL. A coercing z.boolean() takes a missing value for false (Boolean(undefined)).
+ */
+export const withoutRestCoercion = <T>(call: () => T): T => restCall.exit(call);
+
 interface SchemaDef {
   type?: string;
   coerce?: boolean;

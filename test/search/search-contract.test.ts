@@ -14,7 +14,14 @@ import {
   userOf,
   type World,
 } from '../concepts/concept-helpers.js';
-import { allPages, ENGINES, names, search, startEngineServer } from './search-helpers.js';
+import {
+  allPages,
+  ENGINES,
+  names,
+  type SearchResponse,
+  search,
+  startEngineServer,
+} from './search-helpers.js';
 
 describe.each(ENGINES)('term search on %s', (engine) => {
   let server: Server;
@@ -76,6 +83,17 @@ describe.each(ENGINES)('term search on %s', (engine) => {
     expect(await names(admin, { ...base(), name: 'APF' })).toEqual(['Äpfel']);
     expect(await names(admin, { ...base(), name: 'strasse' })).toEqual(['Straße', 'strasse']);
     expect(await names(admin, { ...base(), name: 'RESU' })).toEqual(['resume', 'résumé']);
+  });
+
+  // A query string takes the search off the direct path, through trpc-to-openapi, whose coercion once
+  // read a setting the caller never stored (normalized) as false: accents counted there.
+  it('folds case and accents by default through trpc-to-openapi too', async () => {
+    const response = await admin.post<SearchResponse>('/terms/search?via=openapi', {
+      ...base(),
+      name: 'APF',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((entry) => entry.name)).toEqual(['Äpfel']);
   });
 
   it('without normalized ignores case but not accents', async () => {

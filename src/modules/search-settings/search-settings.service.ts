@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
+import { withoutRestCoercion } from '../../rest/rest-coercion.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { type Actor, isClientAdmin, type Scope } from '../../shared/scope.js';
 import type { Sql } from '../../shared/sql.js';
@@ -40,7 +41,9 @@ export function defaultSearchSettings(config: Config): SearchSettingValues {
 function effectiveValues(config: Config, stored: Partial<SearchSettingValues>): SearchSettingValues {
   const values: Record<string, unknown> = { ...defaultSearchSettings(config) };
   for (const name of SETTING_NAMES) {
-    const parsed = searchSettingsShape[name].safeParse(stored[name]);
+    // These schemas are REST inputs too: inside a REST call they would coerce, and a setting missing
+    // from the stored row (never changed) would read as false instead of its default (normalized).
+    const parsed = withoutRestCoercion(() => searchSettingsShape[name].safeParse(stored[name]));
     if (parsed.success && (name !== 'pageSize' || (parsed.data as number) <= config.MAX_PAGE_SIZE)) {
       values[name] = parsed.data;
     }
