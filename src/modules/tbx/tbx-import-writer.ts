@@ -117,9 +117,9 @@ export async function createConcepts(ctx: ImportContext, fresh: readonly Planned
 
 /**
  * Inserts terms; answers the id of each by its tid. Their stem keys (and lemma and citation keys,
- * where a lexicon stems the language) are computed here, one polyterm_stem_keys / polyterm_lemma_keys
- * call per language for the whole batch (the row trigger, which leaves a given key alone, would look
- * up the stemming settings once per term).
+ * where a lexicon stems the language) are computed here, one polyterm_stem_keys and one
+ * polyterm_lemma_citation_keys call per language for the whole batch (the row trigger, which leaves a
+ * given key alone, would look up the stemming settings once per term).
  */
 export async function insertTerms(
   ctx: ImportContext,
@@ -135,9 +135,8 @@ export async function insertTerms(
        select array_agg(tid order by tid) as tids, array_agg(name order by tid) as names, language_code from x group by language_code),
      keys as (
        select u.tid, u.stem_key, u.lemma_key, u.citation_key
-         from (select g.tids, polyterm_stem_keys(?, g.language_code, g.names) as stem_keys, l.lemma_keys,
-                      case when l.lemma_keys is not null then polyterm_lemma_keys(?, g.language_code, g.names, true) end as citation_keys
-                 from groups g cross join lateral (select polyterm_lemma_keys(?, g.language_code, g.names) as lemma_keys) l) k
+         from (select g.tids, polyterm_stem_keys(?, g.language_code, g.names) as stem_keys, l.lemma_keys, l.citation_keys
+                 from groups g cross join lateral polyterm_lemma_citation_keys(?, g.language_code, g.names) l) k
          cross join unnest(k.tids, k.stem_keys, k.lemma_keys, k.citation_keys) as u(tid, stem_key, lemma_key, citation_key))
      insert into terms (client_id, dictionary_id, concept_id, oid, name, language_code, region_code, script_code, tid, field_map, field_parts, provenance, created_at, created_by_id, changed_at, changed_by_id, stem_key, stem_words, lemma_key, citation_key)
      select ?, ?, x.concept_id, x.oid, x.name, x.language_code, x.region_code, x.script_code, x.tid, x.field_map, coalesce(x.field_parts, '{}'), x.provenance, x.created_at, ?, x.changed_at, ?,
@@ -148,7 +147,6 @@ export async function insertTerms(
      returning id, tid`,
     [
       JSON.stringify(rows),
-      ctx.dictionaryId,
       ctx.dictionaryId,
       ctx.dictionaryId,
       ctx.clientId,
