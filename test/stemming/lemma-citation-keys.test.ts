@@ -6,13 +6,14 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ICELANDIC_TERM_BANK_DIR } from '../helpers/datasets.js';
 
 /** The <term> texts of a TBX file, entities decoded (the import reads them the same way). */
 function termNames(tbx: string): string[] {
   return [...tbx.matchAll(/<term\b[^>]*>([^<]*)<\/term>/g)].map((match) =>
-    match[1]!.replace(/&lt;/g, '<')
+    match[1]!
+      .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"')
       .replace(/&apos;/g, "'")

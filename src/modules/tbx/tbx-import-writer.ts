@@ -145,15 +145,7 @@ export async function insertTerms(
        from x join keys k on k.tid = x.tid
       order by x.tid
      returning id, tid`,
-    [
-      JSON.stringify(rows),
-      ctx.dictionaryId,
-      ctx.dictionaryId,
-      ctx.clientId,
-      ctx.dictionaryId,
-      actor,
-      actor,
-    ],
+    [JSON.stringify(rows), ctx.dictionaryId, ctx.dictionaryId, ctx.clientId, ctx.dictionaryId, actor, actor],
   );
   return new Map(inserted.map((row) => [row.tid, row.id]));
 }
