@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { databaseOutageError } from './db/errors.js';
 import { closePgListener } from './db/pg-listener.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { startAccessCache } from './modules/access/access-cache.js';
 import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachment.rest.js';
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
@@ -202,6 +203,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await search.start();
   });
   app.addHook('onClose', () => search.stop());
+  // Sessions and search contexts in memory, dropped on every notification of a write to them.
+  app.addHook('onReady', async () => {
+    await startAccessCache(deps.orm, app.log);
+  });
   // The shared LISTEN connection (src/db/pg-listener.ts), once every user of it has stopped.
   app.addHook('onClose', () => closePgListener(deps.orm));
   const createContext = createContextFactory({ ...deps, apiRequests });

@@ -42,6 +42,7 @@ import { Migration20270106090000 } from './Migration20270106090000_term_lemma_ke
 import { Migration20270106120000 } from './Migration20270106120000_staging_areas.js'; // staging
 import { Migration20270106140000 } from './Migration20270106140000_events.js'; // events
 import { Migration20270106150000 } from './Migration20270106150000_webhooks.js'; // webhooks
+import { Migration20270107140000 } from './Migration20270107140000_access_notify.js'; // perfs43
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
 export const migrationsList: MigrationObject[] = [
@@ -88,4 +89,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270106120000_staging_areas', class: Migration20270106120000 }, // staging
   { name: 'Migration20270106140000_events', class: Migration20270106140000 }, // events
   { name: 'Migration20270106150000_webhooks', class: Migration20270106150000 }, // webhooks
+  { name: 'Migration20270107140000_access_notify', class: Migration20270107140000 }, // perfs43
 ];
