@@ -204,9 +204,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onClose', () => search.stop());
   // Sessions and search contexts in memory, dropped on every notification of a write to them.
-  app.addHook('onReady', async () => {
-    await startAccessCache(deps.orm, app.log);
-  });
+  if (config.ACCESS_CACHE) {
+    app.addHook('onReady', async () => {
+      await startAccessCache(deps.orm, app.log);
+    });
+  }
   // The shared LISTEN connection (src/db/pg-listener.ts), once every user of it has stopped.
   app.addHook('onClose', () => closePgListener(deps.orm));
   const createContext = createContextFactory({ ...deps, apiRequests });
