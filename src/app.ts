@@ -205,8 +205,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => search.stop());
   // Sessions and search contexts in memory, dropped on every notification of a write to them.
   if (config.ACCESS_CACHE) {
+    // Startup waits a little for the LISTEN connection, not for a database that is slow to answer: until
+    // it is connected the cache serves nothing.
     app.addHook('onReady', async () => {
-      await startAccessCache(deps.orm, app.log);
+      const listening = startAccessCache(deps.orm, app.log);
+      await Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     });
   }
   // The shared LISTEN connection (src/db/pg-listener.ts), once every user of it has stopped.
