@@ -4,6 +4,7 @@
  * small machine round trips, not the queries, decide a search's latency (bench/search prints it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessCacheOf } from '../../src/modules/access/access-cache.js';
 import {
   type Api,
   conceptWorld,
@@ -12,7 +13,6 @@ import {
   userOf,
   type World,
 } from '../concepts/concept-helpers.js';
-import { accessCacheOf } from '../../src/modules/access/access-cache.js';
 import { ENGINES, search, startEngineServer } from './search-helpers.js';
 
 /** Statements that belong to no request: the session touch and the outbox loop's polling. */
