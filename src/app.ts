@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { databaseOutageError } from './db/errors.js';
 import { closePgListener } from './db/pg-listener.js';
 import { registerGraphQL } from './graphql/yoga.js';
+import { startAccessCache } from './modules/access/access-cache.js';
 import { attachmentPaths, attachmentRoutes } from './modules/attachment/attachment.rest.js';
 import { authenticate } from './modules/auth/auth.service.js';
 import { definitionPaths, definitionRoutes } from './modules/dictionary-definition/definition.rest.js';
@@ -220,6 +221,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await search.start();
   });
   app.addHook('onClose', () => search.stop());
+  // Sessions and search contexts in memory, dropped on every notification of a write to them.
+  if (config.ACCESS_CACHE) {
+    // Startup waits a little for the LISTEN connection, not for a database that is slow to answer: until
+    // it is connected the cache serves nothing.
+    app.addHook('onReady', async () => {
+      const listening = startAccessCache(deps.orm, app.log);
+      await Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    });
+  }
   // The shared LISTEN connection (src/db/pg-listener.ts), once every user of it has stopped.
   app.addHook('onClose', () => closePgListener(deps.orm));
   const createContext = createContextFactory({ ...deps, apiRequests });

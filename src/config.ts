@@ -180,6 +180,12 @@ export const ConfigSchema = z.object({
    * when a notification is lost.
    */
   EVENTS_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  /**
+   * Sessions and search contexts held in memory, emptied by PostgreSQL notifications (docs/identity.md,
+   * "The access cache"). Off: every request reads them (a pooler that cannot LISTEN needs no switch: the
+   * cache serves nothing while its listener is not connected).
+   */
+  ACCESS_CACHE: booleanFromEnv.default(true),
   /** Whether this server delivers webhooks (and publishes to NATS); every server may, leases share the work. */
   WEBHOOKS_DISPATCH: booleanFromEnv.default(true),
   /** With it, every event is published to NATS JetStream too (docs/events.md, "NATS"). */

@@ -3,6 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { type CallWrites, trackWrites } from '../db/call-writes.js';
 import { databaseErrorToAppError } from '../db/errors.js';
+import { accessCacheOf } from '../modules/access/access-cache.js';
 import { authenticate, LoginRefused, readToken } from '../modules/auth/auth.service.js';
 import { idempotencyKeyOf, idempotentCall } from '../modules/idempotency/idempotent-call.js';
 import { searchRuntimeOf } from '../modules/search/search-runtime.js';
@@ -71,9 +72,13 @@ export const createCallerFactory = t.createCallerFactory;
  * A wait the error names goes out as Retry-After on the HTTP reply (REST and tRPC alike). A database
  * failure after the call committed is a 504 "saved", never a 503 "nothing written" (call-writes.ts).
  */
-const mapErrors = t.middleware(async ({ ctx, next }) => {
+const mapErrors = t.middleware(async ({ ctx, type, next }) => {
   const writes: CallWrites = { committed: false };
   const result = await trackWrites(writes, () => next());
+  // This server's own writes reach its access cache before the answer, not when the notification comes
+  // round (src/modules/access/access-cache.ts): a logout or a role change holds for the next request.
+  // Any mutation: not every write runs in a tracked transaction (a logout is one statement).
+  if (type === 'mutation') accessCacheOf(ctx.em)?.clear();
   if (!result.ok) {
     const cause = result.error.cause;
     const appError = cause instanceof AppError ? cause : databaseErrorToAppError(cause, writes.committed);

@@ -4,6 +4,7 @@
  * small machine round trips, not the queries, decide a search's latency (bench/search prints it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessCacheOf } from '../../src/modules/access/access-cache.js';
 import {
   type Api,
   conceptWorld,
@@ -57,25 +58,51 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
     }
   }
 
-  // PostgreSQL: the session, the search context (settings, groups, dictionaries, language, keys), the
-  // page with its total. Elasticsearch: the first two; the page comes over HTTP.
-  const expected = engine === 'postgresql' ? 3 : 2;
+  // Cold (the access cache empty): the session, the search context (settings, groups, dictionaries,
+  // language, keys), and on PostgreSQL the page with its total; Elasticsearch's page comes over HTTP.
+  // Warm: the engine's statement only (src/modules/access/access-cache.ts).
+  const engineStatements = engine === 'postgresql' ? 1 : 0;
+  const cold = engineStatements + 2;
+  const expected = engineStatements;
+
+  /**
+   * The fewest statements of a few runs of the same search: the first fills the cache, and other suites'
+   * writes on the shared database may empty it at any moment (an extra round trip, never fewer).
+   */
+  async function warmStatementsOf(caller: Api, body: Record<string, unknown>) {
+    let best = await statementsOf(caller, body);
+    for (let attempt = 0; attempt < 5 && best.count > expected; attempt++) {
+      const next = await statementsOf(caller, body);
+      if (next.count < best.count) best = next;
+    }
+    return best;
+  }
+
+  it('costs the session and the context once, then only the engine', async () => {
+    accessCacheOf(server.t.orm.em.fork())!.clear();
+    const first = await statementsOf(user, { name: 'pump 1', pageSize: 3 });
+    expect(first.answer.total).toBe(10);
+    expect(first.count).toBe(cold);
+    const again = await warmStatementsOf(user, { name: 'pump 1', pageSize: 3 });
+    expect(again.answer.total).toBe(10);
+    expect(again.count).toBe(expected);
+  });
 
   it('costs the same few statements for an administrator and a member, at any page size', async () => {
     for (const caller of [world.admin, user]) {
-      const small = await statementsOf(caller, { name: 'pump', pageSize: 3 });
+      const small = await warmStatementsOf(caller, { name: 'pump', pageSize: 3 });
       expect(small.answer.results).toHaveLength(3);
       expect(small.answer.total).toBe(60);
       expect(small.count).toBe(expected);
-      const large = await statementsOf(caller, { name: 'pump', pageSize: 50 });
+      const large = await warmStatementsOf(caller, { name: 'pump', pageSize: 50 });
       expect(large.answer.results).toHaveLength(50);
       expect(large.count).toBe(expected);
     }
   });
 
   it('pages on with a cursor at the same cost', async () => {
-    const first = await statementsOf(user, { name: 'pump', pageSize: 20 });
-    const next = await statementsOf(user, {
+    const first = await warmStatementsOf(user, { name: 'pump', pageSize: 20 });
+    const next = await warmStatementsOf(user, {
       name: 'pump',
       pageSize: 20,
       searchAfter: first.answer.searchAfter,
@@ -116,7 +143,7 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
       },
     });
     expect(workflow.status, workflow.text).toBe(201);
-    const first = (await statementsOf(user, { name: 'pump 0', pageSize: 3 })).answer;
+    const first = (await warmStatementsOf(user, { name: 'pump 0', pageSize: 3 })).answer;
     const [approved, inReview] = first.results;
     for (const [entry, transitions] of [
       [approved!, ['submit', 'approve']],
@@ -135,7 +162,7 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
     const styleOf = (entries: { name: string; style: string }[]) =>
       Object.fromEntries(entries.map((entry) => [entry.name, entry.style]));
     for (const caller of [world.admin, user]) {
-      const listed = await statementsOf(caller, { name: 'pump 0', pageSize: 3 });
+      const listed = await warmStatementsOf(caller, { name: 'pump 0', pageSize: 3 });
       expect(listed.count).toBe(expected);
       expect(listed.answer.total).toBe(10);
       expect(styleOf(listed.answer.results)).toEqual({
@@ -145,7 +172,7 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
       });
       // The approved state is read-only for everybody, administrators included.
       expect(listed.answer.results.find((entry) => entry.name === approved!.name)!.disabled).toBe(true);
-      const narrowed = await statementsOf(caller, { name: 'pump', workflowStates: ['inReview'] });
+      const narrowed = await warmStatementsOf(caller, { name: 'pump', workflowStates: ['inReview'] });
       expect(narrowed.count).toBe(expected);
       expect(narrowed.answer.results.map((entry) => [entry.name, entry.style])).toEqual([
         [inReview!.name, 'color: #8a6d00'],

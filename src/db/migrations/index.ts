@@ -44,6 +44,7 @@ import { Migration20270106140000 } from './Migration20270106140000_events.js'; /
 import { Migration20270106150000 } from './Migration20270106150000_webhooks.js'; // webhooks
 import { Migration20270107110000 } from './Migration20270107110000_staging_relations.js';
 import { Migration20270107120000 } from './Migration20270107120000_event_wakeups.js'; // event-wakeups
+import { Migration20270107140000 } from './Migration20270107140000_access_notify.js'; // perfs43
 import { Migration20270107170000 } from './Migration20270107170000_lemma_citation_keys.js'; // lemma-citation-keys
 
 /** Every migration in order. `npm run db:migration:create` writes a new file; add it here. */
@@ -93,5 +94,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20270106150000_webhooks', class: Migration20270106150000 }, // webhooks
   { name: 'Migration20270107110000_staging_relations', class: Migration20270107110000 }, // staging
   { name: 'Migration20270107120000_event_wakeups', class: Migration20270107120000 }, // event-wakeups
+  { name: 'Migration20270107140000_access_notify', class: Migration20270107140000 }, // perfs43
   { name: 'Migration20270107170000_lemma_citation_keys', class: Migration20270107170000 }, // lemma-citation-keys
 ];

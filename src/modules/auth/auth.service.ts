@@ -7,6 +7,7 @@ import { lowerOf } from '../../db/sql.js';
 import { AppError } from '../../shared/errors.js';
 import type { Actor } from '../../shared/scope.js';
 import { boundRows } from '../../shared/sql.js';
+import { accessCacheOf } from '../access/access-cache.js';
 import { Client } from '../client/client.entity.js';
 import { effectiveGroups } from '../group/group.service.js';
 import { guestLoginOpen } from '../guest/guest.service.js';
@@ -176,6 +177,8 @@ interface LiveSession {
   fullName: string | null;
   homeClientId: number;
   roles: string[];
+  /** The session's expiry or the user's expiry date, whichever comes first: a cached hit past it is a miss. */
+  validUntil: number;
 }
 
 /**
@@ -195,11 +198,13 @@ async function liveSession(em: EntityManager, token: string, now: Date): Promise
     full_name: string | null;
     home_client_id: number;
     roles: string[];
+    valid_until: Date;
   }>(
     em,
     {
       text: `select s.id, s.client_id, s.guest, s.api_login, s.timeout_seconds, s.last_used_at,
-            u.id as user_id, u.username, u.full_name, u.client_id as home_client_id, u.roles
+            u.id as user_id, u.username, u.full_name, u.client_id as home_client_id, u.roles,
+            least(s.expires_at, u.exp_date::timestamptz) as valid_until
        from sessions s join users u on u.id = s.user_id join clients c on c.id = s.client_id
       where s.token_hash = ? and s.ended_at is null and s.expires_at > ?
         and u.active and not u.deleted and (u.exp_date is null or u.exp_date > ?)
@@ -221,7 +226,26 @@ async function liveSession(em: EntityManager, token: string, now: Date): Promise
     fullName: row.full_name,
     homeClientId: row.home_client_id,
     roles: row.roles,
+    validUntil: new Date(row.valid_until).getTime(),
   };
+}
+
+/**
+ * liveSession through the server's access cache (src/modules/access/access-cache.ts): a warm token
+ * costs no round trip. Only live sessions are kept, by the token's hash; a kept one past its expiry is
+ * read again. Any write to sessions, users or clients that could end one empties the cache.
+ */
+async function cachedLiveSession(em: EntityManager, token: string, now: Date): Promise<LiveSession | null> {
+  const region = accessCacheOf(em)?.region<LiveSession>('sessions');
+  if (!region) return liveSession(em, token, now);
+  const key = hashSecret(token);
+  const kept = region.get(key);
+  if (kept && kept.validUntil > now.getTime()) return kept;
+  const epoch = region.begin();
+  const session = await liveSession(em, token, now);
+  if (session) region.set(key, session, epoch);
+  else region.delete(key);
+  return session;
 }
 
 /**
@@ -242,9 +266,11 @@ export function rolesActingIn(
 /** Resolves a token to the acting user, or null when unknown, ended or expired. */
 export async function authenticate(em: EntityManager, token: string): Promise<Actor | null> {
   const now = new Date();
-  const session = await liveSession(em, token, now);
+  const session = await cachedLiveSession(em, token, now);
   if (!session) return null;
   if (now.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    // A cached session is a shared object: later requests see the touch and skip it.
+    session.lastUsedAt = now;
     await em.nativeUpdate(Session, { id: session.id }, { lastUsedAt: now });
   }
   return {
@@ -262,7 +288,7 @@ export async function authenticate(em: EntityManager, token: string): Promise<Ac
 
 /** True when the token belongs to a live session. */
 export async function validateToken(em: EntityManager, token: string): Promise<boolean> {
-  return (await liveSession(em, token, new Date())) !== null;
+  return (await cachedLiveSession(em, token, new Date())) !== null;
 }
 
 /** Pushes the expiry of a live session its length ahead (group timeout or SESSION_TIMEOUT); 403 when not valid. */

@@ -17,6 +17,7 @@ import {
   subjectFrom,
   subjectGroupsSql,
 } from '../access/access.service.js';
+import { accessCacheOf } from '../access/access-cache.js';
 import { fieldsOf } from '../field/field.service.js';
 import { getFilter } from '../filter/filter.service.js';
 import { type FilterCriteria, FilterCriteriaSchema } from '../filter/filter-criteria.js';
@@ -59,13 +60,52 @@ interface TextKeys {
   stems: string[];
 }
 
-type ContextRow = {
+/** What the context statement reads about the caller and the dictionaries (cached per session). */
+interface AccessRow {
   settings: Partial<SearchSettingValues> | null;
   groups: SubjectGroupRow[];
   dictionaries: DictionaryRow[];
   workflows: GoverningWorkflow[];
   code: string | null;
-} & Partial<TextKeys>;
+}
+
+type ContextRow = AccessRow & Partial<TextKeys>;
+
+/** Texts longer than this are not kept in the access cache. */
+const MAX_CACHED_TEXT = 200;
+
+/** The context statement: everything loadSearchContext reads, in one round trip. */
+function contextSql(
+  actor: Scope['actor'],
+  requestedIds: number[],
+  iso: boolean,
+  wanted: string,
+  name: string,
+) {
+  const settings = storedSettingsSql(actor);
+  return selectEach({
+    settings: { text: `(${settings.text})`, params: settings.params },
+    groups: jsonRows(subjectGroupsSql(actor)),
+    dictionaries: jsonRows(dictionaryRowsSql(requestedIds, actor.clientId)),
+    workflows: jsonRows(enabledWorkflowsSql(requestedIds)),
+    code: {
+      text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted and (custom or ?)
+                and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
+      params: [requestedIds, iso, wanted],
+    },
+    ...(name
+      ? {
+          lower: { text: 'polyterm_lower(?)', params: [name] },
+          folded: { text: 'polyterm_fold(?)', params: [name] },
+          words: { text: 'polyterm_words(?)', params: [name] },
+          stems: {
+            text: '(select array_agg(polyterm_stem_key(d, ?, ?) order by o) from unnest(?::int[]) with ordinality u(d, o))',
+            params: [wanted, name, requestedIds],
+          },
+        }
+      : {}),
+  });
+}
 
 /** Everything a search reads before its engine runs. */
 export interface SearchContext {
@@ -96,30 +136,29 @@ export async function loadSearchContext(
   const wanted = normalLanguageCode(input.langCode).toLowerCase();
   // A list opened at a term is browsed, not searched.
   const name = input.termOid ? '' : (input.name ?? '').trim();
-  const settings = storedSettingsSql(actor);
-  const query = selectEach({
-    settings: { text: `(${settings.text})`, params: settings.params },
-    groups: jsonRows(subjectGroupsSql(actor)),
-    dictionaries: jsonRows(dictionaryRowsSql(requestedIds, actor.clientId)),
-    workflows: jsonRows(enabledWorkflowsSql(requestedIds)),
-    code: {
-      text: `(select code from languages where dictionary_id = any(?::int[]) and not deleted and (custom or ?)
-                and ? in (lower(code), lower(coalesce(code2, '')), lower(coalesce(code3, ''))) limit 1)`,
-      params: [requestedIds, iso, wanted],
-    },
-    ...(name
-      ? {
-          lower: { text: 'polyterm_lower(?)', params: [name] },
-          folded: { text: 'polyterm_fold(?)', params: [name] },
-          words: { text: 'polyterm_words(?)', params: [name] },
-          stems: {
-            text: '(select array_agg(polyterm_stem_key(d, ?, ?) order by o) from unnest(?::int[]) with ordinality u(d, o))',
-            params: [wanted, name, requestedIds],
-          },
-        }
-      : {}),
-  });
-  const [row] = await boundRows<ContextRow>(scope.em, query, { prepared: true });
+  const cache = accessCacheOf(scope.em);
+  const contexts = cache?.region<AccessRow>('search-contexts');
+  const texts = cache?.region<TextKeys>('search-text-keys');
+  const ids = requestedIds.join(',');
+  const accessKey = `${actor.sessionId}|${actor.userId}|${actor.clientId}|${ids}|${iso}|${wanted}`;
+  const textKey = `${wanted}|${ids}|${name}`;
+  let stored = contexts?.get(accessKey);
+  let keys = name ? texts?.get(textKey) : undefined;
+  if (!stored || (name && !keys)) {
+    const epochs = { access: contexts?.begin(), text: texts?.begin() };
+    const [row] = await boundRows<ContextRow>(scope.em, contextSql(actor, requestedIds, iso, wanted, name), {
+      prepared: true,
+    });
+    const { lower, folded, words, stems, ...rest } = row!;
+    stored = rest;
+    if (epochs.access !== undefined) contexts!.set(accessKey, stored, epochs.access);
+    if (name) {
+      keys = { lower: lower ?? '', folded: folded ?? '', words: words ?? [], stems: stems ?? [] };
+      // Long texts are rare and would crowd out the rest.
+      if (epochs.text !== undefined && name.length <= MAX_CACHED_TEXT) texts!.set(textKey, keys, epochs.text);
+    }
+  }
+  const row = stored;
   const subject = subjectFrom(actor, row!.groups);
   primeAccessSubject(scope, subject);
   const access = accessIn(actor, subject, requestedIds, structureFrom(requestedIds, row!.dictionaries));
@@ -142,14 +181,10 @@ export async function loadSearchContext(
     settings: settingValuesFrom(scope.config, row!.settings),
     searchAccess: { dictionaryIds, access, subject, readable, workflows: row!.workflows },
     languageCode: (row!.code ?? wanted).toLowerCase(),
-    keys: name
-      ? {
-          lower: row!.lower ?? '',
-          folded: row!.folded ?? '',
-          words: row!.words ?? [],
-          stems: (row!.stems ?? []).filter((_, index) => dictionaryIds.includes(requestedIds[index]!)),
-        }
-      : null,
+    keys:
+      name && keys
+        ? { ...keys, stems: keys.stems.filter((_, index) => dictionaryIds.includes(requestedIds[index]!)) }
+        : null,
   };
 }
 
