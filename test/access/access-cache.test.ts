@@ -40,8 +40,8 @@ let b: Server;
 let world: World;
 
 beforeAll(async () => {
-  a = await startServer();
-  b = await startServer();
+  a = await startServer({ ACCESS_CACHE: 'true' });
+  b = await startServer({ ACCESS_CACHE: 'true' });
   world = await conceptWorld(b);
 }, 120_000);
 afterAll(async () => {

@@ -34,6 +34,12 @@ export async function buildTestApp(
     // Suites share the run's database: only the webhook suites deliver (with their loopback allowance),
     // so no other suite's server takes their subscriptions with the product's settings.
     WEBHOOKS_DISPATCH: 'false',
+    // Many suites write sessions, users or rights straight into the database and expect the very next
+    // request to see it; with the access cache that holds only once the notification has arrived (within
+    // milliseconds, not before the next statement). The cache's own suites turn it on (test/access/
+    // access-cache.test.ts: every kind of change on two servers; search-round-trips: what a warm search
+    // costs), as the product's default does.
+    ACCESS_CACHE: 'false',
     ...overrides,
   });
   const orm = await openOrm(config.DATABASE_URL!, ormOverrides, databaseTimeouts(config));

@@ -57,10 +57,14 @@ export interface SearchResponse {
 export async function startEngineServer(
   engine: EngineName,
   ormOverrides: Parameters<typeof startServer>[1] = {},
+  overrides: Record<string, string> = {},
 ): Promise<Server> {
-  if (engine === 'postgresql') return startServer({}, ormOverrides);
+  if (engine === 'postgresql') return startServer(overrides, ormOverrides);
   const database = await isolatedDatabase();
-  const server = await startServer({ ...engineSettings(engine), DATABASE_URL: database.url }, ormOverrides);
+  const server = await startServer(
+    { ...engineSettings(engine), DATABASE_URL: database.url, ...overrides },
+    ormOverrides,
+  );
   await untilSearchServed(server);
   return {
     ...server,

@@ -26,12 +26,16 @@ describe.each(ENGINES)('round trips of a term search on %s', (engine) => {
   let user: Api;
 
   beforeAll(async () => {
-    server = await startEngineServer(engine, {
-      debug: ['query'],
-      logger: (message: string) => {
-        if (recording && message.includes('[query]') && !BACKGROUND.test(message)) statements.push(message);
+    server = await startEngineServer(
+      engine,
+      {
+        debug: ['query'],
+        logger: (message: string) => {
+          if (recording && message.includes('[query]') && !BACKGROUND.test(message)) statements.push(message);
+        },
       },
-    });
+      { ACCESS_CACHE: 'true' },
+    );
     world = await conceptWorld(server);
     for (let i = 0; i < 60; i++) {
       await createConcept(world.admin, world, {
