@@ -54,7 +54,13 @@ function routerDeclaration(): string {
 
 /** Every reference to a server module becomes ServerOnly<'Name'>; anything else but @trpc/server fails. */
 function clientOnly(declaration: string): string {
-  const replaced = declaration.replace(
+  // tRPC names the items of a tracked() subscription by a type of its internal module, which packages
+  // must not import; the client receives them as { id, data } (TrackedData, declared in the header).
+  const tracked = declaration.replaceAll(
+    'import("@trpc/server/unstable-core-do-not-import").TrackedData<',
+    'TrackedData<',
+  );
+  const replaced = tracked.replace(
     /import\("\.{1,2}\/[^"]+"\)\.(\w+)/g,
     (_match, name: string) => `ServerOnly<'${name}'>`,
   );
@@ -75,6 +81,12 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 
 /** Something of the server that a client never sees or sends (the request context, an upload). */
 export type ServerOnly<Name extends string> = { readonly serverOnly: Name };
+
+/** An item of a subscription whose server yields tracked(id, data): resume by sending id as lastEventId. */
+export interface TrackedData<TData> {
+  id: string;
+  data: TData;
+}
 
 `;
 
