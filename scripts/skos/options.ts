@@ -1,5 +1,6 @@
 /** The command line of `npm run skos`: the command, its parameters and how to reach the data. */
 import { parseArgs } from 'node:util';
+import { withSecretValues } from '../tbx/options.js';
 import { CliError } from '../tbx/output.js';
 
 export const USAGE = `Usage:
@@ -44,7 +45,7 @@ export interface SkosCli {
 /** Reads the arguments (and the POLYTERM_* / DATABASE_URL defaults); a mistake throws with the usage. */
 export function parseSkosCli(args: string[], env: NodeJS.ProcessEnv = process.env): SkosCli | 'help' {
   const { values, positionals } = parseArgs({
-    args,
+    args: withSecretValues(args),
     allowPositionals: true,
     options: {
       server: { type: 'string' },

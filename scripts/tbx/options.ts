@@ -65,10 +65,25 @@ export interface DirectCli extends Common {
 
 export type Cli = ServerCli | DirectCli;
 
+/**
+ * `--token X` and `--password X` as `--token=X`: a session token or a password may start with a dash
+ * (tokens are random base64url), which parseArgs would otherwise refuse as an ambiguous option.
+ */
+export function withSecretValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if ((arg === '--token' || arg === '--password') && index + 1 < args.length) {
+      joined.push(`${arg}=${args[++index]}`);
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** Reads the arguments (and the POLYTERM_* / DATABASE_URL defaults); a mistake throws with the usage. */
 export function parseCli(args: string[], env: NodeJS.ProcessEnv = process.env): Cli | 'help' {
   const { values, positionals } = parseArgs({
-    args,
+    args: withSecretValues(args),
     allowPositionals: true,
     options: {
       server: { type: 'string' },

@@ -88,6 +88,8 @@ beforeAll(async () => {
   }
   coordinator = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   translator = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  coordinator.on('response', async (r) => { if (r.url().includes('workflows.list')) console.log('DIAG', r.status(), r.url().slice(0,120), (await r.text().catch(()=>'')).slice(0,300)); });
+  coordinator.on('requestfailed', (r) => console.log('DIAG failed', r.url().slice(0,120), r.failure()?.errorText));
 }, 240_000);
 
 afterAll(() => closeWebSuite(browser, web));
