@@ -245,6 +245,13 @@ describe('delivery', () => {
     ];
     r.answer = (_request, index) => outcomes[index] ?? { status: 200 };
     const created = await subscribe(w.admin, { url });
+    // The log's ids cross a power of ten (…9998, …9999, 10000, …): a log ordered by its id as text put
+    // the first attempts last. The sequence only moves forward, by a margin no concurrent suite uses up.
+    await rows(
+      t,
+      `select setval('webhook_deliveries_id_seq', (10::numeric ^ length((last_value + 1000)::text))::bigint - 3)
+         from webhook_deliveries_id_seq`,
+    );
     await emit(w, [{ conceptId: 20 }, { conceptId: 20 }]);
     await until(() => r.received.length >= 5, 15_000, 'the retries and the second event');
     const ids = r.received.map((request) => request.headers['webhook-id']);
@@ -265,6 +272,7 @@ describe('delivery', () => {
       [1, true, 200],
     ]);
     expect(log[1]!.error).toMatch(/timed out/);
+    expect(log.map((entry) => entry.id)).toEqual(log.map((entry) => entry.id).sort((a, b) => a - b));
 
     const redelivered = await w.admin.post<DeliveryBody>(
       `/webhooks/${created.id}/deliveries/${log[0]!.id}/redeliver`,

@@ -129,7 +129,12 @@ export const deliveryDto = (row: DeliveryRow): WebhookDeliveryDto => ({
   created: new Date(row.createdAt).getTime(),
 });
 
-/** The delivery log of one subscription, newest first. */
+/**
+ * The delivery log of one subscription, newest first: by the row's id, which the sequence hands out in
+ * insertion order, and one server at a time writes a subscription's attempts (its lease). The id is
+ * named with its table: a bare `id` in ORDER BY is the output column, text here, and "999" sorts after
+ * "1000".
+ */
 export async function listDeliveries(
   em: EntityManager,
   subscriptionId: number,
@@ -137,7 +142,8 @@ export async function listDeliveries(
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
   const rows = await sql<DeliveryRow>(
     em,
-    `select ${DELIVERY_COLUMNS} from webhook_deliveries where subscription_id = ? order by id desc limit ? offset ?`,
+    `select ${DELIVERY_COLUMNS} from webhook_deliveries where subscription_id = ?
+     order by webhook_deliveries.id desc limit ? offset ?`,
     [subscriptionId, page.size, page.offset],
   );
   const [count] = await sql<{ n: string }>(
