@@ -145,6 +145,7 @@ async function send(op: Operation, wire: Wire): Promise<Sent> {
   if (wire.token.kind === 'caller' && sysadmin.token) headers['x-auth-token'] = sysadmin.token;
   if (wire.token.kind === 'literal') headers['x-auth-token'] = wire.token.value;
   const started = performance.now();
+  if (op.key === 'GET /events/stream') return sendToStream(wire, headers, started);
   const response = await t.app.inject({
     method: wire.method as 'GET',
     url: wire.url,
@@ -156,6 +157,38 @@ async function send(op: Operation, wire: Wire): Promise<Sent> {
     status: response.statusCode,
     contentType: String(response.headers['content-type'] ?? ''),
     text: response.body,
+    ms: performance.now() - started,
+  };
+}
+
+/**
+ * The Server-Sent Events stream never ends by itself: its answer is read as a stream, and once it has
+ * opened (an event-stream with its first line) it is closed; a refusal is read whole as JSON.
+ */
+async function sendToStream(wire: Wire, headers: Record<string, string>, started: number): Promise<Sent> {
+  const response = await t.app.inject({
+    method: wire.method as 'GET',
+    url: wire.url,
+    headers,
+    payload: wire.payload,
+    payloadAsStream: true,
+  });
+  const stream = response.stream();
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (response.statusCode < 400 && contentType.includes('text/event-stream')) {
+    const first = await new Promise<string>((resolve) => {
+      stream.once('data', (chunk: Buffer) => resolve(chunk.toString()));
+      stream.once('end', () => resolve(''));
+    });
+    stream.destroy();
+    return { status: response.statusCode, contentType, text: first, ms: performance.now() - started };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return {
+    status: response.statusCode,
+    contentType,
+    text: Buffer.concat(chunks).toString(),
     ms: performance.now() - started,
   };
 }
