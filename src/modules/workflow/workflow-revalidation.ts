@@ -20,9 +20,10 @@ export async function revalidateDue(em: EntityManager, now: Date = new Date()): 
     for (;;) {
       const count = await em.transactional(async (tx) => {
         const due = await tx.execute<BulkEntry[]>(
+          // The table's id, not the text column of the same name (which would sort 999 after 1000).
           `select id::text as id, concept_id, language_code, term_id, state from workflow_entry_states
             where workflow_id = ? and revalidate_at <= ? and category = 'APPROVED'
-            order by id limit ? for update skip locked`,
+            order by workflow_entry_states.id limit ? for update skip locked`,
           [workflow.id, now, BATCH],
         );
         await moveEntries(tx, workflow, due, {
