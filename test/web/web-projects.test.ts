@@ -88,8 +88,6 @@ beforeAll(async () => {
   }
   coordinator = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   translator = await openPage(browser, { viewport: { width: 1440, height: 900 }, locale: 'en-US' });
-  coordinator.on('response', async (r) => { if (r.url().includes('workflows.list')) console.log('DIAG', r.status(), r.url().slice(0,120), (await r.text().catch(()=>'')).slice(0,300)); });
-  coordinator.on('requestfailed', (r) => console.log('DIAG failed', r.url().slice(0,120), r.failure()?.errorText));
 }, 240_000);
 
 afterAll(() => closeWebSuite(browser, web));
@@ -224,12 +222,26 @@ describe('projects', { timeout: 180_000 }, () => {
   it('assigns the English validation to a translator', async () => {
     await coordinator.getByRole('link', { name: `Back to ${projectName}` }).click();
     await coordinator.getByText('3 entries.').waitFor();
-    // Its managers change its details in place.
+    // Its managers change its details in place. The workflows held back (as on a loaded server): the pickers say so and offer nothing to type in,
+    // not even hidden (typed keys are only for dictionaries whose workflows the caller cannot read).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await coordinator.route(/\/trpc\/[^?]*workflows\.list/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await coordinator.getByRole('button', { name: 'Edit details' }).click();
     const edit = coordinator.getByRole('form', { name: 'Edit the project' });
+    const fired = edit.getByRole('group', { name: 'Workflow transitions completing an assignment fires' });
+    await fired.getByRole('status').getByText('Loading…').waitFor();
+    expect(await fired.locator('input, select').count()).toBe(0);
+    release();
+    await fired.getByRole('combobox').first().waitFor();
+    await coordinator.unroute(/\/trpc\/[^?]*workflows\.list/);
     await edit.getByLabel('Instructions').fill('English first, German after the review.');
     // The workflow transitions its assignments fire, chosen among the workflow's.
-    const fired = edit.getByRole('group', { name: 'Workflow transitions completing an assignment fires' });
     await fired.getByLabel('Drafting').selectOption({ label: 'Submit for review' });
     expect(await fired.getByLabel('Validation').inputValue()).toBe('approve');
     await checkBothWidths(coordinator, 'project details edited');

@@ -33,18 +33,37 @@ export function useStateNames() {
     names.get(`${dictionaryId ?? ''} ${key}`) ?? names.get(` ${key}`) ?? key;
 }
 
+/** The enabled workflow of each of some dictionaries, asked for by dictionary (one each at most). */
+function loadDictionaryWorkflows(dictionaryIds: readonly number[]): Promise<Workflow[]> {
+  return Promise.all(
+    dictionaryIds.map((id) =>
+      trpc.workflows.list
+        .query({
+          'dictionary-id': id,
+          enabled: true,
+          size: 10,
+          page: 0,
+          format: 'FULL',
+          'include-deleted': false,
+        })
+        .then((page) => page.content),
+    ),
+  ).then((lists) => lists.flat());
+}
+
 /**
- * The transitions of the enabled workflows of some dictionaries, by key (the first name met); `loaded`
- * false while the workflows are asked for.
+ * The transitions of the enabled workflows of some dictionaries, by key (the first name met): asked for
+ * by dictionary, so that no page of the client's other workflows (500 at most) hides them. `loaded`
+ * false while they are asked for or when asking failed (`error`): an empty `names` then says nothing.
  */
 export function useTransitionNames(dictionaryIds: readonly number[]) {
-  const workflows = useEnabledWorkflows();
+  const ids = [...new Set(dictionaryIds)].sort((a, b) => a - b);
+  const workflows = useLoaded(() => loadDictionaryWorkflows(ids), `workflows of ${ids.join(',')}`);
   const names = new Map<string, string>();
-  for (const w of workflows ?? []) {
-    if (!dictionaryIds.includes(w.dictionaryId ?? -1)) continue;
+  for (const w of workflows.data ?? []) {
     for (const transition of w.definition?.transitions ?? []) {
       if (!names.has(transition.key)) names.set(transition.key, transition.name);
     }
   }
-  return { names, loaded: workflows !== undefined };
+  return { names, loaded: !workflows.loading && !workflows.error, error: workflows.error };
 }
