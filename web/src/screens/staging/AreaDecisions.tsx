@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { trpc } from '../../api';
 import { Choice, ErrorMessage } from '../../components/controls';
+import { Pager } from '../../components/Pager';
 import { useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../routes';
@@ -106,20 +107,16 @@ export function AreaDecisions({ id, query }: { id: number; query: URLSearchParam
           <p className="hint scroll-hint">{t('scrollHint')}</p>
         </>
       )}
-      {list.data && list.data.totalPages > 1 && (
-        <nav className="actions pager" aria-label={t('history.pages')}>
-          <button
-            type="button"
-            disabled={list.data.first}
-            onClick={() => go({ page: page - 1 || undefined })}
-          >
-            {t('area.previous')}
-          </button>
-          <span>{t('area.pageOf', { page: page + 1, pages: list.data.totalPages })}</span>
-          <button type="button" disabled={list.data.last} onClick={() => go({ page: page + 1 })}>
-            {t('area.next')}
-          </button>
-        </nav>
+      {list.data && (
+        <Pager
+          page={page}
+          data={list.data}
+          onPage={(to) => go({ page: to })}
+          label={t('history.pages')}
+          previous={t('area.previous')}
+          next={t('area.next')}
+          status={t('area.pageOf', { page: page + 1, pages: list.data.totalPages })}
+        />
       )}
     </div>
   );

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { problemOf, trpc } from '../../api';
 import { Choice, ErrorMessage, languageOptions } from '../../components/controls';
+import { Pager } from '../../components/Pager';
 import { loadDictionaries, useLoaded } from '../../data';
 import { formatDate, formatNumber } from '../../i18n';
 import { navigate, onLinkClick, withQuery } from '../../routes';
@@ -230,20 +231,16 @@ export function AreaEntries({ id, query }: { id: number; query: URLSearchParams 
           <p className="hint scroll-hint">{t('scrollHint')}</p>
         </>
       )}
-      {list.data && list.data.totalPages > 1 && (
-        <nav className="actions pager" aria-label={t('area.pages')}>
-          <button
-            type="button"
-            disabled={list.data.first}
-            onClick={() => go({ page: page - 1 || undefined })}
-          >
-            {t('area.previous')}
-          </button>
-          <span>{t('area.pageOf', { page: page + 1, pages: list.data.totalPages })}</span>
-          <button type="button" disabled={list.data.last} onClick={() => go({ page: page + 1 })}>
-            {t('area.next')}
-          </button>
-        </nav>
+      {list.data && (
+        <Pager
+          page={page}
+          data={list.data}
+          onPage={(to) => go({ page: to })}
+          label={t('area.pages')}
+          previous={t('area.previous')}
+          next={t('area.next')}
+          status={t('area.pageOf', { page: page + 1, pages: list.data.totalPages })}
+        />
       )}
       <SuggestEntry area={area.data} dictionary={dictionary} onSuggested={reload} />
     </div>

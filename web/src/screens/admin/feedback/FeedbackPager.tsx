@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { Pager } from '../../../components/Pager';
 
 /**
  * Previous and next for a page of feedback: the administration list and My feedback page alike.
- * Nothing while everything fits on one page. `onPage` gets the zero-based page to go to (undefined
- * for the first, so that the URL stays short).
+ * `onPage` gets the zero-based page to go to (undefined for the first).
  */
 export function FeedbackPager({
   page,
@@ -15,17 +15,16 @@ export function FeedbackPager({
   onPage: (page: number | undefined) => void;
 }) {
   const { t } = useTranslation('feedback');
-  if (data.totalPages <= 1) return null;
-  const label = t('admin.page', { page: page + 1, pages: data.totalPages });
+  const status = t('admin.page', { page: page + 1, pages: data.totalPages });
   return (
-    <nav className="actions" aria-label={label}>
-      <button type="button" disabled={data.first} onClick={() => onPage(page - 1 || undefined)}>
-        {t('admin.previous')}
-      </button>
-      <span>{label}</span>
-      <button type="button" disabled={data.last} onClick={() => onPage(page + 1)}>
-        {t('admin.next')}
-      </button>
-    </nav>
+    <Pager
+      page={page}
+      data={data}
+      onPage={onPage}
+      label={status}
+      previous={t('admin.previous')}
+      next={t('admin.next')}
+      status={status}
+    />
   );
 }
